@@ -1,0 +1,309 @@
+/**
+ * The whole error hierarchy of the SDK. Every failure a merchant can meet is one of these,
+ * each with a literal `name`, readonly fields, and a message that names the field and the rule
+ * but never a card number, a cvc or a whole payload.
+ *
+ * @module
+ */
+
+/** Where in the input a problem was found, e.g. `['card_details', 'expiry_month']`. */
+export type IssuePath = readonly (string | number)[];
+
+/** One problem found in an input or a payload. */
+export interface ValidationIssue {
+  /** Path to the offending field, from the root of the input. Empty for the input as a whole. */
+  readonly path: IssuePath;
+  /** What is wrong and what was expected. Never contains a card number or cvc. */
+  readonly message: string;
+  /** A stable machine-readable code, e.g. `invalid_phone_number`, `too_small`, `unrecognized_keys`. */
+  readonly code: string;
+}
+
+/** Renders a path the way the messages write it: `card_details.expiry_month`, `products[0].quantity`. */
+export function formatIssuePath(path: IssuePath): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (!/^[A-Za-z_$][\w$]*$/.test(segment)) out += `[${JSON.stringify(segment)}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+const formatIssues = (issues: readonly ValidationIssue[]): string =>
+  issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
+
+/**
+ * Base class of every error the SDK throws. `instanceof PaymentsError` or, across two loaded
+ * copies of the package (ESM and CJS in one process), {@link isPaymentsError}.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.initiateCardPayment(input);
+ * } catch (error) {
+ *   if (isPaymentsError(error)) console.error(error.name, error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class PaymentsError extends Error {
+  override readonly name: string = 'PaymentsError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+
+  /** A plain, secret-free view of the error for logs (`JSON.stringify(error)` uses it). */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+}
+
+/**
+ * The input (or an initiation response, or a payload) did not satisfy the rules of the spec.
+ * Lists every issue, each with its path. Nothing was sent.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   buildPayoutRequest(input);
+ * } catch (error) {
+ *   if (error instanceof ValidationError) {
+ *     for (const issue of error.issues) console.log(issue.path.join('.'), issue.message);
+ *   }
+ * }
+ * ```
+ */
+export class ValidationError extends PaymentsError {
+  override readonly name = 'ValidationError' as const;
+  /** Every problem found, each with its path. Never empty. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[], options?: { cause?: unknown; prefix?: string }) {
+    const list = issues.length > 0 ? issues : [{ path: [], message: 'invalid input', code: 'invalid' }];
+    super(`${options?.prefix ?? 'Invalid input'}: ${formatIssues(list)}`, { cause: options?.cause });
+    this.issues = Object.freeze(
+      list.map((issue) => Object.freeze({ ...issue, path: Object.freeze([...issue.path]) })),
+    );
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+/**
+ * The service answered with a non-2xx status, or a 2xx whose body was not the documented
+ * shape (invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof ApiError && error.status >= 500) scheduleRetryCheck(order);
+ * }
+ * ```
+ */
+export class ApiError extends PaymentsError {
+  override readonly name = 'ApiError' as const;
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** The raw response body text (card number and cvc of the request redacted if echoed). */
+  readonly body: string;
+  /** The response headers, lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Issues found when the body was a 2xx of the wrong shape, otherwise empty. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    message: string,
+    init: {
+      status: number;
+      body: string;
+      headers?: Record<string, string>;
+      issues?: readonly ValidationIssue[];
+      cause?: unknown;
+    },
+  ) {
+    super(message, { cause: init.cause });
+    this.status = init.status;
+    this.body = init.body;
+    this.headers = Object.freeze({ ...init.headers });
+    this.issues = Object.freeze([...(init.issues ?? [])]);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      body: this.body,
+      headers: this.headers,
+      issues: this.issues,
+    };
+  }
+}
+
+/**
+ * The request never got an HTTP response: connection refused, reset, DNS failure, TLS failure,
+ * or aborted by the caller's `signal`. Whether the service received the request is unknown
+ * for a reset; treat the payment as pending and wait for its callback.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof ConnectionError) markPending(order); // the callback may still come
+ * }
+ * ```
+ */
+export class ConnectionError extends PaymentsError {
+  override readonly name = 'ConnectionError' as const;
+  /** True when the caller's own `AbortSignal` ended the request. */
+  readonly aborted: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; aborted?: boolean }) {
+    super(message, { cause: options?.cause });
+    this.aborted = options?.aborted ?? false;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), aborted: this.aborted };
+  }
+}
+
+/**
+ * The request did not complete within its `timeout`. The service may still have received it.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof TimeoutError) console.warn(`gave up after ${error.timeout} ms`);
+ * }
+ * ```
+ */
+export class TimeoutError extends PaymentsError {
+  override readonly name = 'TimeoutError' as const;
+  /** The timeout that elapsed, in milliseconds. */
+  readonly timeout: number;
+
+  constructor(timeout: number, options?: { cause?: unknown }) {
+    super(`Request timed out after ${timeout} ms`, options);
+    this.timeout = timeout;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), timeout: this.timeout };
+  }
+}
+
+/**
+ * A callback body matched none of the documented payloads (spec §2.9), or was not JSON, or
+ * contradicted itself while `onContradiction: 'reject'` was set. The message names the variant
+ * that came closest and the keys it lacks or got wrong.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseCallback(body);
+ * } catch (error) {
+ *   if (error instanceof CallbackParseError) console.warn(error.closestVariant, error.issues);
+ * }
+ * ```
+ */
+export class CallbackParseError extends PaymentsError {
+  override readonly name = 'CallbackParseError' as const;
+  /** The callback variant the body came closest to, when there is one. */
+  readonly closestVariant: string | undefined;
+  /** What was missing or wrong, each with its key path. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    message: string,
+    init?: { closestVariant?: string; issues?: readonly ValidationIssue[]; cause?: unknown },
+  ) {
+    super(message, { cause: init?.cause });
+    this.closestVariant = init?.closestVariant;
+    this.issues = Object.freeze([...(init?.issues ?? [])]);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), closestVariant: this.closestVariant, issues: this.issues };
+  }
+}
+
+/** Why a callback URL failed verification. */
+export type CallbackVerificationReason =
+  'missing_signature' | 'missing_reference' | 'bad_signature' | 'invalid_url' | 'no_secret';
+
+/**
+ * A callback URL's signature was missing or wrong (see `verifyCallbackUrl`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const { reference } = await verifyCallbackUrl(request.url, { secret });
+ * } catch (error) {
+ *   if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ * }
+ * ```
+ */
+export class CallbackVerificationError extends PaymentsError {
+  override readonly name = 'CallbackVerificationError' as const;
+  /** Machine-readable reason. */
+  readonly reason: CallbackVerificationReason;
+
+  constructor(reason: CallbackVerificationReason, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}
+
+/** Names of every error class, for {@link isPaymentsError}. */
+export const paymentsErrorNames = [
+  'PaymentsError',
+  'ValidationError',
+  'ApiError',
+  'ConnectionError',
+  'TimeoutError',
+  'CallbackParseError',
+  'CallbackVerificationError',
+] as const;
+
+/** The name of one of the SDK's error classes. */
+export type PaymentsErrorName = (typeof paymentsErrorNames)[number];
+
+/**
+ * True for an error thrown by this SDK, even when it comes from another loaded copy of the
+ * package (an ESM and a CJS copy in one process), where `instanceof` would say false.
+ *
+ * @example
+ * ```ts
+ * if (isPaymentsError(error, 'ApiError')) console.log(error.status);
+ * ```
+ */
+export function isPaymentsError(error: unknown): error is PaymentsError;
+export function isPaymentsError<N extends PaymentsErrorName>(
+  error: unknown,
+  name: N,
+): error is ErrorByName[N];
+export function isPaymentsError(error: unknown, name?: PaymentsErrorName): boolean {
+  if (error instanceof PaymentsError) return name === undefined || error.name === name;
+  if (typeof error !== 'object' || error === null || !(error instanceof Error)) return false;
+  const actual = (error as { name?: unknown }).name;
+  if (typeof actual !== 'string' || !(paymentsErrorNames as readonly string[]).includes(actual)) return false;
+  return name === undefined || actual === name;
+}
+
+/** Maps each error name to its class instance type. */
+export interface ErrorByName {
+  PaymentsError: PaymentsError;
+  ValidationError: ValidationError;
+  ApiError: ApiError;
+  ConnectionError: ConnectionError;
+  TimeoutError: TimeoutError;
+  CallbackParseError: CallbackParseError;
+  CallbackVerificationError: CallbackVerificationError;
+}

@@ -1,0 +1,2 @@
+// hosted-payments/testing — msw handlers and callback fixtures (filled by the sandbox work).
+export {};

@@ -1,0 +1,67 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  CallbackParseError,
+  ConnectionError,
+  PaymentsError,
+  TimeoutError,
+  ValidationError,
+  formatIssuePath,
+  isPaymentsError,
+} from '../src/errors.js';
+
+describe('errors', () => {
+  it('gives every error a literal name and keeps the hierarchy', () => {
+    const errors = [
+      new ValidationError([{ path: ['amount', 'total'], message: 'expected a whole number', code: 'x' }]),
+      new ApiError('HTTP 500', { status: 500, body: '<html>', headers: { 'content-type': 'text/html' } }),
+      new ConnectionError('connection refused'),
+      new TimeoutError(1000, { cause: new Error('slow') }),
+      new CallbackParseError('no variant', { closestVariant: 'payout.succeeded' }),
+    ];
+    expect(errors.map((e) => e.name)).toEqual([
+      'ValidationError',
+      'ApiError',
+      'ConnectionError',
+      'TimeoutError',
+      'CallbackParseError',
+    ]);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(PaymentsError);
+      expect(isPaymentsError(error)).toBe(true);
+      expect(String(error)).toContain(error.name);
+    }
+  });
+
+  it('recognises an error from another copy of the package by its name', () => {
+    const foreign = Object.assign(new Error('x'), { name: 'ApiError', status: 502 });
+    expect(isPaymentsError(foreign)).toBe(true);
+    expect(isPaymentsError(foreign, 'ApiError')).toBe(true);
+    expect(isPaymentsError(foreign, 'TimeoutError')).toBe(false);
+    expect(isPaymentsError(new TypeError('x'))).toBe(false);
+    expect(isPaymentsError({ name: 'ApiError' })).toBe(false);
+  });
+
+  it('lists every validation issue with its path in the message', () => {
+    const error = new ValidationError([
+      { path: ['customer_details', 'phone_number'], message: 'expected 2547XXXXXXXX', code: 'a' },
+      { path: ['products', 0, 'quantity'], message: 'expected an integer', code: 'b' },
+    ]);
+    expect(error.message).toBe(
+      'Invalid input: customer_details.phone_number: expected 2547XXXXXXXX; products[0].quantity: expected an integer',
+    );
+    expect(JSON.parse(JSON.stringify(error)).issues).toHaveLength(2);
+  });
+
+  it('writes paths with spaces as bracketed keys', () => {
+    expect(formatIssuePath(['payment status'])).toBe('["payment status"]');
+    expect(formatIssuePath([])).toBe('(root)');
+  });
+
+  it('keeps the cause of a timeout for util.inspect', () => {
+    const error = new TimeoutError(250, { cause: new Error('socket hang') });
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(inspect(error)).toContain('socket hang');
+  });
+});

@@ -1,0 +1,21 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'callbacks/index': 'src/callbacks/index.ts',
+    'sandbox/index': 'src/sandbox/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    cli: 'src/cli.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
+  target: 'es2022',
+  platform: 'neutral',
+  splitting: true,
+  treeshake: true,
+  sourcemap: false,
+  clean: true,
+  // Peer and runtime dependencies stay imports; merchants' bundlers resolve them.
+  external: ['zod', 'ky', 'hono', '@hono/node-server', 'commander', 'msw', 'ioredis'],
+});
