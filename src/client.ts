@@ -1,0 +1,277 @@
+// PaymentsClient: input → builder (validate, normalise) → http → typed response or typed error.
+import { ValidationError, type ValidationIssue } from './errors.js';
+import {
+  Http,
+  type ClientHooks,
+  type HeadersOption,
+  type RequestOptions,
+  type RetryOptions,
+} from './http.js';
+import {
+  buildCardPaymentRequest,
+  type CardFieldEncoding,
+  type CardPaymentInput,
+} from './requests/card-payment.js';
+import { buildCheckoutSessionRequest, type CheckoutSessionInput } from './requests/checkout-session.js';
+import {
+  buildMobileMoneyPaymentRequest,
+  type MobileMoneyPaymentInput,
+} from './requests/mobile-money-payment.js';
+import { buildPayoutRequest, type PayoutInput, type PayoutRecipientKey } from './requests/payout.js';
+import {
+  cardPaymentResponseSchema,
+  checkoutSessionResponseSchema,
+  mobileMoneyPaymentResponseSchema,
+  payoutResponseSchema,
+  type CardPaymentResponse,
+  type CheckoutSessionResponse,
+  type MobileMoneyPaymentResponse,
+  type PayoutResponse,
+} from './requests/responses.js';
+
+/** The endpoint paths, exactly as spec §4 writes them (endpoint 1 and 2 share one, with its trailing slash). */
+export const endpointPaths = {
+  payment: 'api/payment/payment-initiate-callback/',
+  checkoutSession: 'checkout.sessions/hosted/redirect/session',
+  payout: 'api/payout/mobile-money-payout',
+} as const;
+
+/**
+ * Options of {@link PaymentsClient}. Only `baseUrl` is required.
+ *
+ * @example
+ * ```ts
+ * const options: ClientOptions = {
+ *   baseUrl: 'https://payments.example.com/api/v2/',
+ *   apiKey: process.env.PAYMENTS_API_KEY,
+ *   mobileMoneyBrand: 'M-PESA',
+ *   timeout: 15_000,
+ * };
+ * ```
+ */
+export interface ClientOptions {
+  /**
+   * The service's `{base_url}` (spec §4): absolute http(s), with or without a path prefix and a
+   * trailing slash — `https://x/api/v2/` and `https://x/api/v2` both keep the `/api/v2` prefix.
+   */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` (spec §5: auth not shown). Default: no Authorization header. */
+  apiKey?: string;
+  /** Extra headers for every request, or a (possibly async) function called before each. Default: none. */
+  headers?: HeadersOption;
+  /** Timeout of each call in ms (each attempt, with `retry`). Default `30000`. */
+  timeout?: number;
+  /**
+   * Opt-in retries: a number (the retry limit) or {@link RetryOptions}. Default: **no retries** —
+   * initiations are not idempotent (the spec has no idempotency key), so a retried POST can
+   * charge a customer or pay out twice. When enabled, 408/429/500/502/503/504 and connection
+   * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
+   */
+  retry?: RetryOptions | number;
+  /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
+  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+  /** The mobile-money brand word (spec: "MOBILE-MONEY" stands for it). Default `'MOBILE-MONEY'`. */
+  mobileMoneyBrand?: string;
+  /**
+   * The `payment_method` values sent when the input has none (spec §4 rule 1: values not shown).
+   * Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
+   */
+  paymentMethods?: { card?: string; mobileMoney?: string };
+  /** The wire key of the payout recipient (spec §4 rule 3). Default `'customer_details'`. */
+  payoutRecipientKey?: PayoutRecipientKey;
+  /**
+   * `'integer'` (default): the four card fields are JSON integers (spec §2.4); a cvc with a
+   * leading zero is then rejected. `'string'`: all four are sent as digit strings.
+   */
+  cardFieldEncoding?: CardFieldEncoding;
+  /** Logging hooks; they receive card number and cvc redacted. Default: none. */
+  hooks?: ClientHooks;
+}
+
+function checkOptions(options: ClientOptions): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const add = (path: string, message: string) =>
+    issues.push({ path: [path], code: 'invalid_option', message });
+  let base: URL | undefined;
+  try {
+    base = typeof options?.baseUrl === 'string' ? new URL(options.baseUrl) : undefined;
+  } catch {
+    base = undefined;
+  }
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
+    add('baseUrl', 'expected an absolute http(s) URL such as https://payments.example.com');
+  } else if (base.search !== '' || base.hash !== '') {
+    add('baseUrl', 'expected a base URL without a query string or fragment');
+  }
+  const timeout = options?.timeout;
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= 2_147_483_647)) {
+    add('timeout', 'expected a number of milliseconds above 0 (at most 2147483647)');
+  }
+  if (
+    options?.payoutRecipientKey !== undefined &&
+    !['customer_details', 'client_details'].includes(options.payoutRecipientKey)
+  ) {
+    add('payoutRecipientKey', "expected 'customer_details' or 'client_details'");
+  }
+  if (
+    options?.cardFieldEncoding !== undefined &&
+    !['integer', 'string'].includes(options.cardFieldEncoding)
+  ) {
+    add('cardFieldEncoding', "expected 'integer' or 'string'");
+  }
+  if (
+    options?.mobileMoneyBrand !== undefined &&
+    (typeof options.mobileMoneyBrand !== 'string' || options.mobileMoneyBrand === '')
+  ) {
+    add('mobileMoneyBrand', 'expected a non-empty string such as M-PESA');
+  }
+  return issues;
+}
+
+/**
+ * The client of the Hosted Payments and Payouts API. Each method validates its input (a
+ * {@link ValidationError} sends nothing), posts the exact wire body, and resolves with the
+ * validated response or rejects with `ApiError`, `ConnectionError` or `TimeoutError`. No call
+ * is ever retried unless `retry` is set.
+ *
+ * @example
+ * ```ts
+ * const client = new PaymentsClient({ baseUrl: 'https://payments.example.com', apiKey: 'sk_test_…' });
+ * const { message } = await client.initiateMobileMoneyPayment({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { delivery_fee: 0, discount_fee: 0, total: 500, currency: 'KES' },
+ *   callback_details: { transaction_reference: 'order-1002', callback_url: 'https://shop.example/hooks/payments' },
+ * });
+ * ```
+ */
+export class PaymentsClient {
+  readonly #http: Http;
+  readonly #cardMethod: string;
+  readonly #mobileMoneyMethod: string;
+  readonly #payoutRecipientKey: PayoutRecipientKey;
+  readonly #cardFieldEncoding: CardFieldEncoding;
+
+  constructor(options: ClientOptions) {
+    const issues = checkOptions(options);
+    if (issues.length > 0) throw new ValidationError(issues, { prefix: 'Invalid client options' });
+    const brand = options.mobileMoneyBrand ?? 'MOBILE-MONEY';
+    this.#cardMethod = options.paymentMethods?.card ?? 'CARD';
+    this.#mobileMoneyMethod = options.paymentMethods?.mobileMoney ?? brand;
+    this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
+    this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
+    this.#http = new Http({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      headers: options.headers,
+      timeout: options.timeout ?? 30_000,
+      retry: options.retry,
+      fetch: options.fetch,
+      hooks: options.hooks,
+    });
+  }
+
+  /**
+   * Endpoint 1: starts a card payment. Resolves with `{ message: 'Card Payment Initiated', status: 200 }`;
+   * the result arrives later at `callback_details.callback_url`.
+   *
+   * @example
+   * ```ts
+   * await client.initiateCardPayment({
+   *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+   *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+   *   card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
+   *   callback_details: { transaction_reference: 'order-1001', callback_url: 'https://shop.example/hooks/payments' },
+   * });
+   * ```
+   */
+  async initiateCardPayment(input: CardPaymentInput, options?: RequestOptions): Promise<CardPaymentResponse> {
+    const body = buildCardPaymentRequest(input, {
+      paymentMethod: this.#cardMethod,
+      cardFieldEncoding: this.#cardFieldEncoding,
+    });
+    return this.#http.post(
+      'initiateCardPayment',
+      endpointPaths.payment,
+      body,
+      cardPaymentResponseSchema,
+      options,
+    );
+  }
+
+  /**
+   * Endpoint 2: sends an STK push to the customer's phone. Resolves with
+   * `{ message: '<BRAND> Payment Initiated', status: 200 }`.
+   *
+   * @example
+   * ```ts
+   * await client.initiateMobileMoneyPayment({
+   *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+   *   callback_details: { transaction_reference: 'order-1002', callback_url: 'https://shop.example/hooks/payments' },
+   * });
+   * ```
+   */
+  async initiateMobileMoneyPayment(
+    input: MobileMoneyPaymentInput,
+    options?: RequestOptions,
+  ): Promise<MobileMoneyPaymentResponse> {
+    const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
+    return this.#http.post(
+      'initiateMobileMoneyPayment',
+      endpointPaths.payment,
+      body,
+      mobileMoneyPaymentResponseSchema,
+      options,
+    );
+  }
+
+  /**
+   * Endpoint 3: creates a hosted checkout session. Redirect the customer to `checkout_link`.
+   *
+   * @example
+   * ```ts
+   * const { checkout_link } = await client.createCheckoutSession({
+   *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+   *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+   *   redirect_urls: {
+   *     success_url: 'https://shop.example/paid',
+   *     failed_url: 'https://shop.example/failed',
+   *     callback_url: 'https://shop.example/hooks/payments',
+   *   },
+   * });
+   * ```
+   */
+  async createCheckoutSession(
+    input: CheckoutSessionInput,
+    options?: RequestOptions,
+  ): Promise<CheckoutSessionResponse> {
+    const body = buildCheckoutSessionRequest(input);
+    return this.#http.post(
+      'createCheckoutSession',
+      endpointPaths.checkoutSession,
+      body,
+      checkoutSessionResponseSchema,
+      options,
+    );
+  }
+
+  /**
+   * Endpoint 4: pays out to a mobile-money wallet. Resolves with
+   * `{ message: 'Mobile Payout Initiated', status: 200 }`. Pass your own `transfer.reference_id`
+   * (12 digits) to match the callback, or build the body with `buildPayoutRequest` first to read
+   * the generated one.
+   *
+   * @example
+   * ```ts
+   * await client.initiatePayout({
+   *   customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+   *   destination: { type: 'mobile', country_code: 'KE', mobile_number: '0712345678', wallet_name: 'MOBILE-MONEY' },
+   *   transfer: { amount: 1000, currency: 'KES', reference_id: 483920175561, description: 'Refund' },
+   *   webhook_endpoint: { webhook_url: 'https://shop.example/hooks/payouts' },
+   * });
+   * ```
+   */
+  async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
+    const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
+    return this.#http.post('initiatePayout', endpointPaths.payout, body, payoutResponseSchema, options);
+  }
+}

@@ -1,0 +1,77 @@
+// zod issues → the SDK's ValidationIssue[]: path, code and a message that teaches, never a value
+// (zod issues can carry `input`; it is dropped here).
+import type * as z from 'zod';
+import { ValidationError, type ValidationIssue } from '../errors.js';
+
+type ZodIssue = z.core.$ZodIssue;
+
+/** Extra guidance for an unknown key, by key name. */
+export type UnknownKeyHints = Readonly<Record<string, string>>;
+
+const pathOf = (path: readonly PropertyKey[]): (string | number)[] =>
+  path.filter((segment): segment is string | number => typeof segment !== 'symbol');
+
+/** Converts zod issues, one issue per unknown key, with the hint for that key when there is one. */
+export function toValidationIssues(
+  issues: readonly ZodIssue[],
+  hints?: UnknownKeyHints,
+  prefix: readonly (string | number)[] = [],
+): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...pathOf(issue.path)];
+    if (
+      issue.code === 'invalid_union' &&
+      issue.errors.length > 0 &&
+      issue.errors.every((branch) => branch.length > 0)
+    ) {
+      // An object union (payout: customer_details | client_details): report the branch that came closest.
+      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      if (closest.some((inner) => inner.path.length > 0 || inner.code === 'unrecognized_keys')) {
+        out.push(...toValidationIssues(closest, hints, path));
+        continue;
+      }
+    }
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const hint = hints?.[key] ?? 'request objects are strict; check the spelling against the spec (§2)';
+        out.push({
+          path: [...path, key],
+          code: 'unrecognized_keys',
+          message: `unknown key "${key}": ${hint}`,
+        });
+      }
+      continue;
+    }
+    let message = issue.message;
+    if (issue.code === 'invalid_type' && /received undefined$/.test(message)) {
+      message = `required (expected ${issue.expected})`;
+    }
+    const params = (issue as { params?: { code?: unknown } }).params;
+    if (issue.code === 'invalid_union') {
+      out.push({ path, code: 'invalid_type', message });
+      continue;
+    }
+    const code = issue.code === 'custom' && typeof params?.code === 'string' ? params.code : issue.code;
+    out.push({ path, code, message });
+  }
+  return out;
+}
+
+/**
+ * Parses `input` with `schema`; on failure throws one ValidationError listing every issue
+ * (the schema's and `extra`). On success `extra` issues still throw.
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  options?: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints; prefix?: string },
+): z.output<S> {
+  const result = schema.safeParse(input);
+  const extra = options?.extra ?? [];
+  if (result.success && extra.length === 0) return result.data;
+  const issues = result.success
+    ? [...extra]
+    : [...toValidationIssues(result.error.issues, options?.hints), ...extra];
+  throw new ValidationError(issues, { prefix: options?.prefix });
+}

@@ -1,0 +1,64 @@
+// Exact JSON for card numbers. spec §2.4 types card_number as a JSON integer, and 16-digit
+// numbers above 2^53 (e.g. starting with 9) cannot pass through a JS number unrounded. Node 20
+// has no JSON.rawJSON, so the serialiser writes the digits itself and the parser keeps long
+// integers as strings.
+
+/** How the card fields of a body are encoded; see the client option `cardFieldEncoding`. */
+export type WireCardEncoding = 'integer' | 'string';
+
+const digitsOnly = /^\d+$/;
+
+function stringifyCardDetails(card: Record<string, unknown>, encoding: WireCardEncoding): string {
+  let out = '';
+  for (const key in card) {
+    const value = card[key];
+    if (value === undefined) continue;
+    const text =
+      key === 'card_number' && encoding === 'integer' && typeof value === 'string' && digitsOnly.test(value)
+        ? value
+        : JSON.stringify(value);
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
+}
+
+/**
+ * Serialises a wire body to JSON text, writing `card_details.card_number` (a digit string in
+ * the builders' output) as a bare JSON integer with its exact digits. The other card fields are
+ * written as they are (the builder already encoded them). The encoding defaults to `'string'`
+ * when the body's `expiry_month` is a string, else `'integer'`.
+ */
+export function stringifyWireBody(body: object, options?: { cardFieldEncoding?: WireCardEncoding }): string {
+  const card = (body as { card_details?: unknown }).card_details;
+  if (typeof card !== 'object' || card === null) return JSON.stringify(body);
+  const encoding =
+    options?.cardFieldEncoding ??
+    (typeof (card as { expiry_month?: unknown }).expiry_month === 'string' ? 'string' : 'integer');
+  const record = body as Record<string, unknown>;
+  let out = '';
+  for (const key in record) {
+    const value = record[key];
+    if (value === undefined) continue;
+    const text =
+      key === 'card_details'
+        ? stringifyCardDetails(value as Record<string, unknown>, encoding)
+        : JSON.stringify(value);
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
+}
+
+// A JSON string token, or a number token; strings are matched first so digits inside them are skipped.
+const tokens = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const longInteger = /^-?\d{16,}$/;
+
+/**
+ * `JSON.parse`, except that integers written with more than 15 digits come back as exact digit
+ * strings instead of rounded numbers (so a 16-digit card_number keeps every digit). Throws a
+ * `SyntaxError` on invalid JSON, like `JSON.parse`.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  const quoted = text.replace(tokens, (token) => (longInteger.test(token) ? `"${token}"` : token));
+  return JSON.parse(quoted);
+}

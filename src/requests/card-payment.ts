@@ -1,0 +1,164 @@
+// Endpoint 1 (spec §4): card payment. Wire schema, input type and builder.
+import * as z from 'zod';
+import type { ValidationIssue } from '../errors.js';
+import { parseOrThrow } from '../internal/issues.js';
+import { checkCvc, checkExpiryMonth, checkExpiryYear, checkNotExpired } from '../validation/card.js';
+import {
+  cardNumberInput,
+  cardNumberWire,
+  cvcInput,
+  cvcWire,
+  expiryMonthInput,
+  expiryMonthWire,
+  expiryYearInput,
+  expiryYearWire,
+} from './fields.js';
+import {
+  callbackDetailsInput,
+  callbackDetailsWire,
+  cardProductWire,
+  compact,
+  paymentAmountInput,
+  paymentAmountWire,
+  paymentCustomerInput,
+  paymentCustomerWire,
+  productInput,
+} from './shared.js';
+
+/** How the four card fields go on the wire: JSON integers (spec §2.4) or digit strings. */
+export type CardFieldEncoding = 'integer' | 'string';
+
+/**
+ * Wire body of endpoint 1 (spec §2.1–§2.5). `card_details` accepts digit strings or safe
+ * integers for every field: builders hold `card_number` as a digit string (the client writes it
+ * as a bare JSON integer), and a server that read the JSON with `parseJsonExact` sees a digit
+ * string for a card number above 2^53.
+ *
+ * @example
+ * ```ts
+ * const body = cardPaymentRequestSchema.parse(JSON.parse(text));
+ * ```
+ */
+export const cardPaymentRequestSchema = z.strictObject({
+  customer_details: paymentCustomerWire,
+  products: z.array(cardProductWire).optional(),
+  amount: paymentAmountWire.optional(),
+  card_details: z.strictObject({
+    card_number: cardNumberWire,
+    expiry_month: expiryMonthWire,
+    expiry_year: expiryYearWire,
+    cvc: cvcWire,
+  }),
+  callback_details: callbackDetailsWire,
+});
+
+/** The wire body of a card payment, as {@link buildCardPaymentRequest} returns it. */
+export type CardPaymentRequest = z.output<typeof cardPaymentRequestSchema>;
+
+const cardPaymentInputSchema = z.strictObject({
+  customer_details: paymentCustomerInput,
+  products: z.array(productInput).optional(),
+  amount: paymentAmountInput.optional(),
+  card_details: z.strictObject({
+    card_number: cardNumberInput,
+    expiry_month: expiryMonthInput,
+    expiry_year: expiryYearInput,
+    cvc: cvcInput,
+  }),
+  callback_details: callbackDetailsInput,
+});
+
+/**
+ * What `initiateCardPayment` / `buildCardPaymentRequest` accept: the wire's field names with
+ * friendlier values (amounts as number/bigint/string, any common phone format, card number with
+ * spaces, `payment_method` optional).
+ */
+export type CardPaymentInput = z.input<typeof cardPaymentInputSchema>;
+
+/** Options of {@link buildCardPaymentRequest}; the client fills them from its own options. */
+export interface CardPaymentBuildOptions {
+  /** `customer_details.payment_method` when the input has none. Default `'CARD'`. */
+  paymentMethod?: string;
+  /** Default `'integer'`. `'string'` sends the four card fields as digit strings. */
+  cardFieldEncoding?: CardFieldEncoding;
+  /** The clock for the "expiry not in the past" rule. Default: now. */
+  now?: Date;
+}
+
+/** Rules that need the options or two fields at once; checked only where each field is valid. */
+function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): ValidationIssue[] {
+  const card = (input as { card_details?: Record<string, unknown> } | null)?.card_details;
+  if (typeof card !== 'object' || card === null) return [];
+  const issues: ValidationIssue[] = [];
+  const month = checkExpiryMonth(card.expiry_month);
+  const year = checkExpiryYear(card.expiry_year);
+  if (month.ok && year.ok) {
+    const expiry = checkNotExpired(month.value, year.value, options.now ?? new Date());
+    if (!expiry.ok)
+      issues.push({ path: ['card_details', 'expiry_year'], code: expiry.code, message: expiry.message });
+  }
+  const cvc = checkCvc(card.cvc);
+  if (cvc.ok && (options.cardFieldEncoding ?? 'integer') === 'integer' && cvc.value.startsWith('0')) {
+    issues.push({
+      path: ['card_details', 'cvc'],
+      code: 'cvc_leading_zero',
+      message:
+        "a cvc starting with 0 cannot be sent as a 3-digit JSON integer (spec §2.4 types it as an integer); set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
+    });
+  }
+  return issues;
+}
+
+/**
+ * Turns a friendly card-payment input into the exact wire body of endpoint 1, validating every
+ * rule of spec §2 and §8. Pure: sends nothing.
+ *
+ * @throws {@link ValidationError} listing every issue with its path.
+ *
+ * @example
+ * ```ts
+ * const body = buildCardPaymentRequest({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'kes' },
+ *   card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
+ *   callback_details: { transaction_reference: 'order-1001', callback_url: 'https://shop.example/hooks/payments' },
+ * });
+ * body.customer_details.payment_method; // 'CARD'
+ * ```
+ */
+export function buildCardPaymentRequest(
+  input: CardPaymentInput,
+  options: CardPaymentBuildOptions = {},
+): CardPaymentRequest {
+  const parsed = parseOrThrow(cardPaymentInputSchema, input, {
+    extra: cardOptionIssues(input, options),
+    prefix: 'Invalid card payment',
+  });
+  const { customer_details: customer, card_details: card } = parsed;
+  const asString = options.cardFieldEncoding === 'string';
+  return compact({
+    customer_details: compact({
+      payment_method: customer.payment_method ?? options.paymentMethod ?? 'CARD',
+      full_name: customer.full_name,
+      location: customer.location,
+      phone_number: customer.phone_number,
+      email: customer.email,
+    }),
+    products: parsed.products?.map((product) =>
+      compact({
+        product_id: product.product_id,
+        product_name: product.product_name,
+        quantity: product.quantity,
+        unit_price: product.unit_price.number,
+      }),
+    ),
+    amount: parsed.amount && compact({ ...parsed.amount }),
+    card_details: {
+      card_number: card.card_number,
+      expiry_month: asString ? String(card.expiry_month).padStart(2, '0') : card.expiry_month,
+      expiry_year: asString ? String(card.expiry_year) : card.expiry_year,
+      cvc: asString ? card.cvc : Number(card.cvc),
+    },
+    callback_details: { ...parsed.callback_details },
+  });
+}

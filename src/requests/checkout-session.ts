@@ -1,0 +1,86 @@
+// Endpoint 3 (spec §4): hosted redirect checkout session. Wire schema, input type and builder.
+import * as z from 'zod';
+import { parseOrThrow } from '../internal/issues.js';
+import { httpUrlInput, httpUrlWire } from './fields.js';
+import {
+  checkoutAmountInput,
+  checkoutAmountWire,
+  checkoutCustomerInput,
+  checkoutCustomerWire,
+  compact,
+} from './shared.js';
+
+/**
+ * Wire body of endpoint 3: customer_details without payment_method, amount with order_id, and
+ * redirect_urls. `amount` is required here: spec §4 rule 2 requires the total and the e-mail
+ * "in substance".
+ *
+ * @example
+ * ```ts
+ * checkoutSessionRequestSchema.parse(body);
+ * ```
+ */
+export const checkoutSessionRequestSchema = z.strictObject({
+  customer_details: checkoutCustomerWire,
+  amount: checkoutAmountWire,
+  redirect_urls: z.strictObject({
+    success_url: httpUrlWire,
+    failed_url: httpUrlWire,
+    callback_url: httpUrlWire,
+  }),
+});
+
+/** The wire body of a checkout session, as {@link buildCheckoutSessionRequest} returns it. */
+export type CheckoutSessionRequest = z.output<typeof checkoutSessionRequestSchema>;
+
+const checkoutSessionInputSchema = z.strictObject({
+  customer_details: checkoutCustomerInput,
+  amount: checkoutAmountInput,
+  redirect_urls: z.strictObject({
+    success_url: httpUrlInput,
+    failed_url: httpUrlInput,
+    callback_url: httpUrlInput,
+  }),
+});
+
+/** What `createCheckoutSession` / `buildCheckoutSessionRequest` accept. */
+export type CheckoutSessionInput = z.input<typeof checkoutSessionInputSchema>;
+
+/**
+ * Turns a friendly checkout input into the exact wire body of endpoint 3. Pure: sends nothing.
+ *
+ * @throws {@link ValidationError} listing every issue with its path.
+ *
+ * @example
+ * ```ts
+ * const body = buildCheckoutSessionRequest({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   redirect_urls: {
+ *     success_url: 'https://shop.example/paid',
+ *     failed_url: 'https://shop.example/failed',
+ *     callback_url: 'https://shop.example/hooks/payments',
+ *   },
+ * });
+ * ```
+ */
+export function buildCheckoutSessionRequest(input: CheckoutSessionInput): CheckoutSessionRequest {
+  const parsed = parseOrThrow(checkoutSessionInputSchema, input, {
+    prefix: 'Invalid checkout session',
+    hints: {
+      payment_method:
+        'a redirect checkout has no payment_method (spec §4, endpoint 3); the customer picks on the hosted page',
+    },
+  });
+  const customer = parsed.customer_details;
+  return {
+    customer_details: compact({
+      full_name: customer.full_name,
+      location: customer.location,
+      phone_number: customer.phone_number,
+      email: customer.email,
+    }),
+    amount: { ...parsed.amount },
+    redirect_urls: { ...parsed.redirect_urls },
+  };
+}

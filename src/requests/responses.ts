@@ -1,0 +1,60 @@
+// Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
+// documented keys must have the documented types.
+import * as z from 'zod';
+
+/**
+ * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }` (spec §2.8, §4 rule 4).
+ *
+ * @example
+ * ```ts
+ * cardPaymentResponseSchema.parse({ message: 'Card Payment Initiated', status: 200 });
+ * ```
+ */
+export const cardPaymentResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
+/** Reply of `initiateCardPayment`. */
+export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
+
+/**
+ * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
+ * the brand word, so it is not checked (DESIGN: parsing never depends on the brand).
+ *
+ * @example
+ * ```ts
+ * mobileMoneyPaymentResponseSchema.parse({ message: 'M-PESA Payment Initiated', status: 200 });
+ * ```
+ */
+export const mobileMoneyPaymentResponseSchema = z.looseObject({
+  message: z.string(),
+  status: z.literal(200),
+});
+/** Reply of `initiateMobileMoneyPayment`. */
+export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentResponseSchema>;
+
+/**
+ * Endpoint 3 reply: `{ checkout_link, status, order_id }` (spec §2.8). `order_id` is documented
+ * as a string echo; a number is tolerated and turned into its string.
+ *
+ * @example
+ * ```ts
+ * const { checkout_link } = checkoutSessionResponseSchema.parse(json);
+ * ```
+ */
+export const checkoutSessionResponseSchema = z.looseObject({
+  checkout_link: z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' }),
+  status: z.boolean(),
+  order_id: z.union([z.string(), z.int().transform(String)]),
+});
+/** Reply of `createCheckoutSession`. */
+export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSchema>;
+
+/**
+ * Endpoint 4 reply: `{ message: 'Mobile Payout Initiated', status: 200 }` (spec §2.8).
+ *
+ * @example
+ * ```ts
+ * payoutResponseSchema.parse({ message: 'Mobile Payout Initiated', status: 200 });
+ * ```
+ */
+export const payoutResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
+/** Reply of `initiatePayout`. */
+export type PayoutResponse = z.output<typeof payoutResponseSchema>;

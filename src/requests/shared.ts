@@ -1,0 +1,127 @@
+// Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
+// callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
+import * as z from 'zod';
+import { checkQuantity, checkUnitPrice } from '../validation/product.js';
+import type { Check } from '../validation/result.js';
+import {
+  amountInput,
+  currencyInput,
+  currencyWire,
+  emailInput,
+  expecting,
+  httpUrlInput,
+  httpUrlWire,
+  integerIdInput,
+  nonEmptyStringWire,
+  phoneInput,
+  phoneWire,
+  textInput,
+  wholeNumberStringWire,
+} from './fields.js';
+
+const checked = <O>(check: (value: unknown) => Check<O>, error: string) =>
+  z.union([z.number(), z.string()], { error: expecting(error) }).transform((value, ctx): O => {
+    const result = check(value);
+    if (result.ok) return result.value;
+    ctx.addIssue({ code: 'custom', message: result.message, params: { code: result.code } });
+    return z.NEVER;
+  });
+
+// ---- customer_details (spec §2.1) ----
+
+/** customer_details of a card or mobile-money payment, as the caller writes it. */
+export const paymentCustomerInput = z.strictObject({
+  /** Defaults to the client's `paymentMethods` (spec §4 rule 1). */
+  payment_method: textInput('payment_method').optional(),
+  full_name: textInput('full_name'),
+  location: z.string().optional(),
+  phone_number: phoneInput('payment'),
+  email: emailInput,
+});
+
+/** customer_details of a redirect checkout: no payment_method (spec §4, endpoint 3). */
+export const checkoutCustomerInput = paymentCustomerInput.omit({ payment_method: true });
+
+export const paymentCustomerWire = z.strictObject({
+  payment_method: nonEmptyStringWire,
+  full_name: nonEmptyStringWire,
+  location: z.string().optional(),
+  phone_number: phoneWire('payment'),
+  email: z.email(),
+});
+
+export const checkoutCustomerWire = paymentCustomerWire.omit({ payment_method: true });
+
+// ---- products (spec §2.2: card quantity integer / unit_price double; mobile-money both strings) ----
+
+export const productInput = z.strictObject({
+  product_id: integerIdInput('product_id').optional(),
+  product_name: textInput('product_name'),
+  quantity: checked(checkQuantity, 'expected a whole number of at least 1'),
+  unit_price: checked(checkUnitPrice, 'expected a price of at least 0'),
+});
+
+export const cardProductWire = z.strictObject({
+  product_id: z.int().optional(),
+  product_name: nonEmptyStringWire,
+  quantity: z.int().min(1),
+  unit_price: z.number().min(0),
+});
+
+export const mobileMoneyProductWire = z.strictObject({
+  product_id: z.int().optional(),
+  product_name: nonEmptyStringWire,
+  quantity: z.string().regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' }),
+  unit_price: z.string().regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' }),
+});
+
+// ---- amount (spec §2.3; fees ≥ 0, total ≥ 1: see the README "choices" table) ----
+
+const amountFieldsInput = {
+  delivery_fee: amountInput(0),
+  discount_fee: amountInput(0),
+  total: amountInput(1),
+  currency: currencyInput,
+};
+
+/** amount of a card or mobile-money payment; order_id is optional there (required for checkout only). */
+export const paymentAmountInput = z.strictObject({
+  order_id: integerIdInput('order_id').optional(),
+  ...amountFieldsInput,
+});
+
+/** amount of a redirect checkout: order_id required (spec §2.3). */
+export const checkoutAmountInput = z.strictObject({
+  order_id: integerIdInput('order_id'),
+  ...amountFieldsInput,
+});
+
+const amountFieldsWire = {
+  delivery_fee: wholeNumberStringWire(0),
+  discount_fee: wholeNumberStringWire(0),
+  total: wholeNumberStringWire(1),
+  currency: currencyWire,
+};
+
+export const paymentAmountWire = z.strictObject({ order_id: z.int().min(0).optional(), ...amountFieldsWire });
+
+export const checkoutAmountWire = z.strictObject({ order_id: z.int().min(0), ...amountFieldsWire });
+
+// ---- callback_details (spec §2.5) ----
+
+export const callbackDetailsInput = z.strictObject({
+  transaction_reference: textInput('transaction_reference'),
+  callback_url: httpUrlInput,
+});
+
+export const callbackDetailsWire = z.strictObject({
+  transaction_reference: nonEmptyStringWire,
+  callback_url: httpUrlWire,
+});
+
+/** Drops keys whose value is undefined, keeping the order of the rest (the wire order). */
+export const compact = <T extends Record<string, unknown>>(value: T): T => {
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
+};

@@ -1,0 +1,25 @@
+import { fail, pass, preview, type Check } from './result.js';
+
+/** Product quantity: a whole number of at least 1, as a number or digit string (spec §2.2). */
+export function checkQuantity(input: unknown): Check<number> {
+  const value = typeof input === 'string' && /^[1-9]\d{0,14}$/.test(input) ? Number(input) : input;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return pass(value);
+  return fail('invalid_quantity', `expected a whole number of at least 1, got ${preview(input)}`);
+}
+
+/** A unit price as a number (card wire) and as decimal text (mobile-money wire, the caller's own string kept). */
+export interface UnitPrice {
+  readonly number: number;
+  readonly text: string;
+}
+
+/** Product unit price: a finite number of at least 0, as a number or decimal string (spec §2.2). */
+export function checkUnitPrice(input: unknown): Check<UnitPrice> {
+  const text = typeof input === 'number' ? String(input) : input;
+  if (typeof text === 'string' && /^\d{1,15}(?:\.\d{1,10})?$/.test(text))
+    return pass({ number: Number(text), text });
+  return fail(
+    'invalid_unit_price',
+    `expected a price of at least 0 (e.g. 1500 or "1500.50"), got ${preview(input)}`,
+  );
+}

@@ -1,0 +1,66 @@
+// Connection failures against real sockets (no msw in this file).
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
+import { payoutInput } from '../helpers/inputs.js';
+import { refusedUrl, resetting, silent, stalling, startServer, type TestServer } from '../helpers/servers.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+
+describe('PaymentsClient over real sockets', () => {
+  it('turns a refused connection into a ConnectionError whose cause is the network error', async () => {
+    const client = new PaymentsClient({ baseUrl: await refusedUrl() });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toMatch(/ECONNREFUSED/);
+    expect(error.aborted).toBe(false);
+    expect((error.cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+  });
+
+  it('turns a reset connection into a ConnectionError', async () => {
+    server = await startServer(resetting);
+    const client = new PaymentsClient({ baseUrl: server.url });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toMatch(/may have received the request/);
+  });
+
+  it('turns a server that never answers into a TimeoutError', async () => {
+    server = await startServer(silent);
+    const client = new PaymentsClient({ baseUrl: server.url, timeout: 100 });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeout).toBe(100);
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    server = await startServer(stalling);
+    const client = new PaymentsClient({ baseUrl: server.url, timeout: 150 });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeout).toBe(150);
+  });
+
+  it('answers a real server end to end', async () => {
+    server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"message":"Mobile Payout Initiated","status":200}');
+    });
+    const client = new PaymentsClient({ baseUrl: `${server.url}/prefix/` });
+    await expect(client.initiatePayout(payoutInput)).resolves.toEqual({
+      message: 'Mobile Payout Initiated',
+      status: 200,
+    });
+  });
+});

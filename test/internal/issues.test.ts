@@ -1,0 +1,58 @@
+import * as z from 'zod';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { parseOrThrow, toValidationIssues } from '../../src/internal/issues.js';
+
+describe('toValidationIssues', () => {
+  it('gives each unknown key its own issue, with a hint when there is one', () => {
+    const result = z.strictObject({ a: z.string() }).safeParse({ a: 'x', b: 1, client_details: {} });
+    expect(result.success).toBe(false);
+    const issues = toValidationIssues(result.error!.issues, { client_details: 'use payoutRecipientKey' });
+    expect(issues).toEqual([
+      { path: ['b'], code: 'unrecognized_keys', message: expect.stringContaining('unknown key "b"') },
+      {
+        path: ['client_details'],
+        code: 'unrecognized_keys',
+        message: expect.stringContaining('use payoutRecipientKey'),
+      },
+    ]);
+  });
+
+  it('says "required" for a missing key and drops the input value', () => {
+    const result = z.strictObject({ a: z.string() }).safeParse({});
+    const [issue] = toValidationIssues(result.error!.issues);
+    expect(issue).toEqual({ path: ['a'], code: 'invalid_type', message: 'required (expected string)' });
+  });
+
+  it('reports the closest branch of an object union', () => {
+    const schema = z.union([
+      z.strictObject({ a: z.string(), n: z.number() }),
+      z.strictObject({ b: z.string(), n: z.number() }),
+    ]);
+    const result = schema.safeParse({ a: 'x', n: 'one' });
+    expect(toValidationIssues(result.error!.issues)).toEqual([
+      { path: ['n'], code: 'invalid_type', message: expect.any(String) },
+    ]);
+  });
+});
+
+describe('parseOrThrow', () => {
+  it('lists schema issues and extra issues in one ValidationError', () => {
+    const schema = z.strictObject({ a: z.string() });
+    try {
+      parseOrThrow(schema, { a: 1 }, { extra: [{ path: ['x'], code: 'c', message: 'm' }], prefix: 'Bad' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((issue) => issue.path.join('.'))).toEqual(['a', 'x']);
+      expect((error as ValidationError).message).toMatch(/^Bad: a: /);
+    }
+  });
+
+  it('throws for extra issues even when the schema passes', () => {
+    expect(() => parseOrThrow(z.string(), 'ok', { extra: [{ path: [], code: 'c', message: 'm' }] })).toThrow(
+      ValidationError,
+    );
+    expect(parseOrThrow(z.string(), 'ok')).toBe('ok');
+  });
+});

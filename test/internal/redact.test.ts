@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { cardSecretsOf, redactHeaders, redactText, redactWireBody } from '../../src/internal/redact.js';
+
+const body = {
+  customer_details: { full_name: 'Jane' },
+  card_details: { card_number: '9999999999999995', expiry_month: 7, expiry_year: 2031, cvc: 737 },
+};
+
+describe('redaction', () => {
+  it('masks card_number to its last four and replaces cvc, without touching the original', () => {
+    expect(redactWireBody(body)).toEqual({
+      customer_details: { full_name: 'Jane' },
+      card_details: {
+        card_number: '**** **** **** 9995',
+        expiry_month: 7,
+        expiry_year: 2031,
+        cvc: '[redacted]',
+      },
+    });
+    expect(body.card_details.card_number).toBe('9999999999999995');
+    const payout = { transfer: { amount: '1' } };
+    expect(redactWireBody(payout)).toBe(payout);
+  });
+
+  it('removes an echoed card number (plain or grouped) and cvc from a text', () => {
+    const secrets = cardSecretsOf(body);
+    const text = redactText(
+      '{"error":"card 9999999999999995 / 9999 9999 9999 9995 / 9999-9999-9999-9995 declined","cvc":737,"id":17370}',
+      secrets,
+    );
+    expect(text).not.toMatch(/9999999999999995|9999 9999 9999 9995|9999-9999-9999-9995|\b737\b/);
+    expect(text).toContain('**** **** **** 9995');
+    expect(text).toContain('17370');
+  });
+
+  it('redacts the Authorization value in log headers', () => {
+    expect(redactHeaders({ authorization: 'Bearer sk_live_123', 'x-a': '1' })).toEqual({
+      authorization: 'Bearer [redacted]',
+      'x-a': '1',
+    });
+  });
+});

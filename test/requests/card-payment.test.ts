@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { buildCardPaymentRequest, cardPaymentRequestSchema, type CardPaymentInput } from '../../src/index.js';
+import { stringifyWireBody } from '../../src/internal/json.js';
+import { cardPaymentInput, issuesOf } from '../helpers/inputs.js';
+
+const now = new Date(Date.UTC(2030, 0, 15));
+const build = (input: unknown, options = {}) =>
+  buildCardPaymentRequest(input as CardPaymentInput, { now, ...options });
+const withCard = (card: Record<string, unknown>) => ({
+  ...cardPaymentInput,
+  card_details: { ...cardPaymentInput.card_details, ...card },
+});
+
+describe('buildCardPaymentRequest', () => {
+  it('builds the exact wire body of endpoint 1 (spec §2.1–§2.5)', () => {
+    const body = build(cardPaymentInput);
+    expect(body).toStrictEqual({
+      customer_details: {
+        payment_method: 'CARD',
+        full_name: 'Jane Doe',
+        location: 'Nairobi',
+        phone_number: '254712345678',
+        email: 'jane@example.com',
+      },
+      products: [{ product_id: 7, product_name: 'Coffee', quantity: 2, unit_price: 250.5 }],
+      amount: { delivery_fee: '0', discount_fee: '0', total: '501', currency: 'KES' },
+      card_details: { card_number: '9999999999999995', expiry_month: 7, expiry_year: 2031, cvc: 737 },
+      callback_details: {
+        transaction_reference: 'order-1001',
+        callback_url: 'https://shop.example/hooks/payments',
+      },
+    });
+    expect(cardPaymentRequestSchema.parse(body)).toStrictEqual(body);
+    expect(stringifyWireBody(body)).toContain(
+      '"card_details":{"card_number":9999999999999995,"expiry_month":7,"expiry_year":2031,"cvc":737}',
+    );
+  });
+
+  it('takes payment_method from the options, and the input over the options', () => {
+    expect(build(cardPaymentInput, { paymentMethod: 'VISA' }).customer_details.payment_method).toBe('VISA');
+    const input = {
+      ...cardPaymentInput,
+      customer_details: { ...cardPaymentInput.customer_details, payment_method: 'X' },
+    };
+    expect(build(input, { paymentMethod: 'VISA' }).customer_details.payment_method).toBe('X');
+  });
+
+  it('omits optional parts that are absent', () => {
+    const { products: _p, amount: _a, ...rest } = cardPaymentInput;
+    const body = build({ ...rest, customer_details: { ...rest.customer_details, location: undefined } });
+    expect(Object.keys(body)).toEqual(['customer_details', 'card_details', 'callback_details']);
+    expect(Object.keys(body.customer_details)).not.toContain('location');
+  });
+
+  it("sends all four card fields as digit strings with cardFieldEncoding: 'string'", () => {
+    const body = build(withCard({ cvc: '042', expiry_month: 3 }), { cardFieldEncoding: 'string' });
+    expect(body.card_details).toStrictEqual({
+      card_number: '9999999999999995',
+      expiry_month: '03',
+      expiry_year: '2031',
+      cvc: '042',
+    });
+    expect(stringifyWireBody(body)).toContain('"card_number":"9999999999999995"');
+  });
+
+  it('rejects a cvc with a leading zero under the integer encoding, naming the option', () => {
+    expect(issuesOf(() => build(withCard({ cvc: '042' })))).toEqual(['card_details.cvc: cvc_leading_zero']);
+    expect(() => build(withCard({ cvc: '042' }))).toThrow(/cardFieldEncoding: 'string'/);
+  });
+
+  it('rejects an expired card and accepts one expiring this month', () => {
+    expect(issuesOf(() => build(withCard({ expiry_month: 12, expiry_year: 2029 })))).toEqual([
+      'card_details.expiry_year: card_expired',
+    ]);
+    expect(() => build(withCard({ expiry_month: 1, expiry_year: 2030 }))).not.toThrow();
+  });
+
+  it.each([
+    [{ card_number: '4242424242424241' }, 'card_details.card_number: invalid_card_number'],
+    [{ card_number: '424242424242424' }, 'card_details.card_number: invalid_card_number'],
+    [{ card_number: Number('9999999999999995') }, 'card_details.card_number: unsafe_card_number'],
+    [{ expiry_month: 13 }, 'card_details.expiry_month: invalid_expiry_month'],
+    [{ expiry_year: 31 }, 'card_details.expiry_year: invalid_expiry_year'],
+    [{ cvc: '73' }, 'card_details.cvc: invalid_cvc'],
+    [{ cvc: 7370 }, 'card_details.cvc: invalid_cvc'],
+    [{ cvv: '737' }, 'card_details.cvv: unrecognized_keys'],
+  ])('rejects card field %j with the path it reports', (card, expected) => {
+    expect(issuesOf(() => build(withCard(card)))).toEqual([expected]);
+  });
+
+  it('lists every issue at once, each with its path', () => {
+    const input = {
+      customer_details: { full_name: ' ', phone_number: '0812345678', email: 'jane', payment_method: '' },
+      products: [{ product_name: 'x', quantity: 0, unit_price: -1 }],
+      amount: { delivery_fee: -1, discount_fee: 12.5, total: 0, currency: 'KSHS' },
+      card_details: { card_number: '4242424242424241', expiry_month: 0, expiry_year: 2031, cvc: '7' },
+      callback_details: { transaction_reference: '', callback_url: 'ftp://x' },
+      extra: true,
+    };
+    expect(issuesOf(() => build(input)).sort()).toEqual(
+      [
+        'amount.currency: invalid_currency',
+        'amount.delivery_fee: too_small',
+        'amount.discount_fee: invalid_amount',
+        'amount.total: too_small',
+        'callback_details.callback_url: invalid_url',
+        'callback_details.transaction_reference: empty',
+        'card_details.card_number: invalid_card_number',
+        'card_details.cvc: invalid_cvc',
+        'card_details.expiry_month: invalid_expiry_month',
+        'customer_details.email: invalid_format',
+        'customer_details.full_name: empty',
+        'customer_details.payment_method: empty',
+        'customer_details.phone_number: invalid_phone_number',
+        'extra: unrecognized_keys',
+        'products.0.quantity: invalid_quantity',
+        'products.0.unit_price: invalid_unit_price',
+      ].sort(),
+    );
+  });
+
+  it('reports missing required objects', () => {
+    expect(issuesOf(() => build({}))).toEqual([
+      'customer_details: invalid_type',
+      'card_details: invalid_type',
+      'callback_details: invalid_type',
+    ]);
+  });
+
+  it('never puts the card number or cvc in the error', () => {
+    const error = (() => {
+      try {
+        build(withCard({ card_number: '4242424242424241', cvc: '042' }));
+      } catch (caught) {
+        return caught as Error;
+      }
+    })();
+    expect(JSON.stringify(error) + String(error)).not.toMatch(/4242424242424241|042/);
+  });
+});
+
+describe('cardPaymentRequestSchema', () => {
+  it('accepts a card number as a safe integer or a digit string, and card fields as strings', () => {
+    const body = build(cardPaymentInput);
+    expect(
+      cardPaymentRequestSchema.safeParse({
+        ...body,
+        card_details: { ...body.card_details, card_number: 4242424242424242 },
+      }).success,
+    ).toBe(true);
+    expect(
+      cardPaymentRequestSchema.safeParse({
+        ...body,
+        card_details: {
+          card_number: '4242424242424242',
+          expiry_month: '07',
+          expiry_year: '2031',
+          cvc: '042',
+        },
+      }).success,
+    ).toBe(true);
+  });
+
+  it('rejects an unsafe number, a bad Luhn and a missing payment_method', () => {
+    const body = build(cardPaymentInput);
+    for (const card_number of [Number('9999999999999995'), '4242424242424241', '4242 4242 4242 4242']) {
+      expect(
+        cardPaymentRequestSchema.safeParse({ ...body, card_details: { ...body.card_details, card_number } })
+          .success,
+      ).toBe(false);
+    }
+    const { payment_method: _m, ...customer } = body.customer_details;
+    expect(cardPaymentRequestSchema.safeParse({ ...body, customer_details: customer }).success).toBe(false);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildCheckoutSessionRequest,
+  checkoutSessionRequestSchema,
+  type CheckoutSessionInput,
+} from '../../src/index.js';
+import { checkoutSessionInput, issuesOf } from '../helpers/inputs.js';
+
+const build = (input: unknown) => buildCheckoutSessionRequest(input as CheckoutSessionInput);
+
+describe('buildCheckoutSessionRequest', () => {
+  it('builds the exact wire body of endpoint 3', () => {
+    const body = build(checkoutSessionInput);
+    expect(body).toStrictEqual({
+      customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+      amount: { order_id: 1003, delivery_fee: '0', discount_fee: '0', total: '2500', currency: 'KES' },
+      redirect_urls: {
+        success_url: 'https://shop.example/paid',
+        failed_url: 'https://shop.example/failed',
+        callback_url: 'https://shop.example/hooks/payments',
+      },
+    });
+    expect(checkoutSessionRequestSchema.parse(body)).toStrictEqual(body);
+  });
+
+  it('accepts order_id as a digit string and sends an integer', () => {
+    const body = build({
+      ...checkoutSessionInput,
+      amount: { ...checkoutSessionInput.amount, order_id: '1003' },
+    });
+    expect(body.amount.order_id).toBe(1003);
+  });
+
+  it('requires amount with order_id and total, and the e-mail (spec §4 rule 2)', () => {
+    const { amount: _amount, ...rest } = checkoutSessionInput;
+    expect(issuesOf(() => build(rest))).toEqual(['amount: invalid_type']);
+    const { order_id: _order, total: _total, ...fees } = checkoutSessionInput.amount;
+    const { email: _email, ...customer } = checkoutSessionInput.customer_details;
+    expect(
+      issuesOf(() => build({ ...checkoutSessionInput, customer_details: customer, amount: fees })),
+    ).toEqual([
+      'customer_details.email: invalid_type',
+      'amount.order_id: invalid_type',
+      'amount.total: invalid_type',
+    ]);
+  });
+
+  it('rejects payment_method, explaining that the hosted page picks it', () => {
+    const input = {
+      ...checkoutSessionInput,
+      customer_details: { ...checkoutSessionInput.customer_details, payment_method: 'CARD' },
+    };
+    expect(issuesOf(() => build(input))).toEqual(['customer_details.payment_method: unrecognized_keys']);
+    expect(() => build(input)).toThrow(/hosted page/);
+  });
+
+  it.each(['success_url', 'failed_url', 'callback_url'])('rejects a relative or non-http %s', (key) => {
+    for (const url of ['/paid', 'mailto:a@b.c']) {
+      const input = {
+        ...checkoutSessionInput,
+        redirect_urls: { ...checkoutSessionInput.redirect_urls, [key]: url },
+      };
+      expect(issuesOf(() => build(input))).toEqual([`redirect_urls.${key}: invalid_url`]);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildMobileMoneyPaymentRequest,
+  mobileMoneyPaymentRequestSchema,
+  type MobileMoneyPaymentInput,
+} from '../../src/index.js';
+import { issuesOf, mobileMoneyPaymentInput } from '../helpers/inputs.js';
+
+const build = (input: unknown, options = {}) =>
+  buildMobileMoneyPaymentRequest(input as MobileMoneyPaymentInput, options);
+
+describe('buildMobileMoneyPaymentRequest', () => {
+  it('builds the exact wire body of endpoint 2, products as strings (spec §2.2)', () => {
+    const body = build(mobileMoneyPaymentInput);
+    expect(body).toStrictEqual({
+      customer_details: {
+        payment_method: 'MOBILE-MONEY',
+        full_name: 'Jane Doe',
+        phone_number: '254112345678',
+        email: 'jane@example.com',
+      },
+      products: [{ product_name: 'Tea', quantity: '3', unit_price: '99.50' }],
+      amount: { delivery_fee: '100', discount_fee: '0', total: '400', currency: 'KES' },
+      callback_details: {
+        transaction_reference: 'order-1002',
+        callback_url: 'https://shop.example/hooks/payments',
+      },
+    });
+    expect(mobileMoneyPaymentRequestSchema.parse(body)).toStrictEqual(body);
+  });
+
+  it('converts numeric product fields to strings and keeps product_id an integer', () => {
+    const body = build({
+      ...mobileMoneyPaymentInput,
+      products: [{ product_id: '12', product_name: 'Tea', quantity: '2', unit_price: 250 }],
+    });
+    expect(body.products).toStrictEqual([
+      { product_id: 12, product_name: 'Tea', quantity: '2', unit_price: '250' },
+    ]);
+  });
+
+  it('uses the brand word from the options', () => {
+    expect(build(mobileMoneyPaymentInput, { paymentMethod: 'M-PESA' }).customer_details.payment_method).toBe(
+      'M-PESA',
+    );
+  });
+
+  it('rejects card_details (that is endpoint 1) and a bad phone', () => {
+    expect(
+      issuesOf(() =>
+        build({
+          ...mobileMoneyPaymentInput,
+          customer_details: { ...mobileMoneyPaymentInput.customer_details, phone_number: '0912345678' },
+          card_details: {},
+        }),
+      ),
+    ).toEqual(['customer_details.phone_number: invalid_phone_number', 'card_details: unrecognized_keys']);
+  });
+
+  it.each([
+    [{ quantity: 1.5 }, 'products.0.quantity: invalid_quantity'],
+    [{ quantity: '0' }, 'products.0.quantity: invalid_quantity'],
+    [{ unit_price: '1e3' }, 'products.0.unit_price: invalid_unit_price'],
+    [{ product_name: '' }, 'products.0.product_name: empty'],
+    [{ product_id: 1.5 }, 'products.0.product_id: invalid_integer'],
+  ])('rejects product %j', (product, expected) => {
+    const products = [{ ...mobileMoneyPaymentInput.products[0], ...product }];
+    expect(issuesOf(() => build({ ...mobileMoneyPaymentInput, products }))).toEqual([expected]);
+  });
+
+  it.each([
+    [{ total: ' 10' }, 'amount.total: invalid_amount'],
+    [{ total: '1e3' }, 'amount.total: invalid_amount'],
+    [{ total: Number.NaN }, 'amount.total: invalid_amount'],
+    [{ delivery_fee: -1 }, 'amount.delivery_fee: too_small'],
+    [{ currency: 'KE' }, 'amount.currency: invalid_currency'],
+    [{ order_id: 'abc' }, 'amount.order_id: invalid_integer'],
+  ])('rejects amount %j', (amount, expected) => {
+    expect(
+      issuesOf(() =>
+        build({ ...mobileMoneyPaymentInput, amount: { ...mobileMoneyPaymentInput.amount, ...amount } }),
+      ),
+    ).toEqual([expected]);
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildPayoutRequest,
+  payoutRequestSchema,
+  type PayoutInput,
+  type PayoutRequest,
+} from '../../src/index.js';
+
+type WithCustomerDetails = Extract<PayoutRequest, { customer_details: unknown }>;
+import { issuesOf, payoutInput } from '../helpers/inputs.js';
+
+const build = (input: unknown, options = {}) => buildPayoutRequest(input as PayoutInput, options);
+
+describe('buildPayoutRequest', () => {
+  it('builds the exact wire body of endpoint 4, reference_id as an integer', () => {
+    const body = build(payoutInput);
+    expect(body).toStrictEqual({
+      customer_details: { full_name: 'John Doe', phone_number: '254712345678', email: 'john@example.com' },
+      destination: {
+        type: 'mobile',
+        country_code: 'KE',
+        mobile_number: '254712345678',
+        wallet_name: 'MOBILE-MONEY',
+      },
+      transfer: {
+        amount: '1000',
+        currency: 'KES',
+        reference_id: 483920175561,
+        description: 'Refund for order 1001',
+      },
+      webhook_endpoint: { webhook_url: 'https://shop.example/hooks/payouts' },
+    });
+    expect(payoutRequestSchema.parse(body)).toStrictEqual(body);
+    expect(JSON.stringify(body)).toContain('"reference_id":483920175561,');
+  });
+
+  it("puts the recipient under client_details with payoutRecipientKey: 'client_details'", () => {
+    const body = build(payoutInput, { payoutRecipientKey: 'client_details' });
+    expect(Object.keys(body)).toEqual(['client_details', 'destination', 'transfer', 'webhook_endpoint']);
+    expect(payoutRequestSchema.parse(body)).toStrictEqual(body);
+  });
+
+  it('generates a 12-digit reference_id when the input has none', () => {
+    const { reference_id: _r, ...transfer } = payoutInput.transfer;
+    const body = build({ ...payoutInput, transfer });
+    expect(String(body.transfer.reference_id)).toMatch(/^[1-9]\d{11}$/);
+  });
+
+  it('rejects a 2541 recipient or wallet number (payouts: 2547 only)', () => {
+    const input = {
+      ...payoutInput,
+      customer_details: { ...payoutInput.customer_details, phone_number: '0112345678' },
+      destination: { ...payoutInput.destination, mobile_number: '254112345678' },
+    };
+    expect(issuesOf(() => build(input))).toEqual([
+      'customer_details.phone_number: invalid_phone_number',
+      'destination.mobile_number: invalid_phone_number',
+    ]);
+  });
+
+  it('rejects client_details in the input, pointing at payoutRecipientKey', () => {
+    const { customer_details, ...rest } = payoutInput;
+    const input = { ...rest, client_details: customer_details };
+    expect(issuesOf(() => build(input))).toEqual([
+      'customer_details: invalid_type',
+      'client_details: unrecognized_keys',
+    ]);
+    expect(() => build(input)).toThrow(/payoutRecipientKey/);
+  });
+
+  it.each([
+    [{ amount: 0 }, 'transfer.amount: too_small'],
+    [{ amount: '12.5' }, 'transfer.amount: invalid_amount'],
+    [{ reference_id: 12345 }, 'transfer.reference_id: invalid_reference_id'],
+    [{ reference_id: '012345678901' }, 'transfer.reference_id: invalid_reference_id'],
+    [{ currency: 'kesh' }, 'transfer.currency: invalid_currency'],
+    [{ description: '' }, 'transfer.description: empty'],
+  ])('rejects transfer %j', (transfer, expected) => {
+    expect(
+      issuesOf(() => build({ ...payoutInput, transfer: { ...payoutInput.transfer, ...transfer } })),
+    ).toEqual([expected]);
+  });
+
+  it('rejects a bad destination and webhook URL', () => {
+    const input = {
+      ...payoutInput,
+      destination: { ...payoutInput.destination, country_code: 'KEN', type: '' },
+      webhook_endpoint: { webhook_url: 'shop.example/hooks' },
+    };
+    expect(issuesOf(() => build(input))).toEqual([
+      'destination.type: empty',
+      'destination.country_code: invalid_format',
+      'webhook_endpoint.webhook_url: invalid_url',
+    ]);
+  });
+});
+
+describe('payoutRequestSchema', () => {
+  it('accepts exactly one recipient key', () => {
+    const body = build(payoutInput) as WithCustomerDetails;
+    expect(payoutRequestSchema.safeParse({ ...body, client_details: body.customer_details }).success).toBe(
+      false,
+    );
+    const { customer_details: _c, ...none } = body;
+    expect(payoutRequestSchema.safeParse(none).success).toBe(false);
+  });
+
+  it('rejects a reference_id sent as a string', () => {
+    const body = build(payoutInput);
+    expect(
+      payoutRequestSchema.safeParse({ ...body, transfer: { ...body.transfer, reference_id: '483920175561' } })
+        .success,
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cardPaymentResponseSchema,
+  checkoutSessionResponseSchema,
+  mobileMoneyPaymentResponseSchema,
+  payoutResponseSchema,
+} from '../../src/index.js';
+
+describe('initiation response schemas (spec §2.8)', () => {
+  it('accept the documented replies, whatever the brand word', () => {
+    expect(cardPaymentResponseSchema.parse({ message: 'Card Payment Initiated', status: 200 })).toEqual({
+      message: 'Card Payment Initiated',
+      status: 200,
+    });
+    expect(
+      mobileMoneyPaymentResponseSchema.parse({ message: 'M-PESA Payment Initiated', status: 200 }).status,
+    ).toBe(200);
+    expect(payoutResponseSchema.parse({ message: 'Mobile Payout Initiated', status: 200, extra: 1 })).toEqual(
+      {
+        message: 'Mobile Payout Initiated',
+        status: 200,
+        extra: 1,
+      },
+    );
+  });
+
+  it('reject a status other than 200 or a missing message', () => {
+    expect(cardPaymentResponseSchema.safeParse({ message: 'x', status: 400 }).success).toBe(false);
+    expect(payoutResponseSchema.safeParse({ status: 200 }).success).toBe(false);
+    expect(mobileMoneyPaymentResponseSchema.safeParse({ message: 'x', status: '200' }).success).toBe(false);
+  });
+
+  it('takes a checkout reply, tolerating a numeric order_id', () => {
+    const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id: 1003 };
+    expect(checkoutSessionResponseSchema.parse(reply)).toEqual({ ...reply, order_id: '1003' });
+    expect(
+      checkoutSessionResponseSchema.safeParse({ ...reply, checkout_link: 'javascript:alert(1)' }).success,
+    ).toBe(false);
+    expect(checkoutSessionResponseSchema.safeParse({ ...reply, status: 'true' }).success).toBe(false);
+  });
+});
