@@ -23,5 +23,118 @@ export type {
 } from './errors.js';
 
 // --- client, requests, validation (issue 2) ---
+export { PaymentsClient } from './client.js';
+export type { ClientOptions } from './client.js';
+export type {
+  ClientHooks,
+  HeadersOption,
+  Operation,
+  RequestLogEvent,
+  RequestOptions,
+  ResponseLogEvent,
+  RetryOptions,
+} from './http.js';
+export { buildCardPaymentRequest, cardPaymentRequestSchema } from './requests/card-payment.js';
+export type {
+  CardFieldEncoding,
+  CardPaymentBuildOptions,
+  CardPaymentInput,
+  CardPaymentRequest,
+} from './requests/card-payment.js';
+export {
+  buildMobileMoneyPaymentRequest,
+  mobileMoneyPaymentRequestSchema,
+} from './requests/mobile-money-payment.js';
+export type {
+  MobileMoneyPaymentBuildOptions,
+  MobileMoneyPaymentInput,
+  MobileMoneyPaymentRequest,
+} from './requests/mobile-money-payment.js';
+export { buildCheckoutSessionRequest, checkoutSessionRequestSchema } from './requests/checkout-session.js';
+export type { CheckoutSessionInput, CheckoutSessionRequest } from './requests/checkout-session.js';
+export { buildPayoutRequest, payoutRequestSchema } from './requests/payout.js';
+export type {
+  PayoutBuildOptions,
+  PayoutInput,
+  PayoutRecipientKey,
+  PayoutRequest,
+} from './requests/payout.js';
+export {
+  cardPaymentResponseSchema,
+  checkoutSessionResponseSchema,
+  mobileMoneyPaymentResponseSchema,
+  payoutResponseSchema,
+} from './requests/responses.js';
+export type {
+  CardPaymentResponse,
+  CheckoutSessionResponse,
+  MobileMoneyPaymentResponse,
+  PayoutResponse,
+} from './requests/responses.js';
+export { normalizePhoneNumber } from './validation/phone.js';
+export type { PhoneNumberPurpose } from './validation/phone.js';
+export { isValidCardNumber } from './validation/card.js';
+export { generateReferenceId } from './validation/reference-id.js';
 
 // --- callbacks (issue 3): re-exported from ./callbacks/index.js ---
+export {
+  cardPaymentSuccessCallbackSchema,
+  cardPaymentFailureCallbackSchema,
+  mobileMoneyPaymentSuccessCallbackSchema,
+  mobileMoneyPaymentFailureCallbackSchema,
+  checkoutSuccessCallbackSchema,
+  checkoutFailureCallbackSchema,
+  payoutSuccessCallbackSchema,
+  payoutFailureCallbackSchema,
+  callbackSchemas,
+  callbackEventTypes,
+  parseCallback,
+  safeParseCallback,
+  PAID_FLAG_CONTRADICTION,
+  signCallbackUrl,
+  verifyCallbackUrl,
+  callbackSignatureParams,
+  createMemoryDedupeStore,
+  callbackDedupeKey,
+  createCallbackHandler,
+  toNodeListener,
+} from './callbacks/index.js';
+export type {
+  CardPaymentSuccessCallback,
+  CardPaymentFailureCallback,
+  MobileMoneyPaymentSuccessCallback,
+  MobileMoneyPaymentFailureCallback,
+  CheckoutSuccessCallback,
+  CheckoutFailureCallback,
+  PayoutSuccessCallback,
+  PayoutFailureCallback,
+  CallbackPayload,
+  CallbackEvent,
+  CallbackEventType,
+  CallbackEventOf,
+  CallbackEventBase,
+  PaymentMethodKind,
+  CardPaymentSucceededEvent,
+  CardPaymentFailedEvent,
+  MobileMoneyPaymentSucceededEvent,
+  MobileMoneyPaymentFailedEvent,
+  CheckoutSucceededEvent,
+  CheckoutFailedEvent,
+  PayoutSucceededEvent,
+  PayoutFailedEvent,
+  ParseCallbackOptions,
+  SafeParseCallbackResult,
+  SignCallbackUrlOptions,
+  VerifyCallbackUrlOptions,
+  VerifiedCallbackUrl,
+  DedupeStore,
+  DedupeState,
+  MemoryDedupeStoreOptions,
+  CallbackHandler,
+  CallbackHandlerOptions,
+  CallbackContext,
+  ExpectedPayment,
+  CallbackRejectionReason,
+  NodeCallbackRequest,
+  NodeCallbackListener,
+} from './callbacks/index.js';

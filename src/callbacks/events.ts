@@ -1,0 +1,273 @@
+/**
+ * The events `parseCallback` turns the eight callback payloads into: a discriminated union on
+ * `type` (DESIGN.md "Callbacks → events").
+ *
+ * @module
+ */
+import type {
+  CardPaymentFailureCallback,
+  CardPaymentSuccessCallback,
+  CheckoutFailureCallback,
+  CheckoutSuccessCallback,
+  MobileMoneyPaymentFailureCallback,
+  MobileMoneyPaymentSuccessCallback,
+  PayoutFailureCallback,
+  PayoutSuccessCallback,
+} from './schemas.js';
+
+/**
+ * Every event type, in the order of spec §2.9.
+ *
+ * @example
+ * ```ts
+ * for (const type of callbackEventTypes) router.on(type, log);
+ * ```
+ */
+export const callbackEventTypes = [
+  'payment.card.succeeded',
+  'payment.card.failed',
+  'payment.mobile_money.succeeded',
+  'payment.mobile_money.failed',
+  'checkout.succeeded',
+  'checkout.failed',
+  'payout.succeeded',
+  'payout.failed',
+] as const;
+
+/**
+ * The `type` of a {@link CallbackEvent}.
+ *
+ * @example
+ * ```ts
+ * const wanted: CallbackEventType[] = ['checkout.succeeded', 'checkout.failed'];
+ * ```
+ */
+export type CallbackEventType = (typeof callbackEventTypes)[number];
+
+/**
+ * How the customer paid. `'card'` or `'mobile_money'`; the word the payload used (`CARD`,
+ * `MOBILE-MONEY`, `M-PESA`, …) is in `paymentMethodLabel`.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'checkout.succeeded' && event.paymentMethod === 'card') issueReceipt(event);
+ * ```
+ */
+export type PaymentMethodKind = 'card' | 'mobile_money';
+
+/**
+ * Fields every event has. `amount` is always a string; `currency`, `reference`, `transactionId`
+ * and `occurredAt` are present when the payload carries them (each variant says which).
+ *
+ * @example
+ * ```ts
+ * function log(event: CallbackEventBase) { console.log(event.type, event.paid, event.amount); }
+ * ```
+ */
+export interface CallbackEventBase<T extends CallbackEventType = CallbackEventType, D = unknown> {
+  /** Which of the eight payloads this was. */
+  readonly type: T;
+  /** The SDK's verdict: did the money move? True for every `*.succeeded`, false for `*.failed`. */
+  readonly paid: boolean;
+  /** The payload's `amount`, as a string (a mobile-money number is converted). */
+  readonly amount: string;
+  /** Currency code, when the payload has one (card and payout payloads). */
+  readonly currency?: string | undefined;
+  /** The merchant's reference: `transaction_reference`, `order_id` or `reference_id`. */
+  readonly reference?: string | undefined;
+  /** The service's transaction identifier (`transaction id` / `transaction_id`). */
+  readonly transactionId?: string | undefined;
+  /** The payload's `message`. */
+  readonly message: string;
+  /** When the service says it happened (`timestamp`, unix seconds), when the payload has one. */
+  readonly occurredAt?: Date | undefined;
+  /** What the parser tolerated or noticed, e.g. `amount: number converted to string`. */
+  readonly warnings: readonly string[];
+  /** The payload with the documented keys and value types; unknown extra keys kept. */
+  readonly data: Readonly<D>;
+}
+
+/**
+ * A card payment succeeded (spec §2.9, card success).
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.card.succeeded') capture(event.transactionId, event.data['amount captured']);
+ * ```
+ */
+export interface CardPaymentSucceededEvent extends CallbackEventBase<
+  'payment.card.succeeded',
+  CardPaymentSuccessCallback
+> {
+  readonly paid: true;
+  readonly paymentMethod: 'card';
+  readonly paymentMethodLabel: string;
+  readonly currency: string;
+  readonly transactionId: string;
+  readonly occurredAt: Date;
+}
+
+/**
+ * A card payment failed (spec §2.9, card failure).
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.card.failed') notify(event.message);
+ * ```
+ */
+export interface CardPaymentFailedEvent extends CallbackEventBase<
+  'payment.card.failed',
+  CardPaymentFailureCallback
+> {
+  readonly paid: false;
+  readonly paymentMethod: 'card';
+  readonly paymentMethodLabel: string;
+  readonly currency: string;
+  readonly transactionId: string;
+  readonly occurredAt: Date;
+}
+
+/**
+ * A mobile-money (STK push) payment succeeded.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.mobile_money.succeeded') markPaid(event.transactionId, event.amount);
+ * ```
+ */
+export interface MobileMoneyPaymentSucceededEvent extends CallbackEventBase<
+  'payment.mobile_money.succeeded',
+  MobileMoneyPaymentSuccessCallback
+> {
+  readonly paid: true;
+  readonly paymentMethod: 'mobile_money';
+  readonly paymentMethodLabel: string;
+  readonly transactionId: string;
+  readonly occurredAt: Date;
+}
+
+/**
+ * A mobile-money payment failed; `reference` is the merchant's `transaction_reference` and
+ * `data.response_status` the failure code (406: insufficient funds).
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.mobile_money.failed') markFailed(event.reference, event.message);
+ * ```
+ */
+export interface MobileMoneyPaymentFailedEvent extends CallbackEventBase<
+  'payment.mobile_money.failed',
+  MobileMoneyPaymentFailureCallback
+> {
+  readonly paid: false;
+  readonly paymentMethod: 'mobile_money';
+  /** The failure payload names no payment method; always `''`. */
+  readonly paymentMethodLabel: string;
+  readonly reference: string;
+  readonly occurredAt: Date;
+}
+
+/**
+ * A hosted redirect checkout succeeded; `reference` is the `order_id`.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'checkout.succeeded') fulfil(event.reference, event.paymentMethod);
+ * ```
+ */
+export interface CheckoutSucceededEvent extends CallbackEventBase<
+  'checkout.succeeded',
+  CheckoutSuccessCallback
+> {
+  readonly paid: true;
+  readonly paymentMethod: PaymentMethodKind;
+  readonly paymentMethodLabel: string;
+  readonly reference: string;
+}
+
+/**
+ * A hosted redirect checkout failed; `message` carries the reason (e.g. `Insufficient funds`).
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'checkout.failed') releaseStock(event.reference);
+ * ```
+ */
+export interface CheckoutFailedEvent extends CallbackEventBase<'checkout.failed', CheckoutFailureCallback> {
+  readonly paid: false;
+  readonly paymentMethod: PaymentMethodKind;
+  readonly paymentMethodLabel: string;
+  readonly reference: string;
+}
+
+/**
+ * A payout reached the recipient; `reference` is the `reference_id`.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payout.succeeded') settle(event.reference, event.data.payout_fee);
+ * ```
+ */
+export interface PayoutSucceededEvent extends CallbackEventBase<'payout.succeeded', PayoutSuccessCallback> {
+  readonly paid: true;
+  readonly currency: string;
+  readonly reference: string;
+  readonly transactionId: string;
+}
+
+/**
+ * A payout failed.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payout.failed') alertOps(event.reference, event.message);
+ * ```
+ */
+export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', PayoutFailureCallback> {
+  readonly paid: false;
+  readonly currency: string;
+  readonly reference: string;
+  readonly transactionId: string;
+}
+
+/**
+ * What `parseCallback` returns: one event per payload of spec §2.9, discriminated by `type`.
+ *
+ * @example
+ * ```ts
+ * switch (event.type) {
+ *   case 'payment.card.succeeded': console.log(event.data['payment status']); break;
+ *   // … the other seven
+ *   default: { const never: never = event; throw new Error(`unhandled ${String(never)}`); }
+ * }
+ * ```
+ */
+export type CallbackEvent =
+  | CardPaymentSucceededEvent
+  | CardPaymentFailedEvent
+  | MobileMoneyPaymentSucceededEvent
+  | MobileMoneyPaymentFailedEvent
+  | CheckoutSucceededEvent
+  | CheckoutFailedEvent
+  | PayoutSucceededEvent
+  | PayoutFailedEvent;
+
+/**
+ * The event of one type.
+ *
+ * @example
+ * ```ts
+ * function onCheckout(event: CallbackEventOf<'checkout.succeeded'>) { fulfil(event.reference); }
+ * ```
+ */
+export type CallbackEventOf<T extends CallbackEventType> = Extract<CallbackEvent, { type: T }>;
+
+// Compile-time check that the tuple and the union name the same types (STYLE.md habit 5).
+type Assert<T extends true> = T;
+type _TupleMatchesUnion = Assert<
+  [CallbackEventType] extends [CallbackEvent['type']]
+    ? [CallbackEvent['type']] extends [CallbackEventType]
+      ? true
+      : false
+    : false
+>;

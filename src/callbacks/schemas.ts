@@ -1,0 +1,232 @@
+/**
+ * The eight callback payloads of spec §2.9, one zod schema each, with the spec's keys exactly
+ * (spaces included) and the documented value types. Unknown extra keys are kept
+ * (`z.looseObject`): providers add fields.
+ *
+ * These schemas are strict about types: they describe what the spec documents. `parseCallback`
+ * is the tolerant reader — it accepts a number where a numeric string is documented (and vice
+ * versa) and booleans for `'True'`/`'False'`, converts them to the documented type and lists
+ * each conversion in `event.warnings`; the `data` it returns always passes the strict schema of
+ * its variant. Its fast checker is compiled from these schemas (see `rules.ts`), so they are
+ * the one source of truth for both the types and the rules.
+ *
+ * @module
+ */
+// zod/mini, not the classic 'zod' entry: the same zod v4 schemas (`.parse`, `.safeParse`,
+// `z.infer`, usable inside classic schemas), but they tree-shake — classic zod alone is ~26 KB
+// min+gzip, over the ./callbacks budget of 20 KB; with zod/mini the whole subpath is ~13 KB.
+import * as z from 'zod/mini';
+
+/** `paid` is the string `'True'` or `'False'` (spec §2.9), never a JSON boolean. */
+const paidFlag = z.enum(['True', 'False']);
+
+/**
+ * Card payment, success (spec §2.9). Keys with spaces: `'payment method'`, `'amount captured'`,
+ * `'payment status'`, `'transaction id'`.
+ *
+ * @example
+ * ```ts
+ * const result = cardPaymentSuccessCallbackSchema.safeParse(payload);
+ * if (result.success) console.log(result.data['amount captured']);
+ * ```
+ */
+export const cardPaymentSuccessCallbackSchema = z.looseObject({
+  id: z.string(),
+  status: z.int(),
+  'payment method': z.string(),
+  message: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  'amount captured': z.string(),
+  'payment status': z.string(),
+  'transaction id': z.string(),
+  paid: paidFlag,
+  timestamp: z.int(),
+});
+
+/**
+ * Card payment, failure (spec §2.9): the success keys without `'amount captured'`; message
+ * `CARD Payment Failed`, `'payment status'` `Payment incomplete.`, `paid` `'False'`.
+ *
+ * @example
+ * ```ts
+ * if (cardPaymentFailureCallbackSchema.safeParse(payload).success) markFailed(payload);
+ * ```
+ */
+export const cardPaymentFailureCallbackSchema = z.looseObject({
+  id: z.string(),
+  status: z.int(),
+  'payment method': z.string(),
+  message: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  'payment status': z.string(),
+  'transaction id': z.string(),
+  paid: paidFlag,
+  timestamp: z.int(),
+});
+
+/**
+ * Mobile-money payment, success (spec §2.9). Snake-case keys, except `'transaction id'`, which
+ * has a space; `amount` and `amount_captured` are JSON numbers.
+ *
+ * @example
+ * ```ts
+ * const data = mobileMoneyPaymentSuccessCallbackSchema.parse(payload);
+ * console.log(data['transaction id'], data.amount_captured);
+ * ```
+ */
+export const mobileMoneyPaymentSuccessCallbackSchema = z.looseObject({
+  id: z.string(),
+  response_status: z.int(),
+  payment_method: z.string(),
+  message: z.string(),
+  amount: z.number(),
+  amount_captured: z.number(),
+  payment_status: z.string(),
+  'transaction id': z.string(),
+  paid: paidFlag,
+  timestamp: z.int(),
+});
+
+/**
+ * Mobile-money payment, failure (spec §2.9): carries the merchant's `transaction_reference`, a
+ * failure code in `response_status` (406 for insufficient funds) and `'payment status'` with a
+ * space (`Payment Incomplete.`); `message` is free text.
+ *
+ * @example
+ * ```ts
+ * const data = mobileMoneyPaymentFailureCallbackSchema.parse(payload);
+ * console.log(data.transaction_reference, data.response_status);
+ * ```
+ */
+export const mobileMoneyPaymentFailureCallbackSchema = z.looseObject({
+  id: z.string(),
+  transaction_reference: z.string(),
+  response_status: z.int(),
+  amount: z.number(),
+  paid: paidFlag,
+  'payment status': z.string(),
+  message: z.string(),
+  timestamp: z.int(),
+});
+
+const checkoutShape = {
+  payment_method: z.string(),
+  paid: paidFlag,
+  response_status: z.int(),
+  order_id: z.string(),
+  message: z.string(),
+  amount: z.string(),
+  payment_status: z.string(),
+};
+
+/**
+ * Redirect checkout, success (spec §2.9), for card or mobile-money. `paid` may be `'False'`
+ * here: the described card success carries `paid: 'False'` with `payment_status`
+ * `Payment complete.` (see `onContradiction`).
+ *
+ * @example
+ * ```ts
+ * const data = checkoutSuccessCallbackSchema.parse(payload);
+ * console.log(data.order_id, data.payment_method);
+ * ```
+ */
+export const checkoutSuccessCallbackSchema = z.looseObject(checkoutShape);
+
+/**
+ * Redirect checkout, failure (spec §2.9): the same keys as the success, `payment_status`
+ * `Payment Incomplete.` and a reason such as `Insufficient funds` in `message`.
+ *
+ * @example
+ * ```ts
+ * const data = checkoutFailureCallbackSchema.parse(payload);
+ * console.log(data.order_id, data.message);
+ * ```
+ */
+export const checkoutFailureCallbackSchema = z.looseObject(checkoutShape);
+
+/**
+ * Payout, success (spec §2.9). Every value is a string; `payout_fee` is required.
+ *
+ * @example
+ * ```ts
+ * const data = payoutSuccessCallbackSchema.parse(payload);
+ * console.log(data.reference_id, data.payout_fee, data.wallet_balance);
+ * ```
+ */
+export const payoutSuccessCallbackSchema = z.looseObject({
+  amount: z.string(),
+  currency: z.string(),
+  message: z.string(),
+  payout_fee: z.string(),
+  reference_id: z.string(),
+  status: z.literal('Success'),
+  transaction_id: z.string(),
+  wallet_balance: z.string(),
+});
+
+/**
+ * Payout, failure (spec §2.9): the success keys without `payout_fee`, `status` `'Failed'`.
+ *
+ * @example
+ * ```ts
+ * const data = payoutFailureCallbackSchema.parse(payload);
+ * console.log(data.reference_id, data.message);
+ * ```
+ */
+export const payoutFailureCallbackSchema = z.looseObject({
+  amount: z.string(),
+  currency: z.string(),
+  message: z.string(),
+  reference_id: z.string(),
+  status: z.literal('Failed'),
+  transaction_id: z.string(),
+  wallet_balance: z.string(),
+});
+
+/** Card payment success payload (spec §2.9). @example `const p: CardPaymentSuccessCallback = event.data;` */
+export type CardPaymentSuccessCallback = z.output<typeof cardPaymentSuccessCallbackSchema>;
+/** Card payment failure payload (spec §2.9). @example `const p: CardPaymentFailureCallback = event.data;` */
+export type CardPaymentFailureCallback = z.output<typeof cardPaymentFailureCallbackSchema>;
+/** Mobile-money payment success payload. @example `const p: MobileMoneyPaymentSuccessCallback = event.data;` */
+export type MobileMoneyPaymentSuccessCallback = z.output<typeof mobileMoneyPaymentSuccessCallbackSchema>;
+/** Mobile-money payment failure payload. @example `const p: MobileMoneyPaymentFailureCallback = event.data;` */
+export type MobileMoneyPaymentFailureCallback = z.output<typeof mobileMoneyPaymentFailureCallbackSchema>;
+/** Redirect checkout success payload. @example `const p: CheckoutSuccessCallback = event.data;` */
+export type CheckoutSuccessCallback = z.output<typeof checkoutSuccessCallbackSchema>;
+/** Redirect checkout failure payload. @example `const p: CheckoutFailureCallback = event.data;` */
+export type CheckoutFailureCallback = z.output<typeof checkoutFailureCallbackSchema>;
+/** Payout success payload (spec §2.9). @example `const p: PayoutSuccessCallback = event.data;` */
+export type PayoutSuccessCallback = z.output<typeof payoutSuccessCallbackSchema>;
+/** Payout failure payload (spec §2.9). @example `const p: PayoutFailureCallback = event.data;` */
+export type PayoutFailureCallback = z.output<typeof payoutFailureCallbackSchema>;
+
+/**
+ * Every callback payload schema, by the event type it becomes.
+ *
+ * @example
+ * ```ts
+ * const ok = callbackSchemas[event.type].safeParse(event.data).success; // always true
+ * ```
+ */
+export const callbackSchemas = {
+  'payment.card.succeeded': cardPaymentSuccessCallbackSchema,
+  'payment.card.failed': cardPaymentFailureCallbackSchema,
+  'payment.mobile_money.succeeded': mobileMoneyPaymentSuccessCallbackSchema,
+  'payment.mobile_money.failed': mobileMoneyPaymentFailureCallbackSchema,
+  'checkout.succeeded': checkoutSuccessCallbackSchema,
+  'checkout.failed': checkoutFailureCallbackSchema,
+  'payout.succeeded': payoutSuccessCallbackSchema,
+  'payout.failed': payoutFailureCallbackSchema,
+} as const;
+
+/**
+ * Any one of the eight callback payloads.
+ *
+ * @example
+ * ```ts
+ * function store(payload: CallbackPayload) { db.insert(JSON.stringify(payload)); }
+ * ```
+ */
+export type CallbackPayload = z.output<(typeof callbackSchemas)[keyof typeof callbackSchemas]>;

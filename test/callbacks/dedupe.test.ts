@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { callbackDedupeKey, createMemoryDedupeStore, parseCallback } from '../../src/callbacks/index.js';
+import { specPayloads, checkoutFailure, payoutSuccess } from '../fixtures/callbacks.js';
+
+describe('createMemoryDedupeStore', () => {
+  it('claims a key once, then reports it in progress, then done', async () => {
+    const store = createMemoryDedupeStore();
+    expect(await store.begin('k', 1000)).toBe('new');
+    expect(await store.begin('k', 1000)).toBe('in_progress');
+    await store.complete('k', 1000);
+    expect(await store.begin('k', 1000)).toBe('done');
+  });
+
+  it('gives only one of many concurrent claims', async () => {
+    const store = createMemoryDedupeStore();
+    const states = await Promise.all(Array.from({ length: 50 }, () => store.begin('k', 1000)));
+    expect(states.filter((state) => state === 'new')).toHaveLength(1);
+  });
+
+  it('lets a retry through after abandon, but never abandons a done key', async () => {
+    const store = createMemoryDedupeStore();
+    await store.begin('k', 1000);
+    await store.abandon('k');
+    expect(await store.begin('k', 1000)).toBe('new');
+    await store.complete('k', 1000);
+    await store.abandon('k');
+    expect(await store.begin('k', 1000)).toBe('done');
+  });
+
+  it('forgets keys after their TTL', async () => {
+    let now = 0;
+    const store = createMemoryDedupeStore({ now: () => now });
+    await store.begin('k', 100);
+    now = 101;
+    expect(await store.begin('k', 100)).toBe('new');
+    await store.complete('k', 50);
+    now = 200;
+    expect(await store.begin('k', 100)).toBe('new');
+  });
+
+  it('caps every TTL at its own ttlMs', async () => {
+    let now = 0;
+    const store = createMemoryDedupeStore({ now: () => now, ttlMs: 10 });
+    await store.begin('k', 1_000_000);
+    now = 11;
+    expect(await store.begin('k', 1_000_000)).toBe('new');
+  });
+
+  it('stays bounded: the least recently touched keys go first', async () => {
+    const store = createMemoryDedupeStore({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c']) await store.complete(key, 1000);
+    await store.complete('a', 1000); // touch a
+    await store.complete('d', 1000); // evicts b
+    expect(await store.begin('a', 1000)).toBe('done');
+    expect(await store.begin('b', 1000)).toBe('new');
+  });
+
+  it('keeps the heap bounded over 1,000,000 distinct deliveries', async () => {
+    const store = createMemoryDedupeStore({ maxEntries: 1000 });
+    for (let i = 0; i < 1_000_000; i++) {
+      await store.begin(`delivery-${i}`, 60_000);
+      await store.complete(`delivery-${i}`, 60_000);
+    }
+    // The most recent keys are remembered, the oldest were evicted.
+    expect(await store.begin('delivery-999999', 60_000)).toBe('done');
+    expect(await store.begin('delivery-0', 60_000)).toBe('new');
+    globalThis.gc?.();
+    expect(process.memoryUsage().heapUsed).toBeLessThan(512 * 1024 * 1024);
+  }, 60_000);
+});
+
+describe('callbackDedupeKey', () => {
+  it('gives every spec payload a distinct, stable key', () => {
+    const keys = specPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(payload)));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toEqual(
+      specPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(JSON.stringify(payload)))),
+    );
+  });
+
+  it('is made of the type and the identifiers', () => {
+    expect(callbackDedupeKey(parseCallback(payoutSuccess))).toBe('payout.succeeded:TXN-PO-001:100000000001');
+    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe('checkout.failed:ORDER-1003');
+  });
+
+  it('keeps parts apart when an identifier contains the separator', () => {
+    const a = callbackDedupeKey(
+      parseCallback({ ...payoutSuccess, transaction_id: 'a:b', reference_id: 'c' }),
+    );
+    const b = callbackDedupeKey(
+      parseCallback({ ...payoutSuccess, transaction_id: 'a', reference_id: 'b:c' }),
+    );
+    expect(a).not.toBe(b);
+  });
+});

@@ -1,0 +1,325 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createCallbackHandler,
+  createMemoryDedupeStore,
+  signCallbackUrl,
+  type CallbackContext,
+  type CallbackEvent,
+  type CallbackHandlerOptions,
+} from '../../src/callbacks/index.js';
+import {
+  cardSuccess,
+  checkoutCardSuccess,
+  checkoutFailure,
+  mobileMoneyFailure,
+  payoutSuccess,
+} from '../fixtures/callbacks.js';
+
+const secret = 'whsec_0123456789abcdef';
+const route = 'https://shop.example/webhooks/payments';
+
+const post = (url: string, body: BodyInit | null, init: RequestInit = {}) =>
+  new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...init });
+
+const signed = (reference: string) => signCallbackUrl(route, { secret, reference });
+
+function setup(options: Partial<CallbackHandlerOptions> = {}) {
+  const events: CallbackEvent[] = [];
+  const onEvent = vi.fn(async (event: CallbackEvent, _context: CallbackContext) => {
+    events.push(event);
+  });
+  const handler = createCallbackHandler({ secret, onEvent, ...options });
+  return { handler, onEvent, events };
+}
+
+const json = async (response: Response) => ({
+  status: response.status,
+  body: (await response.json()) as unknown,
+});
+
+describe('createCallbackHandler', () => {
+  it('answers 200 after onEvent resolves, with the signed reference in the context', async () => {
+    const { handler, onEvent } = setup();
+    const response = await handler(post(await signed('ORDER-1003'), JSON.stringify(checkoutFailure)));
+    expect(await json(response)).toEqual({ status: 200, body: { received: true } });
+    expect(onEvent).toHaveBeenCalledTimes(1);
+    const [event, context] = onEvent.mock.calls[0]!;
+    expect(event.type).toBe('checkout.failed');
+    expect(context).toMatchObject({ reference: 'ORDER-1003', dedupeKey: 'checkout.failed:ORDER-1003' });
+  });
+
+  it('passes the contradictory card success through with its warning', async () => {
+    const { handler, events } = setup();
+    const response = await handler(post(await signed('ORDER-1002'), JSON.stringify(checkoutCardSuccess)));
+    expect(response.status).toBe(200);
+    expect(events[0]?.warnings).toEqual(['paid_flag_contradicts_payment_status']);
+  });
+
+  it("answers 400 to the contradiction with onContradiction: 'reject'", async () => {
+    const { handler, onEvent } = setup({ onContradiction: 'reject' });
+    const response = await handler(post(await signed('ORDER-1002'), JSON.stringify(checkoutCardSuccess)));
+    expect(await json(response)).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('answers 405 to anything but POST', async () => {
+    const { handler } = setup();
+    const response = await handler(new Request(await signed('R'), { method: 'GET' }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 401 to a missing or wrong signature, before reading the body', async () => {
+    const { handler, onEvent } = setup();
+    expect((await handler(post(route, JSON.stringify(cardSuccess)))).status).toBe(401);
+    const forged = new URL(await signed('ORDER-1003'));
+    forged.searchParams.set('hp_ref', 'ORDER-9999');
+    expect((await handler(post(forged.href, JSON.stringify(checkoutFailure)))).status).toBe(401);
+    const otherSecret = await signCallbackUrl(route, { secret: 'another-secret-0123', reference: 'R' });
+    expect((await handler(post(otherSecret, JSON.stringify(cardSuccess)))).status).toBe(401);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('accepts unsigned requests when no secret is set', async () => {
+    const onEvent = vi.fn((_event: CallbackEvent, _context: CallbackContext) => undefined);
+    const handler = createCallbackHandler({ onEvent });
+    expect((await handler(post(route, JSON.stringify(cardSuccess)))).status).toBe(200);
+    expect(onEvent.mock.calls[0]![1].reference).toBeUndefined();
+  });
+
+  it('answers 400 to an unparseable or undocumented body, never echoing it', async () => {
+    const { handler, onEvent } = setup();
+    for (const body of [
+      '{"broken": ',
+      '',
+      'null',
+      '[]',
+      JSON.stringify({ ...cardSuccess, status: 'SECRET-VALUE' }),
+    ]) {
+      const response = await handler(post(await signed('R'), body));
+      const text = await response.text();
+      expect(response.status).toBe(400);
+      expect(text).toBe('{"error":"invalid_payload"}');
+    }
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('answers 409 when the payload reference is not the signed one', async () => {
+    const { handler, onEvent } = setup();
+    for (const payload of [checkoutFailure, mobileMoneyFailure, payoutSuccess]) {
+      const response = await handler(post(await signed('SOMETHING-ELSE'), JSON.stringify(payload)));
+      expect(await json(response)).toEqual({ status: 409, body: { error: 'reference_mismatch' } });
+    }
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('uses the signed reference alone for payloads that carry none (card success)', async () => {
+    const { handler, onEvent } = setup();
+    expect((await handler(post(await signed('MY-ORDER'), JSON.stringify(cardSuccess)))).status).toBe(200);
+    expect(onEvent.mock.calls[0]![1].reference).toBe('MY-ORDER');
+  });
+
+  describe('size cap', () => {
+    const big = JSON.stringify({ ...payoutSuccess, padding: 'x'.repeat(70_000) });
+
+    it('answers 413 from Content-Length without reading the body', async () => {
+      const { handler } = setup();
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++;
+          controller.enqueue(new Uint8Array(1024));
+        },
+      });
+      const request = post(await signed('R'), body, {
+        headers: { 'content-length': '1000000' },
+        duplex: 'half',
+      } as RequestInit);
+      expect(await json(await handler(request))).toEqual({
+        status: 413,
+        body: { error: 'payload_too_large' },
+      });
+      expect(pulled).toBeLessThanOrEqual(1);
+    });
+
+    it('answers 413 to a chunked body without Content-Length, reading no further than the cap', async () => {
+      const { handler } = setup({ maxBodyBytes: 10_000 });
+      let sent = 0;
+      let cancelled = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += 1000;
+          controller.enqueue(new Uint8Array(1000).fill(0x20));
+          if (sent >= 1_000_000) controller.close();
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const request = new Request(await signed('R'), { method: 'POST', body, duplex: 'half' } as RequestInit);
+      expect(request.headers.get('content-length')).toBeNull();
+      expect((await handler(request)).status).toBe(413);
+      expect(cancelled).toBe(true);
+      expect(sent).toBeLessThan(20_000);
+    });
+
+    it('accepts a body just under the cap and refuses one just over', async () => {
+      const { handler } = setup({ maxBodyBytes: big.length });
+      expect((await handler(post(await signed('100000000001'), big))).status).toBe(200);
+      const { handler: smaller } = setup({ maxBodyBytes: big.length - 1 });
+      expect((await smaller(post(await signed('100000000001'), big))).status).toBe(413);
+    });
+
+    it('defaults to 64 KiB', async () => {
+      const { handler } = setup();
+      expect((await handler(post(await signed('100000000001'), big))).status).toBe(413);
+    });
+  });
+
+  describe('deduplication', () => {
+    it('answers 200 to a sequential duplicate without calling onEvent again', async () => {
+      const { handler, onEvent } = setup();
+      const url = await signed('ORDER-1003');
+      expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+      const again = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(await json(again)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+      expect(onEvent).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers 503 with Retry-After to a duplicate arriving while the first is processed', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const onEvent = vi.fn(() => gate);
+      const handler = createCallbackHandler({ secret, onEvent });
+      const url = await signed('ORDER-1003');
+      const first = handler(post(url, JSON.stringify(checkoutFailure)));
+      await vi.waitFor(() => expect(onEvent).toHaveBeenCalledTimes(1));
+      const second = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(second.status).toBe(503);
+      expect(second.headers.get('retry-after')).toBe('5');
+      release();
+      expect((await first).status).toBe(200);
+      expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+      expect(onEvent).toHaveBeenCalledTimes(1);
+    });
+
+    it('calls onEvent exactly once for many concurrent duplicates', async () => {
+      const { handler, onEvent } = setup();
+      const url = await signed('100000000001');
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => handler(post(url, JSON.stringify(payoutSuccess)))),
+      );
+      expect(onEvent).toHaveBeenCalledTimes(1);
+      expect(responses.every((response) => [200, 503].includes(response.status))).toBe(true);
+    });
+
+    it('treats a success after a failure of the same order as a new event', async () => {
+      const { handler, onEvent } = setup();
+      const url = await signed('ORDER-1003');
+      await handler(post(url, JSON.stringify(checkoutFailure)));
+      await handler(
+        post(url, JSON.stringify({ ...checkoutFailure, paid: 'True', payment_status: 'Payment complete.' })),
+      );
+      expect(onEvent.mock.calls.map(([event]) => event.type)).toEqual([
+        'checkout.failed',
+        'checkout.succeeded',
+      ]);
+    });
+
+    it('can be turned off', async () => {
+      const { handler, onEvent } = setup({ dedupe: false });
+      const url = await signed('ORDER-1003');
+      await handler(post(url, JSON.stringify(checkoutFailure)));
+      await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(onEvent).toHaveBeenCalledTimes(2);
+    });
+
+    it('uses the store it is given', async () => {
+      const store = createMemoryDedupeStore();
+      await store.complete('checkout.failed:ORDER-1003', 60_000);
+      const { handler, onEvent } = setup({ dedupe: store });
+      expect((await handler(post(await signed('ORDER-1003'), JSON.stringify(checkoutFailure)))).status).toBe(
+        200,
+      );
+      expect(onEvent).not.toHaveBeenCalled();
+    });
+  });
+
+  it('answers 500 when onEvent throws, and processes the retry exactly once', async () => {
+    let attempts = 0;
+    const processed: string[] = [];
+    const onError = vi.fn();
+    const handler = createCallbackHandler({
+      secret,
+      onError,
+      onEvent: async (event) => {
+        attempts++;
+        if (attempts === 1) throw new Error('database down');
+        processed.push(event.type);
+      },
+    });
+    const url = await signed('ORDER-1003');
+    const first = await handler(post(url, JSON.stringify(checkoutFailure)));
+    expect(await json(first)).toEqual({ status: 500, body: { error: 'handler_failed' } });
+    expect(onError).toHaveBeenCalledWith(
+      expect.any(Error),
+      expect.objectContaining({ status: 500, reason: 'handler_failed' }),
+    );
+    expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+    expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+    expect(processed).toEqual(['checkout.failed']);
+    expect(attempts).toBe(2);
+  });
+
+  describe('expected amount and currency', () => {
+    it('answers 422 when the amount differs', async () => {
+      const { handler, onEvent } = setup({ expected: () => ({ amount: '3001' }) });
+      const response = await handler(post(await signed('ORDER-1003'), JSON.stringify(checkoutFailure)));
+      expect(await json(response)).toEqual({ status: 422, body: { error: 'amount_mismatch' } });
+      expect(onEvent).not.toHaveBeenCalled();
+    });
+
+    it('answers 422 when the currency differs', async () => {
+      const { handler } = setup({ expected: async () => ({ amount: 5000, currency: 'UGX' }) });
+      const response = await handler(post(await signed('100000000001'), JSON.stringify(payoutSuccess)));
+      expect(await json(response)).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
+    });
+
+    it('compares amounts numerically and currencies case-insensitively', async () => {
+      const expected = vi.fn((_event: CallbackEvent, _context: { reference: string | undefined }) => ({
+        amount: '5000.00',
+        currency: 'kes',
+      }));
+      const { handler, onEvent } = setup({ expected });
+      expect((await handler(post(await signed('100000000001'), JSON.stringify(payoutSuccess)))).status).toBe(
+        200,
+      );
+      expect(onEvent).toHaveBeenCalledTimes(1);
+      expect(expected.mock.calls[0]![1]).toMatchObject({ reference: '100000000001' });
+    });
+
+    it('skips the check when the lookup returns undefined', async () => {
+      const { handler } = setup({ expected: () => undefined });
+      expect((await handler(post(await signed('ORDER-1003'), JSON.stringify(checkoutFailure)))).status).toBe(
+        200,
+      );
+    });
+  });
+
+  it('ignores a throwing onError', async () => {
+    const { handler } = setup({
+      onError: () => {
+        throw new Error('logger down');
+      },
+    });
+    expect((await handler(post(route, '{}'))).status).toBe(401);
+  });
+
+  it('works with a public origin behind a proxy', async () => {
+    const { handler } = setup({ publicOrigin: 'https://shop.example' });
+    const url = new URL(await signed('ORDER-1003'));
+    url.host = '10.0.0.5:3000';
+    url.protocol = 'http:';
+    expect((await handler(post(url.href, JSON.stringify(checkoutFailure)))).status).toBe(200);
+  });
+});

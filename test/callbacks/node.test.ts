@@ -1,0 +1,162 @@
+import { once } from 'node:events';
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createCallbackHandler,
+  signCallbackUrl,
+  toNodeListener,
+  type CallbackEvent,
+} from '../../src/callbacks/index.js';
+import { checkoutFailure, payoutSuccess } from '../fixtures/callbacks.js';
+
+const secret = 'whsec_0123456789abcdef';
+const servers: Server[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function makeHandler(maxBodyBytes?: number) {
+  const events: CallbackEvent[] = [];
+  const handler = createCallbackHandler({
+    secret,
+    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    onEvent: (event) => {
+      events.push(event);
+    },
+  });
+  return { handler, events };
+}
+
+/** Posts with node:http so we control chunking and headers exactly. */
+function rawPost(url: string, chunks: string[], headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+    request.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', reject);
+    for (const chunk of chunks) request.write(chunk);
+    request.end();
+  });
+}
+
+describe('toNodeListener with node:http', () => {
+  it('verifies the URL signature from the Host header and path, and reads the raw stream', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' });
+    const response = await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+    expect(events.map((event) => event.type)).toEqual(['checkout.failed']);
+  });
+
+  it('answers 401 when the signature was made for another path', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' }));
+    url.pathname = '/hooks/other';
+    expect((await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) })).status).toBe(401);
+    expect(events).toEqual([]);
+  });
+
+  it('answers 413 to a chunked body over the cap', async () => {
+    const { handler, events } = makeHandler(1024);
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
+    const chunks = Array.from({ length: 64 }, () => ' '.repeat(512));
+    const response = await rawPost(url, chunks, { 'transfer-encoding': 'chunked' });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({ error: 'payload_too_large' });
+    expect(events).toEqual([]);
+  });
+
+  it('answers 413 from Content-Length', async () => {
+    const { handler } = makeHandler(1024);
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
+    const body = ' '.repeat(4096);
+    const response = await rawPost(url, [body], { 'content-length': String(body.length) });
+    expect(response.status).toBe(413);
+  });
+
+  it('answers 405 to a GET', async () => {
+    const { handler } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
+    expect((await fetch(url)).status).toBe(405);
+  });
+});
+
+describe('toNodeListener with express 5', () => {
+  it('reads the raw stream when no body parser ran', async () => {
+    const { handler, events } = makeHandler();
+    const app = express();
+    app.post('/hooks/payments', toNodeListener(handler));
+    const base = await listen(http.createServer(app));
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '100000000001' });
+    const response = await fetch(url, { method: 'POST', body: JSON.stringify(payoutSuccess) });
+    expect(response.status).toBe(200);
+    expect(events[0]?.type).toBe('payout.succeeded');
+  });
+
+  it('re-serialises the object express.json() parsed, on a mounted router (originalUrl)', async () => {
+    const { handler, events } = makeHandler();
+    const app = express();
+    const router = express.Router();
+    router.post('/payments', toNodeListener(handler));
+    app.use(express.json());
+    app.use('/hooks', router);
+    const base = await listen(http.createServer(app));
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(checkoutFailure),
+    });
+    expect(response.status).toBe(200);
+    expect(events[0]).toMatchObject({ type: 'checkout.failed', reference: 'ORDER-1003' });
+  });
+
+  it('uses the Buffer express.raw() produced', async () => {
+    const { handler, events } = makeHandler();
+    const app = express();
+    app.post('/hooks', express.raw({ type: '*/*' }), toNodeListener(handler));
+    const base = await listen(http.createServer(app));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'ORDER-1003' });
+    const response = await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) });
+    expect(response.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers 400 to a body express.json() parsed into something undocumented', async () => {
+    const onEvent = vi.fn();
+    const app = express();
+    app.use(express.json());
+    app.post('/hooks', toNodeListener(createCallbackHandler({ onEvent })));
+    const base = await listen(http.createServer(app));
+    const response = await fetch(`${base}/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hello: 'world' }),
+    });
+    expect(response.status).toBe(400);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,605 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CallbackParseError,
+  callbackSchemas,
+  cardPaymentSuccessCallbackSchema,
+  parseCallback,
+  payoutSuccessCallbackSchema,
+  safeParseCallback,
+  type CallbackEvent,
+} from '../../src/callbacks/index.js';
+import {
+  TIMESTAMP,
+  cardFailure,
+  cardSuccess,
+  checkoutCardSuccess,
+  checkoutFailure,
+  checkoutMobileMoneySuccess,
+  checkoutMpesaFailure,
+  checkoutMpesaSuccess,
+  mobileMoneyFailure,
+  mobileMoneySuccess,
+  mobileMoneySuccessMpesa,
+  payoutFailure,
+  payoutSuccess,
+  specPayloads,
+} from '../fixtures/callbacks.js';
+
+const occurredAt = new Date(TIMESTAMP * 1000);
+
+const parseError = (input: unknown): CallbackParseError => {
+  const result = safeParseCallback(input);
+  if (result.success) throw new Error(`expected a failure, got ${result.event.type}`);
+  expect(result.error).toBeInstanceOf(CallbackParseError);
+  expect(() => parseCallback(input)).toThrow(CallbackParseError);
+  return result.error;
+};
+
+describe('schemas', () => {
+  it.each(specPayloads)('the %s fixture passes its own schema', (type, payload) => {
+    expect(callbackSchemas[type].safeParse(payload).success).toBe(true);
+  });
+
+  it('keeps unknown extra keys', () => {
+    const data = cardPaymentSuccessCallbackSchema.parse({ ...cardSuccess, extra: { nested: 1 } });
+    expect(data.extra).toEqual({ nested: 1 });
+  });
+
+  it('requires payout_fee in a payout success', () => {
+    const { payout_fee: _fee, ...withoutFee } = payoutSuccess;
+    expect(payoutSuccessCallbackSchema.safeParse(withoutFee).success).toBe(false);
+  });
+
+  it('uses the keys with spaces exactly', () => {
+    expect(Object.keys(cardPaymentSuccessCallbackSchema.shape)).toEqual(
+      expect.arrayContaining(['payment method', 'amount captured', 'payment status', 'transaction id']),
+    );
+    const { 'amount captured': captured, ...rest } = cardSuccess;
+    expect(cardPaymentSuccessCallbackSchema.safeParse({ ...rest, amount_captured: captured }).success).toBe(
+      false,
+    );
+  });
+});
+
+describe('parseCallback: every spec payload to its event', () => {
+  it('card success', () => {
+    expect(parseCallback(cardSuccess)).toEqual({
+      type: 'payment.card.succeeded',
+      paid: true,
+      amount: '1500',
+      currency: 'KES',
+      transactionId: 'TXN-CARD-001',
+      message: 'CARD Payment Success',
+      occurredAt,
+      paymentMethod: 'card',
+      paymentMethodLabel: 'CARD',
+      warnings: [],
+      data: cardSuccess,
+    });
+  });
+
+  it('card failure', () => {
+    expect(parseCallback(cardFailure)).toEqual({
+      type: 'payment.card.failed',
+      paid: false,
+      amount: '1500',
+      currency: 'KES',
+      transactionId: 'TXN-CARD-002',
+      message: 'CARD Payment Failed',
+      occurredAt,
+      paymentMethod: 'card',
+      paymentMethodLabel: 'CARD',
+      warnings: [],
+      data: cardFailure,
+    });
+  });
+
+  it('mobile-money success, with the amount as a string', () => {
+    expect(parseCallback(mobileMoneySuccess)).toEqual({
+      type: 'payment.mobile_money.succeeded',
+      paid: true,
+      amount: '250',
+      transactionId: 'TXN-MM-001',
+      message: 'MOBILE-MONEY Payment Success',
+      occurredAt,
+      paymentMethod: 'mobile_money',
+      paymentMethodLabel: 'MOBILE-MONEY',
+      warnings: [],
+      data: mobileMoneySuccess,
+    });
+  });
+
+  it('mobile-money failure, with the merchant reference', () => {
+    expect(parseCallback(mobileMoneyFailure)).toEqual({
+      type: 'payment.mobile_money.failed',
+      paid: false,
+      amount: '250',
+      reference: 'REF-MM-002',
+      message: 'The balance is insufficient for the transaction.',
+      occurredAt,
+      paymentMethod: 'mobile_money',
+      paymentMethodLabel: '',
+      warnings: [],
+      data: mobileMoneyFailure,
+    });
+  });
+
+  it('redirect checkout success by mobile money', () => {
+    expect(parseCallback(checkoutMobileMoneySuccess)).toEqual({
+      type: 'checkout.succeeded',
+      paid: true,
+      amount: '3000',
+      reference: 'ORDER-1001',
+      message: 'MOBILE-MONEY Payment Successful',
+      paymentMethod: 'mobile_money',
+      paymentMethodLabel: 'MOBILE-MONEY',
+      warnings: [],
+      data: checkoutMobileMoneySuccess,
+    });
+  });
+
+  it('redirect checkout failure', () => {
+    expect(parseCallback(checkoutFailure)).toEqual({
+      type: 'checkout.failed',
+      paid: false,
+      amount: '3000',
+      reference: 'ORDER-1003',
+      message: 'Insufficient funds',
+      paymentMethod: 'card',
+      paymentMethodLabel: 'CARD',
+      warnings: [],
+      data: checkoutFailure,
+    });
+  });
+
+  it('payout success', () => {
+    expect(parseCallback(payoutSuccess)).toEqual({
+      type: 'payout.succeeded',
+      paid: true,
+      amount: '5000',
+      currency: 'KES',
+      reference: '100000000001',
+      transactionId: 'TXN-PO-001',
+      message: 'Payout Successful',
+      warnings: [],
+      data: payoutSuccess,
+    });
+  });
+
+  it('payout failure', () => {
+    expect(parseCallback(payoutFailure)).toEqual({
+      type: 'payout.failed',
+      paid: false,
+      amount: '500000',
+      currency: 'KES',
+      reference: '100000000002',
+      transactionId: 'TXN-PO-002',
+      message: 'Payout Failed',
+      warnings: [],
+      data: payoutFailure,
+    });
+  });
+
+  it.each(specPayloads)(
+    'reads %s from an object, a JSON string, bytes and an ArrayBuffer alike',
+    (type, payload) => {
+      const text = JSON.stringify(payload);
+      const bytes = new TextEncoder().encode(text);
+      for (const input of [
+        payload,
+        text,
+        bytes,
+        bytes.buffer,
+        Buffer.from(text),
+        new DataView(bytes.buffer),
+      ]) {
+        const event = parseCallback(input);
+        expect(event.type).toBe(type);
+        expect(event.data).toEqual(payload);
+      }
+    },
+  );
+
+  it('does not mutate or copy a caller object that needs no conversion', () => {
+    const payload = { ...cardSuccess };
+    expect(parseCallback(payload).data).toBe(payload);
+  });
+});
+
+describe('classification never depends on the brand word or message text', () => {
+  it('classifies M-PESA like MOBILE-MONEY', () => {
+    expect(parseCallback(mobileMoneySuccessMpesa).type).toBe('payment.mobile_money.succeeded');
+    const event = parseCallback(checkoutMpesaSuccess);
+    expect(event).toMatchObject({
+      type: 'checkout.succeeded',
+      paymentMethod: 'mobile_money',
+      paymentMethodLabel: 'M-PESA',
+    });
+    expect(parseCallback(checkoutMpesaFailure).type).toBe('checkout.failed');
+  });
+
+  it('ignores the message text', () => {
+    expect(parseCallback({ ...cardSuccess, message: 'CARD Payment Failed' }).type).toBe(
+      'payment.card.succeeded',
+    );
+    expect(parseCallback({ ...payoutSuccess, message: 'Payout Failed' }).type).toBe('payout.succeeded');
+  });
+
+  it('reads the checkout payment status regardless of case and the final dot', () => {
+    expect(parseCallback({ ...checkoutFailure, payment_status: 'payment incomplete' }).type).toBe(
+      'checkout.failed',
+    );
+    expect(parseCallback({ ...checkoutMobileMoneySuccess, payment_status: 'PAYMENT COMPLETE.' }).type).toBe(
+      'checkout.succeeded',
+    );
+  });
+
+  it('falls back to paid when the checkout payment status is unrecognised, and says so', () => {
+    const event = parseCallback({ ...checkoutMobileMoneySuccess, payment_status: 'Done' });
+    expect(event.type).toBe('checkout.succeeded');
+    expect(event.warnings).toEqual(['payment_status_unrecognised']);
+  });
+});
+
+describe('tolerances, each recorded as a warning', () => {
+  it('accepts a number where a string is documented', () => {
+    const event = parseCallback({ ...cardSuccess, amount: 1500, 'amount captured': 1500 });
+    expect(event.amount).toBe('1500');
+    expect(event.data).toMatchObject({ amount: '1500', 'amount captured': '1500' });
+    expect(event.warnings).toEqual([
+      'amount: number converted to string',
+      'amount captured: number converted to string',
+    ]);
+  });
+
+  it('accepts a numeric string where a number is documented', () => {
+    const event = parseCallback({ ...mobileMoneySuccess, amount: '250.50', amount_captured: '250.50' });
+    expect(event.data).toMatchObject({ amount: 250.5, amount_captured: 250.5 });
+    expect(event.amount).toBe('250.5');
+    expect(event.warnings).toEqual([
+      'amount: numeric string converted to number',
+      'amount_captured: numeric string converted to number',
+    ]);
+  });
+
+  it('accepts a numeric string where an integer is documented', () => {
+    const event = parseCallback({ ...cardSuccess, status: '200', timestamp: String(TIMESTAMP) });
+    expect(event.data).toMatchObject({ status: 200, timestamp: TIMESTAMP });
+    expect(event.occurredAt).toEqual(occurredAt);
+    expect(event.warnings).toEqual([
+      'status: numeric string converted to integer',
+      'timestamp: numeric string converted to integer',
+    ]);
+  });
+
+  it('accepts booleans for True/False', () => {
+    const success = parseCallback({ ...cardSuccess, paid: true });
+    expect(success.data.paid).toBe('True');
+    expect(success.warnings).toEqual(['paid: boolean converted to string']);
+    const failure = parseCallback({ ...mobileMoneyFailure, paid: false });
+    expect(failure.data.paid).toBe('False');
+    expect(failure.warnings).toEqual(['paid: boolean converted to string']);
+  });
+
+  it('accepts a numeric order_id and reference_id (the request sends them as integers)', () => {
+    const checkout = parseCallback({ ...checkoutMobileMoneySuccess, order_id: 1001 });
+    expect(checkout.reference).toBe('1001');
+    expect(checkout.warnings).toEqual(['order_id: number converted to string']);
+    const payout = parseCallback({ ...payoutSuccess, reference_id: 100000000001 });
+    expect(payout.reference).toBe('100000000001');
+  });
+
+  it('converts a copy of a caller object, never the object itself', () => {
+    const payload = { ...cardSuccess, amount: 1500 };
+    const event = parseCallback(payload);
+    expect(payload.amount).toBe(1500);
+    expect(event.data).not.toBe(payload);
+    expect(event.data.amount).toBe('1500');
+  });
+
+  it('converted data still passes the strict schema of its variant', () => {
+    const event = parseCallback({
+      ...mobileMoneyFailure,
+      amount: '250',
+      paid: false,
+      response_status: '406',
+    });
+    expect(callbackSchemas[event.type].safeParse(event.data).success).toBe(true);
+  });
+});
+
+describe('the redirect card success contradiction (paid False + Payment complete.)', () => {
+  it('is checkout.succeeded with a warning by default', () => {
+    const event = parseCallback(checkoutCardSuccess);
+    expect(event).toMatchObject({ type: 'checkout.succeeded', paid: true, paymentMethod: 'card' });
+    expect(event.warnings).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(event.data.paid).toBe('False');
+  });
+
+  it("is a CallbackParseError with onContradiction: 'reject'", () => {
+    expect(() => parseCallback(checkoutCardSuccess, { onContradiction: 'reject' })).toThrow(
+      /paid flag disagrees with the payment status of the redirect checkout success/,
+    );
+    const result = safeParseCallback(checkoutCardSuccess, { onContradiction: 'reject' });
+    expect(result.success).toBe(false);
+    expect(result.error?.closestVariant).toBe('checkout.succeeded');
+  });
+
+  it('is flagged the other way round too (paid True + Payment Incomplete.)', () => {
+    const event = parseCallback({ ...checkoutFailure, paid: 'True' });
+    expect(event).toMatchObject({ type: 'checkout.failed', paid: false });
+    expect(event.warnings).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(
+      safeParseCallback({ ...checkoutFailure, paid: 'True' }, { onContradiction: 'reject' }).success,
+    ).toBe(false);
+  });
+
+  it('leaves consistent payloads alone under reject', () => {
+    for (const [, payload] of specPayloads.filter(([, p]) => p !== checkoutCardSuccess)) {
+      expect(safeParseCallback(payload, { onContradiction: 'reject' }).success).toBe(true);
+    }
+  });
+});
+
+describe('rejections name the closest variant and the keys, never a value', () => {
+  const without = <T extends object>(payload: T, key: keyof T) => {
+    const copy: Record<string, unknown> = { ...(payload as Record<string, unknown>) };
+    delete copy[key as string];
+    return copy;
+  };
+
+  const cases: [string, unknown, string | undefined, RegExp][] = [
+    ['null', null, undefined, /must be a JSON object, got null/],
+    ['undefined', undefined, undefined, /got a undefined/],
+    ['a number', 42, undefined, /got a number/],
+    ['a boolean', true, undefined, /got a boolean/],
+    ['an array', [cardSuccess], undefined, /got an array/],
+    ['a JSON array', '[1,2]', undefined, /got an array/],
+    ['a JSON string literal', '"hello"', undefined, /got a string/],
+    ['broken JSON', '{"id": ', undefined, /not valid JSON/],
+    ['an empty string', '', undefined, /not valid JSON/],
+    ['truncated JSON', JSON.stringify(cardSuccess).slice(0, -3), undefined, /not valid JSON/],
+    ['invalid UTF-8 bytes', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), undefined, /not valid UTF-8/],
+    ['an empty object', {}, undefined, /none of their keys/],
+    ['unrelated keys', { foo: 1, bar: 'x' }, undefined, /none of their keys/],
+    [
+      'card success without transaction id',
+      without(cardSuccess, 'transaction id'),
+      'payment.card.succeeded',
+      /\["transaction id"\]: required key is missing/,
+    ],
+    [
+      'card with status as text',
+      { ...cardSuccess, status: 'OK' },
+      'payment.card.succeeded',
+      /status: expected integer, got string/,
+    ],
+    [
+      'card with paid "yes"',
+      { ...cardSuccess, paid: 'yes' },
+      'payment.card.succeeded',
+      /paid: expected 'True' or 'False'/,
+    ],
+    [
+      'card failure without currency',
+      without(cardFailure, 'currency'),
+      'payment.card.failed',
+      /currency: required/,
+    ],
+    [
+      'mobile-money success with amount as an object',
+      { ...mobileMoneySuccess, amount: { value: 1 } },
+      'payment.mobile_money.succeeded',
+      /amount: expected number, got object/,
+    ],
+    [
+      'mobile-money success with a non-numeric amount string',
+      { ...mobileMoneySuccess, amount: 'ten' },
+      'payment.mobile_money.succeeded',
+      /amount: expected number, got string/,
+    ],
+    [
+      'mobile-money success with a numeric string too large for a double',
+      { ...mobileMoneySuccess, amount: '1' + '0'.repeat(400) },
+      'payment.mobile_money.succeeded',
+      /amount: expected number, got string/,
+    ],
+    [
+      'mobile-money failure without the payment status',
+      without(mobileMoneyFailure, 'payment status'),
+      'payment.mobile_money.failed',
+      /\["payment status"\]: required key is missing/,
+    ],
+    [
+      'mobile-money failure with a fractional response_status',
+      { ...mobileMoneyFailure, response_status: 406.5 },
+      'payment.mobile_money.failed',
+      /response_status: expected integer/,
+    ],
+    [
+      'checkout with neither a readable status nor paid',
+      { ...checkoutFailure, payment_status: '?', paid: 'maybe' },
+      'checkout.failed',
+      /payment_status: expected 'Payment complete.' or 'Payment Incomplete.'/,
+    ],
+    [
+      'checkout without order_id',
+      without(checkoutFailure, 'order_id'),
+      'checkout.failed',
+      /closest is redirect checkout/,
+    ],
+    [
+      'payout success without payout_fee',
+      without(payoutSuccess, 'payout_fee'),
+      'payout.succeeded',
+      /payout_fee: required/,
+    ],
+    [
+      'payout with status "Pending"',
+      { ...payoutFailure, status: 'Pending' },
+      'payout.failed',
+      /status: expected 'Failed'/,
+    ],
+    [
+      'payout with a null amount',
+      { ...payoutSuccess, amount: null },
+      'payout.succeeded',
+      /amount: expected string, got null/,
+    ],
+    [
+      'payout with an array message',
+      { ...payoutSuccess, message: ['x'] },
+      'payout.succeeded',
+      /message: expected string, got array/,
+    ],
+    [
+      'card success with an infinite-looking amount',
+      { ...cardSuccess, amount: Number.POSITIVE_INFINITY },
+      'payment.card.succeeded',
+      /amount: expected string, got number/,
+    ],
+    [
+      'a card payload with snake_case keys instead of spaces',
+      {
+        id: 'x',
+        status: 200,
+        payment_method: 'CARD',
+        amount_captured: '1',
+        payment_status: 'Payment complete.',
+        transaction_id: 'T',
+        paid: 'True',
+      },
+      'payment.mobile_money.succeeded',
+      /mobile-money payment success/,
+    ],
+    [
+      'a payload with only a message and an amount',
+      { message: 'hello', amount: '1' },
+      'checkout.failed',
+      /closest is redirect checkout failure/,
+    ],
+  ];
+
+  it.each(cases)('rejects %s', (_name, input, closest, message) => {
+    const error = parseError(input);
+    expect(error.closestVariant).toBe(closest);
+    expect(error.message).toMatch(message);
+    expect(error.name).toBe('CallbackParseError');
+  });
+
+  it('has at least 20 kinds of bad input', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('never puts a payload value into the message or the issues', () => {
+    const secretish = 'SENSITIVE-4242424242424242';
+    const inputs = [
+      { ...cardSuccess, id: 123, status: secretish },
+      { ...payoutSuccess, status: secretish, amount: { secretish } },
+      { ...checkoutFailure, payment_status: secretish, paid: secretish },
+      `{"message":"${secretish}","amount":`,
+      { message: secretish, amount: secretish },
+    ];
+    for (const input of inputs) {
+      const error = parseError(input);
+      expect(error.message).not.toContain(secretish);
+      expect(JSON.stringify(error)).not.toContain(secretish);
+    }
+  });
+
+  it('lists each issue with its key path', () => {
+    const error = parseError({ ...cardSuccess, status: 'x', currency: undefined });
+    expect(error.issues).toEqual([
+      { path: ['status'], message: 'expected integer, got string', code: 'invalid_type' },
+      { path: ['currency'], message: 'required key is missing', code: 'missing_key' },
+    ]);
+  });
+});
+
+describe('safeParseCallback never throws', () => {
+  it('survives hostile objects', () => {
+    const throwing = Object.defineProperty({ order_id: 'x' }, 'payment_status', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+      },
+    );
+    for (const input of [throwing, proxy]) {
+      const result = safeParseCallback(input);
+      expect(result.success).toBe(false);
+    }
+  });
+
+  it('survives huge and deeply nested JSON', () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    expect(safeParseCallback(deep).success).toBe(false);
+    const deepObject = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+    expect(safeParseCallback(deepObject).success).toBe(false);
+    const huge = JSON.stringify({ ...payoutSuccess, message: 'x'.repeat(5_000_000) });
+    expect(safeParseCallback(huge).success).toBe(true);
+  });
+
+  it('does not let __proto__ keys pollute Object.prototype', () => {
+    const inputs = [
+      '{"__proto__": {"polluted": 1, "paid": "True"}, "order_id": "1"}',
+      JSON.stringify({ ...payoutSuccess, amount: 5000 }).replace('{', '{"__proto__":{"polluted":1},'),
+      JSON.parse(
+        JSON.stringify({ ...payoutSuccess, amount: 5000 }).replace('{', '{"__proto__":{"polluted":1},'),
+      ),
+      '{"constructor": {"prototype": {"polluted": 1}}, "reference_id": "1"}',
+    ];
+    for (const input of inputs) {
+      const result = safeParseCallback(input);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      if (result.success) {
+        expect(Object.getPrototypeOf(result.event.data)).toBe(Object.prototype);
+        expect(Object.keys(result.event.data)).toContain('__proto__');
+      }
+    }
+  });
+});
+
+describe('exhaustive handling', () => {
+  it('covers every event type in a switch', () => {
+    const describeEvent = (event: CallbackEvent): string => {
+      switch (event.type) {
+        case 'payment.card.succeeded':
+        case 'payment.card.failed':
+          return event.data['payment status'];
+        case 'payment.mobile_money.succeeded':
+          return event.data.payment_status;
+        case 'payment.mobile_money.failed':
+          return event.data['payment status'];
+        case 'checkout.succeeded':
+        case 'checkout.failed':
+          return event.data.payment_status;
+        case 'payout.succeeded':
+        case 'payout.failed':
+          return event.data.status;
+        default: {
+          const unhandled: never = event;
+          return unhandled;
+        }
+      }
+    };
+    expect(specPayloads.map(([, payload]) => describeEvent(parseCallback(payload)))).toEqual([
+      'Payment complete.',
+      'Payment incomplete.',
+      'Payment complete.',
+      'Payment Incomplete.',
+      'Payment complete.',
+      'Payment complete.',
+      'Payment Incomplete.',
+      'Success',
+      'Failed',
+    ]);
+  });
+});

@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { callbackSchemas, safeParseCallback } from '../../src/callbacks/index.js';
+import { exactChecks } from '../../src/callbacks/exact.js';
+import { checkRules, compileRules } from '../../src/callbacks/rules.js';
+import { specPayloads } from '../fixtures/callbacks.js';
+
+const prototypeKeys = () => Object.getOwnPropertyNames(Object.prototype).sort().join();
+
+/** A spec payload with some keys dropped, some values replaced by arbitrary JSON, some keys added. */
+const mutatedPayload = fc
+  .tuple(
+    fc.constantFrom(...specPayloads.map(([, payload]) => payload as Record<string, unknown>)),
+    fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue(), fc.constant(undefined))), { maxLength: 4 }),
+    fc.dictionary(
+      fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'paid')),
+      fc.jsonValue(),
+      {
+        maxKeys: 3,
+      },
+    ),
+  )
+  .map(([payload, edits, extra]) => {
+    const copy: Record<string, unknown> = JSON.parse(JSON.stringify(payload));
+    const keys = Object.keys(copy);
+    for (const [index, value] of edits) {
+      const key = keys[index % keys.length]!;
+      if (value === undefined) delete copy[key];
+      else copy[key] = value;
+    }
+    // Text, so __proto__ arrives as an own key the way JSON.parse makes it.
+    const text = JSON.stringify(copy);
+    const extraText = JSON.stringify(extra).slice(1, -1);
+    return extraText === '' ? text : `{${extraText},${text.slice(1)}`;
+  });
+
+describe('safeParseCallback properties', () => {
+  it('returns (never throws) for any JSON value, as an object or as text', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(typeof safeParseCallback(value).success).toBe('boolean');
+        expect(typeof safeParseCallback(JSON.stringify(value) ?? 'undefined').success).toBe('boolean');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('returns for any string and any bytes', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.uint8Array(), (text, bytes) => {
+        expect(typeof safeParseCallback(text).success).toBe('boolean');
+        expect(typeof safeParseCallback(bytes).success).toBe('boolean');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives every accepted event data that passes its variant schema, and never pollutes a prototype', () => {
+    const before = prototypeKeys();
+    let accepted = 0;
+    fc.assert(
+      fc.property(mutatedPayload, fc.boolean(), (text, asObject) => {
+        const result = safeParseCallback(asObject ? JSON.parse(text) : text);
+        expect(prototypeKeys()).toBe(before);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        if (result.success) {
+          accepted++;
+          const event = result.event;
+          expect(callbackSchemas[event.type].safeParse(event.data).success).toBe(true);
+          expect(event.paid).toBe(event.type.endsWith('.succeeded'));
+          expect(typeof event.amount).toBe('string');
+          expect([Object.prototype, null]).toContain(Object.getPrototypeOf(event.data));
+        } else {
+          expect(result.error.name).toBe('CallbackParseError');
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('accepts every unmodified spec payload under any extra keys', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...specPayloads),
+        fc.dictionary(
+          fc.string().filter((key) => !(key in callbackSchemas['payment.card.succeeded'].shape)),
+          fc.jsonValue(),
+          {
+            maxKeys: 5,
+          },
+        ),
+        ([type, payload], extra) => {
+          const all = Object.keys(callbackSchemas).flatMap((t) =>
+            Object.keys(callbackSchemas[t as keyof typeof callbackSchemas].shape),
+          );
+          const clean = Object.fromEntries(Object.entries(extra).filter(([key]) => !all.includes(key)));
+          const result = safeParseCallback({ ...clean, ...payload });
+          expect(result.success && result.event.type).toBe(type);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the hand-written fast path agrees with the rules compiled from the zod schemas', () => {
+  const types = Object.keys(callbackSchemas) as (keyof typeof callbackSchemas)[];
+  const rules = Object.fromEntries(types.map((type) => [type, compileRules(callbackSchemas[type].shape)]));
+
+  it('is true exactly when the rules find nothing to convert or reject, and then zod agrees', () => {
+    fc.assert(
+      fc.property(mutatedPayload, fc.constantFrom(...types), (text, type) => {
+        const payload = JSON.parse(text) as Record<string, unknown>;
+        const result = checkRules(rules[type]!, payload);
+        const clean = result.issues === undefined && result.conversions === undefined;
+        expect(exactChecks[type](payload)).toBe(clean);
+        if (clean) expect(callbackSchemas[type].safeParse(payload).success).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CallbackVerificationError,
+  callbackSignatureParams,
+  signCallbackUrl,
+  verifyCallbackUrl,
+} from '../../src/callbacks/index.js';
+
+const secret = 'whsec_0123456789abcdef';
+const other = 'whsec_fedcba9876543210';
+const base = 'https://shop.example/webhooks/payments';
+
+const reason = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(CallbackVerificationError);
+    return (error as CallbackVerificationError).reason;
+  }
+  throw new Error('expected a CallbackVerificationError');
+};
+
+describe('signCallbackUrl / verifyCallbackUrl', () => {
+  it('round-trips the reference', async () => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'ORDER-1001' });
+    const url = new URL(signed);
+    expect(url.searchParams.get('hp_ref')).toBe('ORDER-1001');
+    expect(url.searchParams.get('hp_sig')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(callbackSignatureParams).toEqual({ reference: 'hp_ref', signature: 'hp_sig' });
+    await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference: 'ORDER-1001' });
+    await expect(verifyCallbackUrl(url, { secret })).resolves.toEqual({ reference: 'ORDER-1001' });
+  });
+
+  it('keeps the existing query and replaces an earlier signature', async () => {
+    const once = await signCallbackUrl(`${base}?tenant=7&a=b`, { secret, reference: 'R1' });
+    const twice = await signCallbackUrl(once, { secret, reference: 'R2' });
+    const url = new URL(twice);
+    expect(url.searchParams.get('tenant')).toBe('7');
+    expect(url.searchParams.get('a')).toBe('b');
+    expect(url.searchParams.getAll('hp_ref')).toEqual(['R2']);
+    await expect(verifyCallbackUrl(twice, { secret })).resolves.toEqual({ reference: 'R2' });
+  });
+
+  it('handles references that need escaping', async () => {
+    const reference = 'ref with spaces & = ü/?';
+    const signed = await signCallbackUrl(base, { secret, reference });
+    await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference });
+  });
+
+  it('refuses a changed reference', async () => {
+    const url = new URL(await signCallbackUrl(base, { secret, reference: 'ORDER-1001' }));
+    url.searchParams.set('hp_ref', 'ORDER-1002');
+    expect(await reason(verifyCallbackUrl(url, { secret }))).toBe('bad_signature');
+  });
+
+  it('refuses a changed signature', async () => {
+    const url = new URL(await signCallbackUrl(base, { secret, reference: 'ORDER-1001' }));
+    const sig = url.searchParams.get('hp_sig')!;
+    url.searchParams.set('hp_sig', (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1));
+    expect(await reason(verifyCallbackUrl(url, { secret }))).toBe('bad_signature');
+    url.searchParams.set('hp_sig', 'not base64!');
+    expect(await reason(verifyCallbackUrl(url, { secret }))).toBe('bad_signature');
+  });
+
+  it('refuses the signature moved to another path or host', async () => {
+    const signed = new URL(await signCallbackUrl(base, { secret, reference: 'ORDER-1001' }));
+    const otherPath = new URL(signed);
+    otherPath.pathname = '/webhooks/other';
+    expect(await reason(verifyCallbackUrl(otherPath, { secret }))).toBe('bad_signature');
+    const otherHost = new URL(signed);
+    otherHost.host = 'evil.example';
+    expect(await reason(verifyCallbackUrl(otherHost, { secret }))).toBe('bad_signature');
+  });
+
+  it('does not bind the scheme (TLS terminated by a proxy) nor other query parameters', async () => {
+    const signed = new URL(await signCallbackUrl(base, { secret, reference: 'R' }));
+    signed.protocol = 'http:';
+    signed.searchParams.set('extra', '1');
+    await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference: 'R' });
+  });
+
+  it('verifies against a public origin when a proxy rewrites the host', async () => {
+    const signed = new URL(await signCallbackUrl(base, { secret, reference: 'R' }));
+    signed.host = 'internal:8080';
+    expect(await reason(verifyCallbackUrl(signed, { secret }))).toBe('bad_signature');
+    await expect(verifyCallbackUrl(signed, { secret, origin: 'https://shop.example' })).resolves.toEqual({
+      reference: 'R',
+    });
+  });
+
+  it('refuses a wrong secret', async () => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    expect(await reason(verifyCallbackUrl(signed, { secret: other }))).toBe('bad_signature');
+  });
+
+  it('accepts any of several secrets during a rotation', async () => {
+    const oldUrl = await signCallbackUrl(base, { secret: other, reference: 'R-old' });
+    const newUrl = await signCallbackUrl(base, { secret, reference: 'R-new' });
+    await expect(verifyCallbackUrl(oldUrl, { secret: [secret, other] })).resolves.toEqual({
+      reference: 'R-old',
+    });
+    await expect(verifyCallbackUrl(newUrl, { secret: [secret, other] })).resolves.toEqual({
+      reference: 'R-new',
+    });
+    expect(await reason(verifyCallbackUrl(oldUrl, { secret: [secret] }))).toBe('bad_signature');
+  });
+
+  it('names what is missing', async () => {
+    expect(await reason(verifyCallbackUrl(base, { secret }))).toBe('missing_reference');
+    expect(await reason(verifyCallbackUrl(`${base}?hp_ref=R`, { secret }))).toBe('missing_signature');
+    expect(await reason(verifyCallbackUrl('not a url', { secret }))).toBe('invalid_url');
+    expect(await reason(verifyCallbackUrl(base, { secret: [] }))).toBe('no_secret');
+    expect(await reason(verifyCallbackUrl(base, { secret: '' }))).toBe('no_secret');
+  });
+
+  it('refuses a duplicated reference parameter', async () => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    expect(await reason(verifyCallbackUrl(`${signed}&hp_ref=R2`, { secret }))).toBe('missing_reference');
+  });
+
+  it('rejects bad signing input with a TypeError', async () => {
+    await expect(signCallbackUrl('/relative', { secret, reference: 'R' })).rejects.toThrow(TypeError);
+    await expect(signCallbackUrl(base, { secret, reference: '' })).rejects.toThrow(TypeError);
+    await expect(signCallbackUrl(base, { secret: 'short', reference: 'R' })).rejects.toThrow(TypeError);
+  });
+
+  it('never puts the secret into an error', async () => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    try {
+      await verifyCallbackUrl(signed, { secret: other });
+    } catch (error) {
+      expect(String(error)).not.toContain(other);
+      expect(JSON.stringify(error)).not.toContain(other);
+    }
+  });
+});
