@@ -1,0 +1,126 @@
+import { http, type HttpHandler } from 'msw';
+import { createSandboxApp, sandboxPaths, type SandboxBehaviourOptions } from '../sandbox/app.js';
+import type { CallbackDelivery, CallbackTransport } from '../sandbox/delivery.js';
+import type { CallbackEventType } from '../callbacks/events.js';
+import type { CallbackPayload } from '../callbacks/schemas.js';
+
+/**
+ * Options of {@link createPaymentsHandlers}.
+ *
+ * @example
+ * ```ts
+ * const options: PaymentsHandlersOptions = { baseUrl: 'https://payments.example.test', onCallback: (payload) => void inbox.push(payload) };
+ * ```
+ */
+export interface PaymentsHandlersOptions extends Omit<
+  SandboxBehaviourOptions,
+  'callbackDelayMs' | 'retryDelayMs'
+> {
+  /** The `baseUrl` your `PaymentsClient` uses, e.g. `https://payments.example.test`. */
+  baseUrl: string;
+  /**
+   * Receives each callback instead of an HTTP POST. Throwing (or rejecting) counts as a failed
+   * delivery and is retried. Without it, callbacks are POSTed to their URL with `fetch` (which
+   * your own msw handlers may intercept).
+   */
+  onCallback?: (payload: CallbackPayload, url: string, type: CallbackEventType) => void | Promise<void>;
+  /** Wait before delivering a callback, in ms. Default 0. */
+  callbackDelayMs?: number;
+  /** Base of the retry backoff, in ms. Default 10. */
+  retryDelayMs?: number;
+}
+
+/**
+ * The msw handlers and the state behind them.
+ *
+ * @example
+ * ```ts
+ * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl });
+ * server.use(...payments.handlers);
+ * afterEach(() => payments.close());
+ * ```
+ */
+export interface PaymentsHandlers {
+  /** Pass to `setupServer(...handlers)` / `setupWorker(...handlers)`. */
+  readonly handlers: readonly HttpHandler[];
+  /** Current wallet balance of the simulated service. */
+  readonly walletBalance: number;
+  /** Every callback delivery so far, oldest first. */
+  readonly deliveries: readonly CallbackDelivery[];
+  /** Resolves once every callback has been delivered (or given up). */
+  waitForIdle(): Promise<void>;
+  /** Cancels pending deliveries and their timers. Call it in `afterEach`/`afterAll`. */
+  close(): void;
+}
+
+/**
+ * msw handlers for the four endpoints (and the hosted checkout page) with the same behaviour
+ * and test values as the sandbox — they run the sandbox's own application in-process, so a
+ * merchant unit-tests their code without a server. Callbacks go to `onCallback` when given,
+ * otherwise they are POSTed to the callback URL.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createPaymentsHandlers } from 'hosted-payments/testing';
+ * import { PaymentsClient, parseCallback } from 'hosted-payments';
+ *
+ * const received: unknown[] = [];
+ * const payments = createPaymentsHandlers({
+ *   baseUrl: 'https://payments.example.test',
+ *   onCallback: (payload) => void received.push(parseCallback(payload)),
+ * });
+ * const server = setupServer(...payments.handlers);
+ * server.listen();
+ *
+ * const client = new PaymentsClient({ baseUrl: 'https://payments.example.test' });
+ * await client.initiateMobileMoneyPayment(input);
+ * await payments.waitForIdle(); // received[0].type === 'payment.mobile_money.succeeded'
+ * ```
+ */
+export function createPaymentsHandlers(options: PaymentsHandlersOptions): PaymentsHandlers {
+  const base = new URL(options.baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const onCallback = options.onCallback;
+  const transport: CallbackTransport | undefined = onCallback
+    ? async ({ payload, url, type }) => {
+        await onCallback(payload, url, type);
+        return 200;
+      }
+    : undefined;
+  const engine = createSandboxApp({
+    ...options,
+    callbackDelayMs: options.callbackDelayMs ?? 0,
+    retryDelayMs: options.retryDelayMs ?? 10,
+    publicUrl: `${base.origin}${prefix}`,
+    transport,
+  });
+
+  // The app routes on the spec's paths; strip a path prefix of baseUrl before handing over.
+  const forward = async ({ request }: { request: Request }): Promise<Response> => {
+    const url = new URL(request.url);
+    url.pathname = url.pathname.slice(prefix.length) || '/';
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return engine.app.fetch(new Request(url, { method: request.method, headers: request.headers, body }));
+  };
+  const at = (path: string): string => `${base.origin}${prefix}${path}`;
+
+  return {
+    handlers: [
+      http.post(at(sandboxPaths.payment), forward),
+      http.post(at(sandboxPaths.checkoutSession), forward),
+      http.post(at(sandboxPaths.payout), forward),
+      http.get(at(sandboxPaths.checkoutPage), forward),
+      http.post(at(sandboxPaths.checkoutPage), forward),
+    ],
+    get walletBalance() {
+      return engine.walletBalance;
+    },
+    get deliveries() {
+      return engine.deliveries;
+    },
+    waitForIdle: () => engine.waitForIdle(),
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,455 @@
+/**
+ * Builders of the eight callback payloads of spec §2.9, with the spec's exact keys (several
+ * contain a space), value types and message texts. The mobile-money brand word is a parameter
+ * (`'MOBILE-MONEY'` by default, e.g. `'M-PESA'`). The sandbox, the msw handlers, the CLI's
+ * `trigger` and {@link callbackFixtures} all build their payloads here — one implementation.
+ *
+ * @module
+ */
+
+import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
+import type {
+  CardPaymentFailureCallback,
+  CardPaymentSuccessCallback,
+  CheckoutFailureCallback,
+  CheckoutSuccessCallback,
+  MobileMoneyPaymentFailureCallback,
+  MobileMoneyPaymentSuccessCallback,
+  PayoutFailureCallback,
+  PayoutSuccessCallback,
+} from '../callbacks/schemas.js';
+
+/**
+ * The neutral brand word of the spec; the default of every `brand` parameter.
+ *
+ * @example
+ * ```ts
+ * mobileMoneyPaymentSuccessPayload({ amount: 1 }).payment_method === DEFAULT_MOBILE_MONEY_BRAND; // true
+ * ```
+ */
+export const DEFAULT_MOBILE_MONEY_BRAND = 'MOBILE-MONEY';
+
+/**
+ * The eight event types, in the order of spec §2.9 (the callbacks module's `callbackEventTypes`).
+ *
+ * @example
+ * ```ts
+ * for (const type of callbackPayloadTypes) console.log(buildCallbackPayload(type));
+ * ```
+ */
+export const callbackPayloadTypes = callbackEventTypes;
+
+/**
+ * One of the eight event types (the callbacks module's `CallbackEventType`).
+ *
+ * @example
+ * ```ts
+ * const type: CallbackPayloadType = 'checkout.failed';
+ * ```
+ */
+export type CallbackPayloadType = CallbackEventType;
+
+/**
+ * Maps each event type to the payload the service posts for it (the callbacks module's types).
+ *
+ * @example
+ * ```ts
+ * const payload: CallbackPayloadByType['payout.failed'] = callbackFixtures['payout.failed'];
+ * ```
+ */
+export interface CallbackPayloadByType {
+  'payment.card.succeeded': CardPaymentSuccessCallback;
+  'payment.card.failed': CardPaymentFailureCallback;
+  'payment.mobile_money.succeeded': MobileMoneyPaymentSuccessCallback;
+  'payment.mobile_money.failed': MobileMoneyPaymentFailureCallback;
+  'checkout.succeeded': CheckoutSuccessCallback;
+  'checkout.failed': CheckoutFailureCallback;
+  'payout.succeeded': PayoutSuccessCallback;
+  'payout.failed': PayoutFailureCallback;
+}
+
+const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+
+/**
+ * A random identifier in the style of the service's ids: a prefix and 10 upper-case letters
+ * and digits, e.g. `TXN7K2M9QW4ZP`.
+ *
+ * @example
+ * ```ts
+ * makeSandboxId('PAY'); // 'PAY3F8K2Q9W4ZL'
+ * ```
+ */
+export function makeSandboxId(prefix: string): string {
+  const bytes = new Uint8Array(10);
+  globalThis.crypto.getRandomValues(bytes);
+  let out = prefix;
+  for (const byte of bytes) out += ALPHANUMERIC[byte % ALPHANUMERIC.length];
+  return out;
+}
+
+/**
+ * The current Unix time in whole seconds, the `timestamp` of the payment callbacks.
+ *
+ * @example
+ * ```ts
+ * unixTimestamp(new Date('2024-01-01T00:00:00Z')); // 1704067200
+ * ```
+ */
+export function unixTimestamp(date: Date = new Date()): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+/**
+ * Fields common to the builders of the card and mobile-money payment payloads.
+ *
+ * @example
+ * ```ts
+ * const input: PaymentPayloadInput = { amount: '1500', transactionId: 'TXN1', timestamp: 1717200000 };
+ * ```
+ */
+export interface PaymentPayloadInput {
+  /** Amount as a whole-number string or number, e.g. `'1500'`. */
+  amount: string | number;
+  /** Payment identifier; random when omitted. */
+  id?: string;
+  /** Transaction identifier; random when omitted. */
+  transactionId?: string;
+  /** Unix time in seconds; now when omitted. */
+  timestamp?: number;
+}
+
+/**
+ * Card payment success payload (spec §2.9).
+ *
+ * @example
+ * ```ts
+ * const payload = cardPaymentSuccessPayload({ amount: '1500', currency: 'KES' });
+ * payload['payment status']; // 'Payment complete.'
+ * ```
+ */
+export function cardPaymentSuccessPayload(
+  input: PaymentPayloadInput & { currency: string },
+): CardPaymentSuccessCallback {
+  const amount = String(input.amount);
+  return {
+    id: input.id ?? makeSandboxId('PAY'),
+    status: 200,
+    'payment method': 'CARD',
+    message: 'CARD Payment Success',
+    amount,
+    currency: input.currency,
+    'amount captured': amount,
+    'payment status': 'Payment complete.',
+    'transaction id': input.transactionId ?? makeSandboxId('TXN'),
+    paid: 'True',
+    timestamp: input.timestamp ?? unixTimestamp(),
+  };
+}
+
+/**
+ * Card payment failure payload (spec §2.9): no `amount captured`, `paid: 'False'`.
+ *
+ * @example
+ * ```ts
+ * cardPaymentFailurePayload({ amount: '1500', currency: 'KES' }).message; // 'CARD Payment Failed'
+ * ```
+ */
+export function cardPaymentFailurePayload(
+  input: PaymentPayloadInput & { currency: string },
+): CardPaymentFailureCallback {
+  return {
+    id: input.id ?? makeSandboxId('PAY'),
+    status: 200,
+    'payment method': 'CARD',
+    message: 'CARD Payment Failed',
+    amount: String(input.amount),
+    currency: input.currency,
+    'payment status': 'Payment incomplete.',
+    'transaction id': input.transactionId ?? makeSandboxId('TXN'),
+    paid: 'False',
+    timestamp: input.timestamp ?? unixTimestamp(),
+  };
+}
+
+/**
+ * Mobile-money payment success payload (spec §2.9); `amount` and `amount_captured` are numbers.
+ *
+ * @example
+ * ```ts
+ * mobileMoneyPaymentSuccessPayload({ amount: 1500 }, 'M-PESA').message; // 'M-PESA Payment Success'
+ * ```
+ */
+export function mobileMoneyPaymentSuccessPayload(
+  input: PaymentPayloadInput,
+  brand: string = DEFAULT_MOBILE_MONEY_BRAND,
+): MobileMoneyPaymentSuccessCallback {
+  const amount = Number(input.amount);
+  return {
+    id: input.id ?? makeSandboxId('PAY'),
+    response_status: 200,
+    payment_method: brand,
+    message: `${brand} Payment Success`,
+    amount,
+    amount_captured: amount,
+    payment_status: 'Payment complete.',
+    'transaction id': input.transactionId ?? makeSandboxId('TXN'),
+    paid: 'True',
+    timestamp: input.timestamp ?? unixTimestamp(),
+  };
+}
+
+/**
+ * The reason text of the described mobile-money failure (spec §7: insufficient funds).
+ *
+ * @example
+ * ```ts
+ * checkoutFailurePayload({ method: 'card', orderId: 1, amount: 1 }).message === INSUFFICIENT_FUNDS_MESSAGE; // true
+ * ```
+ */
+export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds';
+
+/**
+ * Mobile-money payment failure payload (spec §2.9). Defaults to the case the spec describes:
+ * `response_status` 406 with an insufficient-funds reason.
+ *
+ * @example
+ * ```ts
+ * const payload = mobileMoneyPaymentFailurePayload({ amount: 1500, transactionReference: 'ORDER-1' });
+ * payload.response_status; // 406
+ * ```
+ */
+export function mobileMoneyPaymentFailurePayload(
+  input: Omit<PaymentPayloadInput, 'transactionId'> & {
+    transactionReference: string;
+    responseStatus?: number;
+    message?: string;
+  },
+): MobileMoneyPaymentFailureCallback {
+  return {
+    id: input.id ?? makeSandboxId('PAY'),
+    transaction_reference: input.transactionReference,
+    response_status: input.responseStatus ?? 406,
+    amount: Number(input.amount),
+    paid: 'False',
+    'payment status': 'Payment Incomplete.',
+    message: input.message ?? INSUFFICIENT_FUNDS_MESSAGE,
+    timestamp: input.timestamp ?? unixTimestamp(),
+  };
+}
+
+/**
+ * How the customer paid on the hosted checkout page.
+ *
+ * @example
+ * ```ts
+ * const method: CheckoutPaymentMethod = 'mobile_money';
+ * ```
+ */
+export type CheckoutPaymentMethod = 'card' | 'mobile_money';
+
+/**
+ * Input of the redirect-checkout payload builders.
+ *
+ * @example
+ * ```ts
+ * const input: CheckoutPayloadInput = { method: 'card', orderId: 1001, amount: '2500' };
+ * ```
+ */
+export interface CheckoutPayloadInput {
+  method: CheckoutPaymentMethod;
+  /** The merchant's order id, echoed as a string. */
+  orderId: string | number;
+  amount: string | number;
+}
+
+/**
+ * Redirect checkout success payload (spec §2.9). For a card payment it carries the contradictory
+ * `paid: 'False'` with `payment_status: 'Payment complete.'`, exactly as the spec describes.
+ *
+ * @example
+ * ```ts
+ * checkoutSuccessPayload({ method: 'card', orderId: 42, amount: '2500' }).paid; // 'False'
+ * checkoutSuccessPayload({ method: 'mobile_money', orderId: 42, amount: '2500' }).message;
+ * // 'MOBILE-MONEY Payment Successful'
+ * ```
+ */
+export function checkoutSuccessPayload(
+  input: CheckoutPayloadInput,
+  brand: string = DEFAULT_MOBILE_MONEY_BRAND,
+): CheckoutSuccessCallback {
+  const card = input.method === 'card';
+  return {
+    payment_method: card ? 'CARD' : brand,
+    // spec §2.9: the described card success carries paid False; emitted as described.
+    paid: card ? 'False' : 'True',
+    response_status: 200,
+    order_id: String(input.orderId),
+    message: card ? 'Card Payment Successful' : `${brand} Payment Successful`,
+    amount: String(input.amount),
+    payment_status: 'Payment complete.',
+  };
+}
+
+/**
+ * Redirect checkout failure payload (spec §2.9), `message` a reason such as `Insufficient funds`.
+ *
+ * @example
+ * ```ts
+ * checkoutFailurePayload({ method: 'card', orderId: 42, amount: '2500' }).payment_status;
+ * // 'Payment Incomplete.'
+ * ```
+ */
+export function checkoutFailurePayload(
+  input: CheckoutPayloadInput & { message?: string },
+  brand: string = DEFAULT_MOBILE_MONEY_BRAND,
+): CheckoutFailureCallback {
+  return {
+    payment_method: input.method === 'card' ? 'CARD' : brand,
+    paid: 'False',
+    response_status: 200,
+    order_id: String(input.orderId),
+    message: input.message ?? INSUFFICIENT_FUNDS_MESSAGE,
+    amount: String(input.amount),
+    payment_status: 'Payment Incomplete.',
+  };
+}
+
+/**
+ * Input of the payout payload builders.
+ *
+ * @example
+ * ```ts
+ * const input: PayoutPayloadInput = { amount: 1000, currency: 'KES', referenceId: '123456789012', walletBalance: 99000 };
+ * ```
+ */
+export interface PayoutPayloadInput {
+  amount: string | number;
+  currency: string;
+  /** The merchant's payout reference; a string in the callback whatever it was in the request. */
+  referenceId: string | number;
+  /** Wallet balance after the payout (unchanged after a failure). */
+  walletBalance: string | number;
+  transactionId?: string;
+}
+
+/**
+ * Payout success payload (spec §2.9).
+ *
+ * @example
+ * ```ts
+ * payoutSuccessPayload({ amount: 1000, currency: 'KES', referenceId: 123456789012, payoutFee: 50, walletBalance: 98950 });
+ * // { amount: '1000', …, payout_fee: '50', reference_id: '123456789012', status: 'Success', wallet_balance: '98950' }
+ * ```
+ */
+export function payoutSuccessPayload(
+  input: PayoutPayloadInput & { payoutFee: string | number },
+): PayoutSuccessCallback {
+  return {
+    amount: String(input.amount),
+    currency: input.currency,
+    message: 'Payout Successful',
+    payout_fee: String(input.payoutFee),
+    reference_id: String(input.referenceId),
+    status: 'Success',
+    transaction_id: input.transactionId ?? makeSandboxId('PYT'),
+    wallet_balance: String(input.walletBalance),
+  };
+}
+
+/**
+ * Payout failure payload (spec §2.9): no `payout_fee`.
+ *
+ * @example
+ * ```ts
+ * payoutFailurePayload({ amount: 999999, currency: 'KES', referenceId: '123456789012', walletBalance: 100000 }).status;
+ * // 'Failed'
+ * ```
+ */
+export function payoutFailurePayload(input: PayoutPayloadInput): PayoutFailureCallback {
+  return {
+    amount: String(input.amount),
+    currency: input.currency,
+    message: 'Payout Failed',
+    reference_id: String(input.referenceId),
+    status: 'Failed',
+    transaction_id: input.transactionId ?? makeSandboxId('PYT'),
+    wallet_balance: String(input.walletBalance),
+  };
+}
+
+/**
+ * Options of {@link buildCallbackPayload}.
+ *
+ * @example
+ * ```ts
+ * const options: BuildCallbackPayloadOptions = { brand: 'M-PESA', reference: 'ORDER-7', amount: 250 };
+ * ```
+ */
+export interface BuildCallbackPayloadOptions {
+  /** Mobile-money brand word; default `'MOBILE-MONEY'`. */
+  brand?: string;
+  /** The merchant reference: `transaction_reference`, `order_id` or `reference_id` where the payload has one. */
+  reference?: string;
+  /** Amount; default `'1500'`. */
+  amount?: string | number;
+  /** Currency; default `'KES'`. */
+  currency?: string;
+}
+
+/**
+ * A fresh payload of the given event type with sample values — what the CLI's `trigger` posts.
+ *
+ * @example
+ * ```ts
+ * const payload = buildCallbackPayload('payout.failed', { reference: '123456789012' });
+ * payload.reference_id; // '123456789012'
+ * ```
+ */
+export function buildCallbackPayload<T extends CallbackEventType>(
+  type: T,
+  options: BuildCallbackPayloadOptions = {},
+): CallbackPayloadByType[T] {
+  const brand = options.brand ?? DEFAULT_MOBILE_MONEY_BRAND;
+  const amount = options.amount ?? '1500';
+  const currency = options.currency ?? 'KES';
+  const reference = options.reference;
+  const build: { [K in CallbackEventType]: () => CallbackPayloadByType[K] } = {
+    'payment.card.succeeded': () => cardPaymentSuccessPayload({ amount, currency }),
+    'payment.card.failed': () => cardPaymentFailurePayload({ amount, currency }),
+    'payment.mobile_money.succeeded': () => mobileMoneyPaymentSuccessPayload({ amount }, brand),
+    'payment.mobile_money.failed': () =>
+      mobileMoneyPaymentFailurePayload({ amount, transactionReference: reference ?? 'ORDER-1001' }),
+    'checkout.succeeded': () =>
+      checkoutSuccessPayload({ method: 'card', orderId: reference ?? '1001', amount }, brand),
+    'checkout.failed': () =>
+      checkoutFailurePayload({ method: 'card', orderId: reference ?? '1001', amount }, brand),
+    'payout.succeeded': () =>
+      payoutSuccessPayload({
+        amount,
+        currency,
+        referenceId: reference ?? '123456789012',
+        payoutFee: 50,
+        walletBalance: 98450,
+      }),
+    'payout.failed': () =>
+      payoutFailurePayload({
+        amount,
+        currency,
+        referenceId: reference ?? '123456789012',
+        walletBalance: 1000,
+      }),
+  };
+  return build[type]();
+}
+
+/**
+ * True when `value` names one of the eight callback event types.
+ *
+ * @example
+ * ```ts
+ * isCallbackEventType('payout.failed'); // true
+ * ```
+ */
+export function isCallbackEventType(value: string): value is CallbackEventType {
+  return (callbackEventTypes as readonly string[]).includes(value);
+}

@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCallbackHandler } from '../../src/callbacks/handler.js';
+import { toNodeListener } from '../../src/callbacks/node.js';
+import type { CallbackEvent } from '../../src/callbacks/events.js';
+import { run, type CliIo } from '../../src/cli/program.js';
+
+const SECRET = 'cli-test-secret-0123456789';
+
+function capture(extra: Partial<CliIo> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), ...extra };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+let webhook: Server | undefined;
+afterEach(async () => {
+  if (webhook) await new Promise((resolve) => webhook!.close(resolve));
+  webhook = undefined;
+});
+
+async function startWebhook(secret?: string) {
+  const events: CallbackEvent[] = [];
+  const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
+  webhook = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`, events };
+}
+
+describe('hosted-payments CLI', () => {
+  it('--help lists both commands', async () => {
+    const { io, out } = capture();
+    expect(await run(['--help'], io)).toBe(0);
+    expect(out()).toContain('sandbox');
+    expect(out()).toContain('trigger');
+  });
+
+  it('sandbox --help documents its options', async () => {
+    const { io, out } = capture();
+    expect(await run(['sandbox', '--help'], io)).toBe(0);
+    expect(out()).toMatch(/--port/);
+    expect(out()).toMatch(/--host/);
+    expect(out()).toMatch(/--callback-delay/);
+  });
+
+  it('an unknown command fails with usage on stderr', async () => {
+    const { io, err } = capture();
+    expect(await run(['nope'], io)).not.toBe(0);
+    expect(err()).toContain('nope');
+  });
+
+  it('trigger posts a signed fixture callback that the merchant handler accepts', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, out, err } = capture();
+    const code = await run(
+      ['trigger', 'payment.mobile_money.failed', '--url', url, '--secret', SECRET, '--reference', 'ORDER-9'],
+      io,
+    );
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(out()).toContain('HTTP 200');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'payment.mobile_money.failed', reference: 'ORDER-9' });
+  });
+
+  it.each([
+    'payment.card.succeeded',
+    'payment.card.failed',
+    'payment.mobile_money.succeeded',
+    'checkout.succeeded',
+    'checkout.failed',
+    'payout.succeeded',
+    'payout.failed',
+  ])('trigger %s is accepted', async (type) => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io } = capture();
+    expect(await run(['trigger', type, '--url', url, '--secret', SECRET], io)).toBe(0);
+    expect(events.map((e) => e.type)).toEqual([type]);
+  });
+
+  it('trigger without the secret is refused by a signing handler: prints the status, exits 1', async () => {
+    const { url } = await startWebhook(SECRET);
+    const { io, out } = capture();
+    expect(await run(['trigger', 'payout.succeeded', '--url', url], io)).toBe(1);
+    expect(out()).toContain('HTTP 401');
+  });
+
+  it('trigger rejects an unknown event type, listing the valid ones', async () => {
+    const { io, err } = capture();
+    expect(await run(['trigger', 'payment.refunded', '--url', 'http://127.0.0.1:9/'], io)).toBe(2);
+    expect(err()).toContain('payout.failed');
+  });
+
+  it('trigger reports an unreachable URL', async () => {
+    const { io, err } = capture();
+    expect(await run(['trigger', 'payout.failed', '--url', 'http://127.0.0.1:9/hooks'], io)).toBe(1);
+    expect(err()).toContain('could not reach');
+  });
+
+  it('sandbox runs in the foreground with a request/callback log that masks card numbers, until stopped', async () => {
+    const { url: hookUrl } = await startWebhook();
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(['sandbox', '--port', '0', '--callback-delay', '0'], io);
+    const base = await ready;
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${base}/api/payment/payment-initiate-callback/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customer_details: {
+          payment_method: 'CARD',
+          full_name: 'Jane',
+          phone_number: '254712345678',
+          email: 'jane@example.com',
+        },
+        card_details: { card_number: 5555555555554444, expiry_month: 12, expiry_year: 2099, cvc: 987 },
+        callback_details: { transaction_reference: 'R-1', callback_url: hookUrl },
+      }),
+    });
+    expect(response.status).toBe(200);
+    await expect.poll(() => out(), { timeout: 5000 }).toContain('delivered');
+    controller.abort();
+    expect(await running).toBe(0);
+    const log = out();
+    expect(log).toContain(`listening on ${base}`);
+    expect(log).toContain('POST /api/payment/payment-initiate-callback/ 200');
+    expect(log).toContain('•••• 4444');
+    expect(log).toContain('payment.card.succeeded');
+    expect(log).not.toContain('5555555555554444');
+    expect(log.toLowerCase()).not.toContain('cvc');
+    expect(log).toContain('sandbox stopped');
+  });
+});

@@ -1,0 +1,112 @@
+// A tiny merchant site for the sandbox tests: a webhook route that records what it receives (and
+// can fail the first attempts), plus success/failed pages for the checkout redirect.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedCallback {
+  readonly path: string;
+  readonly url: string;
+  readonly body: Record<string, unknown>;
+  readonly status: number;
+}
+
+export interface MerchantSite {
+  readonly url: string;
+  /** Every callback answered with 2xx, in arrival order. */
+  readonly received: ReceivedCallback[];
+  /** Every callback attempt, failed ones included. */
+  readonly attempts: ReceivedCallback[];
+  /** Answer the next `n` callbacks with 500. */
+  failNext(n: number): void;
+  /** Resolves once `count` callbacks were accepted (rejects after `timeoutMs`). */
+  waitForCallbacks(count: number, timeoutMs?: number): Promise<ReceivedCallback[]>;
+  close(): Promise<void>;
+}
+
+const readBody = async (req: IncomingMessage): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+export async function startMerchantSite(): Promise<MerchantSite> {
+  const received: ReceivedCallback[] = [];
+  const attempts: ReceivedCallback[] = [];
+  let failures = 0;
+  let waiters: (() => void)[] = [];
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://merchant.test');
+      if (req.method === 'POST' && url.pathname.startsWith('/hooks')) {
+        const text = await readBody(req);
+        const status = failures > 0 ? 500 : 200;
+        if (failures > 0) failures -= 1;
+        const entry = {
+          path: url.pathname,
+          url: req.url ?? '',
+          body: JSON.parse(text) as Record<string, unknown>,
+          status,
+        };
+        attempts.push(entry);
+        if (status === 200) received.push(entry);
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: status === 200 }));
+        for (const wake of waiters) wake();
+        return;
+      }
+      if (req.method === 'GET' && (url.pathname === '/success' || url.pathname === '/failed')) {
+        const title = url.pathname === '/success' ? 'Thank you for your order' : 'Payment failed';
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<!doctype html><html lang="en"><link rel="icon" href="data:,"><title>${title}</title><main><h1>${title}</h1></main></html>`,
+          );
+        return;
+      }
+      res.writeHead(404).end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    attempts,
+    failNext: (n) => {
+      failures = n;
+    },
+    waitForCallbacks: (count, timeoutMs = 5000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`expected ${count} callbacks within ${timeoutMs} ms, got ${received.length}`)),
+          timeoutMs,
+        );
+        const check = () => {
+          if (received.length >= count) {
+            clearTimeout(timer);
+            waiters = waiters.filter((w) => w !== check);
+            resolve(received.slice(0, count));
+          }
+        };
+        waiters.push(check);
+        check();
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+export const customer = {
+  full_name: 'Jane Doe',
+  phone_number: '0712345678',
+  email: 'jane@example.com',
+} as const;
+
+export const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' } as const;
+
+export const futureYear = new Date().getFullYear() + 3;
