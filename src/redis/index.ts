@@ -1,0 +1,200 @@
+// hosted-payments/redis — a Redis-backed DedupeStore, so several webhook instances behind one URL
+// still process every callback exactly once. ioredis is an optional peer dependency: this module
+// never imports it at runtime; the merchant passes a client it created (Redis or Cluster).
+import type { DedupeState, DedupeStore } from '../callbacks/dedupe.js';
+
+export type { DedupeState, DedupeStore };
+
+/**
+ * The part of an ioredis client (`Redis` or `Cluster`, ioredis ≥ 5) the store uses: `EVAL`.
+ * Any client with this method works, e.g. a wrapper around node-redis.
+ *
+ * @example
+ * ```ts
+ * // node-redis v4
+ * const client: RedisScriptClient = {
+ *   eval: (script, numkeys, ...args) =>
+ *     nodeRedis.eval(script, { keys: args.slice(0, numkeys).map(String), arguments: args.slice(numkeys).map(String) }),
+ * };
+ * ```
+ */
+export interface RedisScriptClient {
+  eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+}
+
+/**
+ * Options of {@link createRedisDedupeStore}.
+ *
+ * @example
+ * ```ts
+ * const options: RedisDedupeStoreOptions = { client: redis, prefix: 'shop-a:dedupe:', completeRetryMs: 5_000 };
+ * ```
+ */
+export interface RedisDedupeStoreOptions {
+  /** An ioredis `Redis` or `Cluster` instance (or anything with `eval`). The store never closes it. */
+  readonly client: RedisScriptClient;
+  /**
+   * Prefix of every key the store writes, so several applications can share one database.
+   * Default `'hosted-payments:dedupe:'`.
+   */
+  readonly prefix?: string;
+  /**
+   * How long `complete` keeps retrying while Redis is unreachable, in ms (backoff 50 ms doubling
+   * to 1 s). The event has been processed by then; if "done" were never recorded, the claim
+   * would expire and a redelivery would be processed again. Keep it below the handler's
+   * `processingTimeoutMs`. Default 5000; 0 tries once.
+   */
+  readonly completeRetryMs?: number;
+}
+
+/**
+ * A Redis-backed {@link DedupeStore}, with the same contract as the SDK's in-memory one:
+ *
+ * - `begin(key, ttlMs)` atomically claims the key (`SET … NX PX ttlMs`): `'new'` means this caller
+ *   must process the event, `'in_progress'` that another caller holds it (the handler answers 5xx
+ *   so the sender retries), `'done'` that it was processed already (2xx, nothing else happens).
+ * - `complete(key, ttlMs)` marks it processed for `ttlMs`.
+ * - `abandon(key)` releases the claim after a failure so the sender's retry gets through. It only
+ *   deletes a claim this store instance still holds: if the claim expired and another instance
+ *   took it over, that instance's claim is left alone.
+ * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
+ *   written anyway; the next `begin` of the same key on this instance takes such a claim over.
+ *   On another instance it blocks redeliveries (`'in_progress'`) until it expires, so keep the
+ *   handler's `processingTimeoutMs` well inside the sender's retry window.
+ *
+ * @example
+ * ```ts
+ * const store: RedisDedupeStore = createRedisDedupeStore({ client: redis });
+ * if ((await store.begin('payout.succeeded:TX1:100000000001', 300_000)) === 'new') {
+ *   await settle();
+ *   await store.complete('payout.succeeded:TX1:100000000001', 86_400_000);
+ * }
+ * ```
+ */
+export type RedisDedupeStore = DedupeStore;
+
+// One round trip, atomic on the server. The claim's value is 'processing:<token>' so abandon can
+// tell its own claim from another instance's. After a begin whose reply was lost (a timeout, a
+// dropped connection), the next begin of that key on this instance reuses the same claim value:
+// if the lost one was written after all, nobody is processing under it, so it is taken over
+// rather than left to block every redelivery until it expires.
+const beginScript = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'new' end
+local value = redis.call('GET', KEYS[1])
+if value == 'done' then return 'done' end
+if value == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 'new'
+end
+return 'in_progress'
+`;
+
+const completeScript = `
+redis.call('SET', KEYS[1], 'done', 'PX', ARGV[1])
+return 1
+`;
+
+const abandonScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+const toTtl = (ttlMs: number, name: string): number => {
+  if (!Number.isFinite(ttlMs) || ttlMs < 1) {
+    throw new RangeError(`${name}: ttlMs must be a positive number of milliseconds, got ${String(ttlMs)}`);
+  }
+  return Math.ceil(ttlMs);
+};
+
+const newToken = (): string => {
+  const bytes = new Uint8Array(12);
+  globalThis.crypto.getRandomValues(bytes);
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+};
+
+/**
+ * Creates a {@link RedisDedupeStore} for `createCallbackHandler({ dedupe })`.
+ *
+ * Two settings matter in production: give the client a short `commandTimeout` (and a small
+ * `maxRetriesPerRequest`) so a Redis outage turns into a quick 5xx the sender retries rather than a
+ * hanging webhook; and run Redis with persistence (AOF, `appendfsync everysec` or `always`) or
+ * replication, because a Redis that restarts empty forgets which events were done and lets a
+ * redelivery through once more.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { createCallbackHandler } from 'hosted-payments/callbacks';
+ * import { createRedisDedupeStore } from 'hosted-payments/redis';
+ *
+ * const redis = new Redis(process.env.REDIS_URL!, { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+ * const handler = createCallbackHandler({
+ *   secret: process.env.CALLBACK_SECRET!,
+ *   dedupe: createRedisDedupeStore({ client: redis }),
+ *   onEvent: async (event) => markPaid(event.reference, event.amount),
+ * });
+ * ```
+ */
+export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
+  const { client } = options;
+  const prefix = options.prefix ?? 'hosted-payments:dedupe:';
+  const completeRetryMs = Math.max(0, options.completeRetryMs ?? 5_000);
+  // Claims this instance holds, key → value written; bounded by the number of events in flight.
+  const claims = new Map<string, string>();
+  // Claims whose begin failed without an answer (they may or may not have been written).
+  const orphans = new Map<string, string>();
+  const maxOrphans = 10_000;
+
+  return {
+    async begin(key, ttlMs): Promise<DedupeState> {
+      const ttl = toTtl(ttlMs, 'begin');
+      // Taken out at once, so two concurrent begins here never both present the old claim.
+      const orphan = orphans.get(key);
+      orphans.delete(key);
+      const claim = orphan ?? `processing:${newToken()}`;
+      let result: unknown;
+      try {
+        result = await client.eval(beginScript, 1, prefix + key, claim, ttl);
+      } catch (error) {
+        // The SET may have been applied even though no reply came back: keep the claim value.
+        orphans.set(key, claim);
+        if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
+        throw error;
+      }
+      if (result === 'new') {
+        claims.set(key, claim);
+        return 'new';
+      }
+      if (result === 'done') return 'done';
+      if (result === 'in_progress') return 'in_progress';
+      throw new Error(`Redis dedupe store: unexpected reply to begin: ${String(result)}`);
+    },
+
+    async complete(key, ttlMs) {
+      const ttl = toTtl(ttlMs, 'complete');
+      const deadline = Date.now() + completeRetryMs;
+      try {
+        for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+          try {
+            await client.eval(completeScript, 1, prefix + key, ttl);
+            return;
+          } catch (error) {
+            if (Date.now() + delay > deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, delay));
+          }
+        }
+      } finally {
+        claims.delete(key);
+      }
+    },
+
+    async abandon(key) {
+      const claim = claims.get(key);
+      claims.delete(key);
+      if (claim === undefined) return;
+      await client.eval(abandonScript, 1, prefix + key, claim);
+    },
+  };
+}
