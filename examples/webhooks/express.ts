@@ -1,0 +1,24 @@
+// Express 5 webhook route, with NO body parser in front: the handler reads the raw request body
+// itself (capped at 64 KiB). Run against the sandbox: npx tsx examples/try-webhook.ts examples/webhooks/express.ts
+import express from 'express';
+import { createCallbackHandler, toNodeListener } from 'hosted-payments/callbacks';
+
+const secret = process.env.WEBHOOK_SECRET;
+if (!secret)
+  throw new Error('Set WEBHOOK_SECRET: the secret your callback URLs are signed with (signCallbackUrl)');
+
+const handler = createCallbackHandler({
+  secret,
+  onEvent: async (event, { reference }) => {
+    // Your business logic, e.g. mark the order paid. Duplicates never reach this point twice.
+    console.log(
+      `webhook: ${event.type} reference=${reference ?? event.reference ?? '-'} amount=${event.amount}`,
+    );
+  },
+});
+
+export const app = express();
+app.post('/webhooks/payments', toNodeListener(handler));
+
+const port = Number(process.env.PORT ?? 3000);
+app.listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}/webhooks/payments`));
