@@ -7,7 +7,8 @@
 // success and an over-balance failure. Each callback is printed as it arrives; the exit code is 0
 // only when every expected event arrived.
 //
-// In your own project import from 'hosted-payments' and 'hosted-payments/sandbox' instead of ../src.
+// It imports the package by name, exactly as your code will; `npm run demo` bundles it from this
+// repository's source (tsconfig `paths`), so it needs no build first.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -17,8 +18,8 @@ import {
   toNodeListener,
   type CallbackEvent,
   type CallbackEventType,
-} from '../src/index.js';
-import { sandboxTestValues, startSandbox } from '../src/sandbox/index.js';
+} from 'hosted-payments';
+import { sandboxTestValues, startSandbox } from 'hosted-payments/sandbox';
 
 const SECRET = 'demo-webhook-secret-change-me';
 const TIMEOUT_MS = 12_000;
