@@ -6,10 +6,27 @@
  * @module
  */
 
-/** Where in the input a problem was found, e.g. `['card_details', 'expiry_month']`. */
+/**
+ * Where in the input a problem was found, e.g. `['card_details', 'expiry_month']`.
+ *
+ * @example
+ * ```ts
+ * const path: IssuePath = ['products', 0, 'quantity'];
+ * formatIssuePath(path); // 'products[0].quantity'
+ * ```
+ */
 export type IssuePath = readonly (string | number)[];
 
-/** One problem found in an input or a payload. */
+/**
+ * One problem found in an input or a payload.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof ValidationError) {
+ *   for (const issue of error.issues) form.setError(formatIssuePath(issue.path), issue.message);
+ * }
+ * ```
+ */
 export interface ValidationIssue {
   /** Path to the offending field, from the root of the input. Empty for the input as a whole. */
   readonly path: IssuePath;
@@ -19,7 +36,15 @@ export interface ValidationIssue {
   readonly code: string;
 }
 
-/** Renders a path the way the messages write it: `card_details.expiry_month`, `products[0].quantity`. */
+/**
+ * Renders a path the way the messages write it: `card_details.expiry_month`, `products[0].quantity`.
+ *
+ * @example
+ * ```ts
+ * formatIssuePath(['card_details', 'expiry_month']); // 'card_details.expiry_month'
+ * formatIssuePath(['products', 0, 'quantity']); // 'products[0].quantity'
+ * ```
+ */
 export function formatIssuePath(path: IssuePath): string {
   let out = '';
   for (const segment of path) {
@@ -230,7 +255,14 @@ export class CallbackParseError extends PaymentsError {
   }
 }
 
-/** Why a callback URL failed verification. */
+/**
+ * Why a callback URL failed verification.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof CallbackVerificationError && error.reason === 'bad_signature') log.warn('forged callback?');
+ * ```
+ */
 export type CallbackVerificationReason =
   'missing_signature' | 'missing_reference' | 'bad_signature' | 'invalid_url' | 'no_secret';
 
@@ -261,7 +293,14 @@ export class CallbackVerificationError extends PaymentsError {
   }
 }
 
-/** Names of every error class, for {@link isPaymentsError}. */
+/**
+ * Names of every error class, for {@link isPaymentsError}.
+ *
+ * @example
+ * ```ts
+ * for (const name of paymentsErrorNames) metrics.register(`payments_error_${name}`);
+ * ```
+ */
 export const paymentsErrorNames = [
   'PaymentsError',
   'ValidationError',
@@ -272,7 +311,15 @@ export const paymentsErrorNames = [
   'CallbackVerificationError',
 ] as const;
 
-/** The name of one of the SDK's error classes. */
+/**
+ * The name of one of the SDK's error classes.
+ *
+ * @example
+ * ```ts
+ * const name: PaymentsErrorName = 'TimeoutError';
+ * if (isPaymentsError(error, name)) retryLater();
+ * ```
+ */
 export type PaymentsErrorName = (typeof paymentsErrorNames)[number];
 
 /**
@@ -297,7 +344,14 @@ export function isPaymentsError(error: unknown, name?: PaymentsErrorName): boole
   return name === undefined || actual === name;
 }
 
-/** Maps each error name to its class instance type. */
+/**
+ * Maps each error name to its class instance type.
+ *
+ * @example
+ * ```ts
+ * const timeout: ErrorByName['TimeoutError'] = new TimeoutError(30_000);
+ * ```
+ */
 export interface ErrorByName {
   PaymentsError: PaymentsError;
   ValidationError: ValidationError;

@@ -34,7 +34,11 @@ export type {
   ResponseLogEvent,
   RetryOptions,
 } from './http.js';
-export { buildCardPaymentRequest, cardPaymentRequestSchema } from './requests/card-payment.js';
+export {
+  buildCardPaymentRequest,
+  cardPaymentInputSchema,
+  cardPaymentRequestSchema,
+} from './requests/card-payment.js';
 export type {
   CardFieldEncoding,
   CardPaymentBuildOptions,
@@ -43,6 +47,7 @@ export type {
 } from './requests/card-payment.js';
 export {
   buildMobileMoneyPaymentRequest,
+  mobileMoneyPaymentInputSchema,
   mobileMoneyPaymentRequestSchema,
 } from './requests/mobile-money-payment.js';
 export type {
@@ -50,9 +55,13 @@ export type {
   MobileMoneyPaymentInput,
   MobileMoneyPaymentRequest,
 } from './requests/mobile-money-payment.js';
-export { buildCheckoutSessionRequest, checkoutSessionRequestSchema } from './requests/checkout-session.js';
+export {
+  buildCheckoutSessionRequest,
+  checkoutSessionInputSchema,
+  checkoutSessionRequestSchema,
+} from './requests/checkout-session.js';
 export type { CheckoutSessionInput, CheckoutSessionRequest } from './requests/checkout-session.js';
-export { buildPayoutRequest, payoutRequestSchema } from './requests/payout.js';
+export { buildPayoutRequest, payoutInputSchema, payoutRequestSchema } from './requests/payout.js';
 export type {
   PayoutBuildOptions,
   PayoutInput,
@@ -73,6 +82,7 @@ export type {
 } from './requests/responses.js';
 export { normalizePhoneNumber } from './validation/phone.js';
 export type { PhoneNumberPurpose } from './validation/phone.js';
+export type { UnitPrice } from './validation/product.js';
 export { isValidCardNumber } from './validation/card.js';
 export { generateReferenceId } from './validation/reference-id.js';
 

@@ -67,7 +67,15 @@ export type SafeParseCallbackResult =
   | { readonly success: true; readonly event: CallbackEvent; readonly error?: never }
   | { readonly success: false; readonly error: CallbackParseError; readonly event?: never };
 
-/** Warning added when `paid` contradicts the payment status (spec §2.9, redirect card success). */
+/**
+ * Warning added when `paid` contradicts the payment status (spec §2.9, redirect card success).
+ *
+ * @example
+ * ```ts
+ * const event = parseCallback(body);
+ * if (event.warnings.includes(PAID_FLAG_CONTRADICTION)) log.warn('paid flag contradicts the payment status');
+ * ```
+ */
 export const PAID_FLAG_CONTRADICTION = 'paid_flag_contradicts_payment_status';
 
 const labels: Readonly<Record<CallbackEventType, string>> = {

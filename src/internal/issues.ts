@@ -1,6 +1,6 @@
 // zod issues → the SDK's ValidationIssue[]: path, code and a message that teaches, never a value
 // (zod issues can carry `input`; it is dropped here).
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 
 type ZodIssue = z.core.$ZodIssue;
@@ -62,12 +62,12 @@ export function toValidationIssues(
  * Parses `input` with `schema`; on failure throws one ValidationError listing every issue
  * (the schema's and `extra`). On success `extra` issues still throw.
  */
-export function parseOrThrow<S extends z.ZodType>(
+export function parseOrThrow<S extends z.core.$ZodType>(
   schema: S,
   input: unknown,
   options?: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints; prefix?: string },
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   const extra = options?.extra ?? [];
   if (result.success && extra.length === 0) return result.data;
   const issues = result.success

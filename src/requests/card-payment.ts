@@ -1,5 +1,5 @@
 // Endpoint 1 (spec §4): card payment. Wire schema, input type and builder.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
 import { checkCvc, checkExpiryMonth, checkExpiryYear, checkNotExpired } from '../validation/card.js';
@@ -25,7 +25,14 @@ import {
   productInput,
 } from './shared.js';
 
-/** How the four card fields go on the wire: JSON integers (spec §2.4) or digit strings. */
+/**
+ * How the four card fields go on the wire: JSON integers (spec §2.4) or digit strings.
+ *
+ * @example
+ * ```ts
+ * const client = new PaymentsClient({ baseUrl, cardFieldEncoding: 'string' satisfies CardFieldEncoding });
+ * ```
+ */
 export type CardFieldEncoding = 'integer' | 'string';
 
 /**
@@ -41,8 +48,8 @@ export type CardFieldEncoding = 'integer' | 'string';
  */
 export const cardPaymentRequestSchema = z.strictObject({
   customer_details: paymentCustomerWire,
-  products: z.array(cardProductWire).optional(),
-  amount: paymentAmountWire.optional(),
+  products: z.optional(z.array(cardProductWire)),
+  amount: z.optional(paymentAmountWire),
   card_details: z.strictObject({
     card_number: cardNumberWire,
     expiry_month: expiryMonthWire,
@@ -52,13 +59,33 @@ export const cardPaymentRequestSchema = z.strictObject({
   callback_details: callbackDetailsWire,
 });
 
-/** The wire body of a card payment, as {@link buildCardPaymentRequest} returns it. */
+/**
+ * The wire body of a card payment, as {@link buildCardPaymentRequest} returns it.
+ *
+ * @example
+ * ```ts
+ * const body: CardPaymentRequest = buildCardPaymentRequest(input);
+ * ```
+ */
 export type CardPaymentRequest = z.output<typeof cardPaymentRequestSchema>;
 
-const cardPaymentInputSchema = z.strictObject({
+/**
+ * Input schema of endpoint 1: what {@link buildCardPaymentRequest} and `initiateCardPayment`
+ * accept (friendly values: amounts as number/bigint/string, any common phone format, card number
+ * with spaces). Parsing normalises to the builder's internal values; it does not apply the
+ * client options (`payment_method` default, `cardFieldEncoding`, expiry against the clock) — use
+ * the builder for the exact wire body.
+ *
+ * @example
+ * ```ts
+ * const result = cardPaymentInputSchema.safeParse(formData);
+ * if (!result.success) showErrors(result.error.issues);
+ * ```
+ */
+export const cardPaymentInputSchema = z.strictObject({
   customer_details: paymentCustomerInput,
-  products: z.array(productInput).optional(),
-  amount: paymentAmountInput.optional(),
+  products: z.optional(z.array(productInput)),
+  amount: z.optional(paymentAmountInput),
   card_details: z.strictObject({
     card_number: cardNumberInput,
     expiry_month: expiryMonthInput,
@@ -72,10 +99,26 @@ const cardPaymentInputSchema = z.strictObject({
  * What `initiateCardPayment` / `buildCardPaymentRequest` accept: the wire's field names with
  * friendlier values (amounts as number/bigint/string, any common phone format, card number with
  * spaces, `payment_method` optional).
+ *
+ * @example
+ * ```ts
+ * const input: CardPaymentInput = {
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
+ *   callback_details: { transaction_reference: 'order-1001', callback_url: 'https://shop.example/hooks/payments' },
+ * };
+ * ```
  */
 export type CardPaymentInput = z.input<typeof cardPaymentInputSchema>;
 
-/** Options of {@link buildCardPaymentRequest}; the client fills them from its own options. */
+/**
+ * Options of {@link buildCardPaymentRequest}; the client fills them from its own options.
+ *
+ * @example
+ * ```ts
+ * const body = buildCardPaymentRequest(input, { paymentMethod: 'VISA', cardFieldEncoding: 'string' });
+ * ```
+ */
 export interface CardPaymentBuildOptions {
   /** `customer_details.payment_method` when the input has none. Default `'CARD'`. */
   paymentMethod?: string;

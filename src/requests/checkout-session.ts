@@ -1,5 +1,5 @@
 // Endpoint 3 (spec §4): hosted redirect checkout session. Wire schema, input type and builder.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { httpUrlInput, httpUrlWire } from './fields.js';
 import {
@@ -30,10 +30,27 @@ export const checkoutSessionRequestSchema = z.strictObject({
   }),
 });
 
-/** The wire body of a checkout session, as {@link buildCheckoutSessionRequest} returns it. */
+/**
+ * The wire body of a checkout session, as {@link buildCheckoutSessionRequest} returns it.
+ *
+ * @example
+ * ```ts
+ * const body: CheckoutSessionRequest = buildCheckoutSessionRequest(input);
+ * ```
+ */
 export type CheckoutSessionRequest = z.output<typeof checkoutSessionRequestSchema>;
 
-const checkoutSessionInputSchema = z.strictObject({
+/**
+ * Input schema of endpoint 3: what {@link buildCheckoutSessionRequest} and
+ * `createCheckoutSession` accept (friendly values, normalised on parse). Use the builder for the
+ * exact wire body.
+ *
+ * @example
+ * ```ts
+ * const result = checkoutSessionInputSchema.safeParse(input);
+ * ```
+ */
+export const checkoutSessionInputSchema = z.strictObject({
   customer_details: checkoutCustomerInput,
   amount: checkoutAmountInput,
   redirect_urls: z.strictObject({
@@ -43,7 +60,18 @@ const checkoutSessionInputSchema = z.strictObject({
   }),
 });
 
-/** What `createCheckoutSession` / `buildCheckoutSessionRequest` accept. */
+/**
+ * What `createCheckoutSession` / `buildCheckoutSessionRequest` accept.
+ *
+ * @example
+ * ```ts
+ * const input: CheckoutSessionInput = {
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   redirect_urls: { success_url: 'https://shop.example/paid', failed_url: 'https://shop.example/failed', callback_url: 'https://shop.example/hooks' },
+ * };
+ * ```
+ */
 export type CheckoutSessionInput = z.input<typeof checkoutSessionInputSchema>;
 
 /**

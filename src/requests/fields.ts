@@ -1,6 +1,6 @@
 // Field-level zod schemas, in two flavours: `*Input` accepts the friendly values of DESIGN.md
 // "Inputs and the wire" and normalises them; `*Wire` checks the exact wire type of spec §2.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   checkCardNumber,
   checkCvc,
@@ -16,13 +16,21 @@ import type { Check } from '../validation/result.js';
 import { checkHttpUrl } from '../validation/url.js';
 
 /** Runs a pure check as a zod transform, reporting its code and message as a custom issue. */
-const checked = <B extends z.ZodType, O>(base: B, check: (value: z.output<B>) => Check<O>) =>
-  base.transform((value, ctx): O => {
-    const result = check(value);
-    if (result.ok) return result.value;
-    ctx.addIssue({ code: 'custom', message: result.message, params: { code: result.code } });
-    return z.NEVER;
-  });
+export const checked = <B extends z.ZodMiniType, O>(base: B, check: (value: z.output<B>) => Check<O>) =>
+  z.pipe(
+    base,
+    z.transform((value: z.output<B>, ctx): O => {
+      const result = check(value);
+      if (result.ok) return result.value;
+      ctx.issues.push({
+        code: 'custom',
+        message: result.message,
+        params: { code: result.code },
+        input: value,
+      });
+      return z.NEVER;
+    }),
+  );
 
 // z.custom lets NaN and Infinity through to the check, whose message names them.
 const anyNumber = z.custom<number>((value) => typeof value === 'number');
@@ -43,7 +51,9 @@ export const expecting =
 export const textInput = (what = 'text') =>
   z
     .string({ error: expecting(`expected ${what} as a string`) })
-    .refine((value) => value.trim() !== '', { error: 'must not be empty', params: { code: 'empty' } });
+    .check(
+      z.refine((value) => value.trim() !== '', { error: 'must not be empty', params: { code: 'empty' } }),
+    );
 
 export const emailInput = z.email({
   error: expecting('expected an e-mail address such as jane@example.com'),
@@ -108,50 +118,53 @@ export const integerIdInput = (what: string) =>
 // ---- wire side (spec §2 types) ----
 
 export const phoneWire = (purpose: PhoneNumberPurpose) =>
-  z.string().regex(purpose === 'payout' ? /^2547\d{8}$/ : /^254[71]\d{8}$/, {
-    error: purpose === 'payout' ? 'expected 2547XXXXXXXX' : 'expected 2547XXXXXXXX or 2541XXXXXXXX',
-  });
+  z.string().check(
+    z.regex(purpose === 'payout' ? /^2547\d{8}$/ : /^254[71]\d{8}$/, {
+      error: purpose === 'payout' ? 'expected 2547XXXXXXXX' : 'expected 2547XXXXXXXX or 2541XXXXXXXX',
+    }),
+  );
 
 export const wholeNumberStringWire = (min: 0 | 1) =>
-  z.string().regex(min === 1 ? /^[1-9]\d*$/ : /^(?:0|[1-9]\d*)$/, {
-    error: `expected a string of a whole number of at least ${min}`,
-  });
+  z.string().check(
+    z.regex(min === 1 ? /^[1-9]\d*$/ : /^(?:0|[1-9]\d*)$/, {
+      error: `expected a string of a whole number of at least ${min}`,
+    }),
+  );
 
 export const currencyWire = z
   .string()
-  .regex(/^[A-Z]{3}$/, { error: 'expected a 3-letter upper-case currency code' });
+  .check(z.regex(/^[A-Z]{3}$/, { error: 'expected a 3-letter upper-case currency code' }));
 
-export const httpUrlWire = z.string().refine((value) => checkHttpUrl(value).ok, {
-  error: 'expected an absolute http: or https: URL',
-});
+export const httpUrlWire = z.string().check(
+  z.refine((value) => checkHttpUrl(value).ok, {
+    error: 'expected an absolute http: or https: URL',
+  }),
+);
 
-export const nonEmptyStringWire = z.string().min(1, { error: 'must not be empty' });
+export const nonEmptyStringWire = z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
 /**
  * card_number on the wire: a JSON integer (spec §2.4). Builders hold it as a digit string, which
  * the client's serialiser writes as a bare integer; a parser that has read the JSON may give a
  * safe integer or (via `parseJsonExact`) an exact digit string — both are accepted.
  */
-export const cardNumberWire = z
-  .union([z.string(), z.int()])
-  .refine((value) => isValidCardNumber(String(value)) && !/\s|-/.test(String(value)), {
+export const cardNumberWire = z.union([z.string(), z.int()]).check(
+  z.refine((value) => isValidCardNumber(String(value)) && !/\s|-/.test(String(value)), {
     error: 'expected 16 digits that pass the Luhn check',
-  });
+  }),
+);
 
-export const expiryMonthWire = z.union([z.int().min(1).max(12), z.string().regex(/^(?:0?[1-9]|1[0-2])$/)], {
-  error: 'expected a month from 1 to 12',
-});
+/** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
+const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>
+  z.union([z.int().check(z.gte(min), z.lte(max)), z.string().check(z.regex(pattern))], { error });
 
-export const expiryYearWire = z.union([z.int().min(1000).max(9999), z.string().regex(/^\d{4}$/)], {
-  error: 'expected a 4-digit year',
-});
+export const expiryMonthWire = intOrDigits(1, 12, /^(?:0?[1-9]|1[0-2])$/, 'expected a month from 1 to 12');
 
-export const cvcWire = z.union([z.int().min(100).max(999), z.string().regex(/^\d{3}$/)], {
-  error: 'expected 3 digits',
-});
+export const expiryYearWire = intOrDigits(1000, 9999, /^\d{4}$/, 'expected a 4-digit year');
+
+export const cvcWire = intOrDigits(100, 999, /^\d{3}$/, 'expected 3 digits');
 
 const referenceIdRule = { error: 'expected 12 digits, the first not 0' };
 export const referenceIdWire = z
   .int()
-  .min(100_000_000_000, referenceIdRule)
-  .max(999_999_999_999, referenceIdRule);
+  .check(z.gte(100_000_000_000, referenceIdRule), z.lte(999_999_999_999, referenceIdRule));

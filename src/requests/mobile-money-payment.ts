@@ -1,5 +1,5 @@
 // Endpoint 2 (spec §4): mobile-money (STK push) payment. Wire schema, input type and builder.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import {
   callbackDetailsInput,
@@ -24,25 +24,59 @@ import {
  */
 export const mobileMoneyPaymentRequestSchema = z.strictObject({
   customer_details: paymentCustomerWire,
-  products: z.array(mobileMoneyProductWire).optional(),
-  amount: paymentAmountWire.optional(),
+  products: z.optional(z.array(mobileMoneyProductWire)),
+  amount: z.optional(paymentAmountWire),
   callback_details: callbackDetailsWire,
 });
 
-/** The wire body of a mobile-money payment, as {@link buildMobileMoneyPaymentRequest} returns it. */
+/**
+ * The wire body of a mobile-money payment, as {@link buildMobileMoneyPaymentRequest} returns it.
+ *
+ * @example
+ * ```ts
+ * const body: MobileMoneyPaymentRequest = buildMobileMoneyPaymentRequest(input);
+ * ```
+ */
 export type MobileMoneyPaymentRequest = z.output<typeof mobileMoneyPaymentRequestSchema>;
 
-const mobileMoneyPaymentInputSchema = z.strictObject({
+/**
+ * Input schema of endpoint 2: what {@link buildMobileMoneyPaymentRequest} and
+ * `initiateMobileMoneyPayment` accept (friendly values, normalised on parse). Use the builder for
+ * the exact wire body.
+ *
+ * @example
+ * ```ts
+ * const ok = mobileMoneyPaymentInputSchema.safeParse(input).success;
+ * ```
+ */
+export const mobileMoneyPaymentInputSchema = z.strictObject({
   customer_details: paymentCustomerInput,
-  products: z.array(productInput).optional(),
-  amount: paymentAmountInput.optional(),
+  products: z.optional(z.array(productInput)),
+  amount: z.optional(paymentAmountInput),
   callback_details: callbackDetailsInput,
 });
 
-/** What `initiateMobileMoneyPayment` / `buildMobileMoneyPaymentRequest` accept. */
+/**
+ * What `initiateMobileMoneyPayment` / `buildMobileMoneyPaymentRequest` accept.
+ *
+ * @example
+ * ```ts
+ * const input: MobileMoneyPaymentInput = {
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   callback_details: { transaction_reference: 'order-1002', callback_url: 'https://shop.example/hooks/payments' },
+ * };
+ * ```
+ */
 export type MobileMoneyPaymentInput = z.input<typeof mobileMoneyPaymentInputSchema>;
 
-/** Options of {@link buildMobileMoneyPaymentRequest}; the client fills them from its own options. */
+/**
+ * Options of {@link buildMobileMoneyPaymentRequest}; the client fills them from its own options.
+ *
+ * @example
+ * ```ts
+ * const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: 'M-PESA' });
+ * ```
+ */
 export interface MobileMoneyPaymentBuildOptions {
   /** `customer_details.payment_method` when the input has none. Default `'MOBILE-MONEY'`. */
   paymentMethod?: string;

@@ -1,5 +1,5 @@
 // Endpoint 4 (spec §4, §2.7): mobile-money payout. Wire schema, input type and builder.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { generateReferenceId } from '../validation/reference-id.js';
 import {
@@ -19,7 +19,14 @@ import {
   wholeNumberStringWire,
 } from './fields.js';
 
-/** Which key carries the payout recipient on the wire (spec §4 rule 3: the spec shows both). */
+/**
+ * Which key carries the payout recipient on the wire (spec §4 rule 3: the spec shows both).
+ *
+ * @example
+ * ```ts
+ * const client = new PaymentsClient({ baseUrl, payoutRecipientKey: 'client_details' satisfies PayoutRecipientKey });
+ * ```
+ */
 export type PayoutRecipientKey = 'customer_details' | 'client_details';
 
 const recipientWire = z.strictObject({
@@ -30,7 +37,7 @@ const recipientWire = z.strictObject({
 
 const countryCodeWire = z
   .string()
-  .regex(/^[A-Z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' });
+  .check(z.regex(/^[A-Z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' }));
 
 const payoutCommonWire = {
   destination: z.strictObject({
@@ -62,10 +69,28 @@ export const payoutRequestSchema = z.union([
   z.strictObject({ client_details: recipientWire, ...payoutCommonWire }),
 ]);
 
-/** The wire body of a payout, with the recipient under exactly one of the two keys. */
+/**
+ * The wire body of a payout, with the recipient under exactly one of the two keys.
+ *
+ * @example
+ * ```ts
+ * const body: PayoutRequest = buildPayoutRequest(input);
+ * const recipient = 'customer_details' in body ? body.customer_details : body.client_details;
+ * ```
+ */
 export type PayoutRequest = z.output<typeof payoutRequestSchema>;
 
-const payoutInputSchema = z.strictObject({
+/**
+ * Input schema of endpoint 4: what {@link buildPayoutRequest} and `initiatePayout` accept; the
+ * recipient is always `customer_details`. Parsing does not generate a `reference_id` nor pick
+ * the wire recipient key — use the builder for the exact wire body.
+ *
+ * @example
+ * ```ts
+ * const result = payoutInputSchema.safeParse(input);
+ * ```
+ */
+export const payoutInputSchema = z.strictObject({
   customer_details: z.strictObject({
     full_name: textInput('full_name'),
     phone_number: phoneInput('payout'),
@@ -73,10 +98,12 @@ const payoutInputSchema = z.strictObject({
   }),
   destination: z.strictObject({
     type: textInput('destination.type'),
-    country_code: z
-      .string({ error: expecting('expected a 2-letter ISO country code such as KE') })
-      .regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' })
-      .transform((value) => value.toUpperCase()),
+    country_code: z.pipe(
+      z
+        .string({ error: expecting('expected a 2-letter ISO country code such as KE') })
+        .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' })),
+      z.transform((value: string) => value.toUpperCase()),
+    ),
     // Choice: the receiving wallet number follows the payout phone rule of spec §2.7.
     mobile_number: phoneInput('payout'),
     wallet_name: textInput('wallet_name'),
@@ -85,16 +112,35 @@ const payoutInputSchema = z.strictObject({
     amount: amountInput(1),
     currency: currencyInput,
     /** 12 digits, first not 0; omitted → {@link generateReferenceId}. */
-    reference_id: referenceIdInput.optional(),
+    reference_id: z.optional(referenceIdInput),
     description: textInput('description'),
   }),
   webhook_endpoint: z.strictObject({ webhook_url: httpUrlInput }),
 });
 
-/** What `initiatePayout` / `buildPayoutRequest` accept; the recipient is always `customer_details`. */
+/**
+ * What `initiatePayout` / `buildPayoutRequest` accept; the recipient is always `customer_details`.
+ *
+ * @example
+ * ```ts
+ * const input: PayoutInput = {
+ *   customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+ *   destination: { type: 'mobile', country_code: 'KE', mobile_number: '0712345678', wallet_name: 'MOBILE-MONEY' },
+ *   transfer: { amount: 1000, currency: 'KES', description: 'Refund' },
+ *   webhook_endpoint: { webhook_url: 'https://shop.example/hooks/payouts' },
+ * };
+ * ```
+ */
 export type PayoutInput = z.input<typeof payoutInputSchema>;
 
-/** Options of {@link buildPayoutRequest}; the client fills them from its own options. */
+/**
+ * Options of {@link buildPayoutRequest}; the client fills them from its own options.
+ *
+ * @example
+ * ```ts
+ * const body = buildPayoutRequest(input, { payoutRecipientKey: 'client_details' });
+ * ```
+ */
 export interface PayoutBuildOptions {
   /** The wire key of the recipient. Default `'customer_details'`. */
   payoutRecipientKey?: PayoutRecipientKey;

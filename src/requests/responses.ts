@@ -1,6 +1,6 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
 // documented keys must have the documented types.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }` (spec §2.8, §4 rule 4).
@@ -11,7 +11,14 @@ import * as z from 'zod';
  * ```
  */
 export const cardPaymentResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
-/** Reply of `initiateCardPayment`. */
+/**
+ * Reply of `initiateCardPayment`.
+ *
+ * @example
+ * ```ts
+ * const reply: CardPaymentResponse = await client.initiateCardPayment(input);
+ * ```
+ */
 export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 
 /**
@@ -27,7 +34,14 @@ export const mobileMoneyPaymentResponseSchema = z.looseObject({
   message: z.string(),
   status: z.literal(200),
 });
-/** Reply of `initiateMobileMoneyPayment`. */
+/**
+ * Reply of `initiateMobileMoneyPayment`.
+ *
+ * @example
+ * ```ts
+ * const { message }: MobileMoneyPaymentResponse = await client.initiateMobileMoneyPayment(input);
+ * ```
+ */
 export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentResponseSchema>;
 
 /**
@@ -42,9 +56,16 @@ export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentRespo
 export const checkoutSessionResponseSchema = z.looseObject({
   checkout_link: z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' }),
   status: z.boolean(),
-  order_id: z.union([z.string(), z.int().transform(String)]),
+  order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))]),
 });
-/** Reply of `createCheckoutSession`. */
+/**
+ * Reply of `createCheckoutSession`.
+ *
+ * @example
+ * ```ts
+ * const { checkout_link }: CheckoutSessionResponse = await client.createCheckoutSession(input);
+ * ```
+ */
 export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSchema>;
 
 /**
@@ -56,5 +77,12 @@ export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSch
  * ```
  */
 export const payoutResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
-/** Reply of `initiatePayout`. */
+/**
+ * Reply of `initiatePayout`.
+ *
+ * @example
+ * ```ts
+ * const reply: PayoutResponse = await client.initiatePayout(input);
+ * ```
+ */
 export type PayoutResponse = z.output<typeof payoutResponseSchema>;

@@ -1,10 +1,11 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { checkQuantity, checkUnitPrice } from '../validation/product.js';
 import type { Check } from '../validation/result.js';
 import {
   amountInput,
+  checked,
   currencyInput,
   currencyWire,
   emailInput,
@@ -19,60 +20,68 @@ import {
   wholeNumberStringWire,
 } from './fields.js';
 
-const checked = <O>(check: (value: unknown) => Check<O>, error: string) =>
-  z.union([z.number(), z.string()], { error: expecting(error) }).transform((value, ctx): O => {
-    const result = check(value);
-    if (result.ok) return result.value;
-    ctx.addIssue({ code: 'custom', message: result.message, params: { code: result.code } });
-    return z.NEVER;
-  });
+const numberOrString = <O>(check: (value: unknown) => Check<O>, error: string) =>
+  checked(z.union([z.number(), z.string()], { error: expecting(error) }), check);
 
 // ---- customer_details (spec §2.1) ----
+
+// Shapes spread rather than `z.omit`: the same schemas, without pulling omit's code into bundles.
+const customerFieldsInput = {
+  full_name: textInput('full_name'),
+  location: z.optional(z.string()),
+  phone_number: phoneInput('payment'),
+  email: emailInput,
+};
 
 /** customer_details of a card or mobile-money payment, as the caller writes it. */
 export const paymentCustomerInput = z.strictObject({
   /** Defaults to the client's `paymentMethods` (spec §4 rule 1). */
-  payment_method: textInput('payment_method').optional(),
-  full_name: textInput('full_name'),
-  location: z.string().optional(),
-  phone_number: phoneInput('payment'),
-  email: emailInput,
+  payment_method: z.optional(textInput('payment_method')),
+  ...customerFieldsInput,
 });
 
 /** customer_details of a redirect checkout: no payment_method (spec §4, endpoint 3). */
-export const checkoutCustomerInput = paymentCustomerInput.omit({ payment_method: true });
+export const checkoutCustomerInput = z.strictObject(customerFieldsInput);
+
+const customerFieldsWire = {
+  full_name: nonEmptyStringWire,
+  location: z.optional(z.string()),
+  phone_number: phoneWire('payment'),
+  email: z.email(),
+};
 
 export const paymentCustomerWire = z.strictObject({
   payment_method: nonEmptyStringWire,
-  full_name: nonEmptyStringWire,
-  location: z.string().optional(),
-  phone_number: phoneWire('payment'),
-  email: z.email(),
+  ...customerFieldsWire,
 });
 
-export const checkoutCustomerWire = paymentCustomerWire.omit({ payment_method: true });
+export const checkoutCustomerWire = z.strictObject(customerFieldsWire);
 
 // ---- products (spec §2.2: card quantity integer / unit_price double; mobile-money both strings) ----
 
 export const productInput = z.strictObject({
-  product_id: integerIdInput('product_id').optional(),
+  product_id: z.optional(integerIdInput('product_id')),
   product_name: textInput('product_name'),
-  quantity: checked(checkQuantity, 'expected a whole number of at least 1'),
-  unit_price: checked(checkUnitPrice, 'expected a price of at least 0'),
+  quantity: numberOrString(checkQuantity, 'expected a whole number of at least 1'),
+  unit_price: numberOrString(checkUnitPrice, 'expected a price of at least 0'),
 });
 
 export const cardProductWire = z.strictObject({
-  product_id: z.int().optional(),
+  product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z.int().min(1),
-  unit_price: z.number().min(0),
+  quantity: z.int().check(z.gte(1)),
+  unit_price: z.number().check(z.gte(0)),
 });
 
 export const mobileMoneyProductWire = z.strictObject({
-  product_id: z.int().optional(),
+  product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z.string().regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' }),
-  unit_price: z.string().regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' }),
+  quantity: z
+    .string()
+    .check(z.regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' })),
+  unit_price: z
+    .string()
+    .check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' })),
 });
 
 // ---- amount (spec §2.3; fees ≥ 0, total ≥ 1: see the README "choices" table) ----
@@ -86,7 +95,7 @@ const amountFieldsInput = {
 
 /** amount of a card or mobile-money payment; order_id is optional there (required for checkout only). */
 export const paymentAmountInput = z.strictObject({
-  order_id: integerIdInput('order_id').optional(),
+  order_id: z.optional(integerIdInput('order_id')),
   ...amountFieldsInput,
 });
 
@@ -103,9 +112,12 @@ const amountFieldsWire = {
   currency: currencyWire,
 };
 
-export const paymentAmountWire = z.strictObject({ order_id: z.int().min(0).optional(), ...amountFieldsWire });
+export const paymentAmountWire = z.strictObject({
+  order_id: z.optional(z.int().check(z.gte(0))),
+  ...amountFieldsWire,
+});
 
-export const checkoutAmountWire = z.strictObject({ order_id: z.int().min(0), ...amountFieldsWire });
+export const checkoutAmountWire = z.strictObject({ order_id: z.int().check(z.gte(0)), ...amountFieldsWire });
 
 // ---- callback_details (spec §2.5) ----
 

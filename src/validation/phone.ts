@@ -1,7 +1,15 @@
 import { ValidationError } from '../errors.js';
 import { fail, pass, preview, type Check } from './result.js';
 
-/** What a phone number is for: payments allow 2547… and 2541…, payouts only 2547… */
+/**
+ * What a phone number is for: payments allow 2547… and 2541…, payouts only 2547…
+ *
+ * @example
+ * ```ts
+ * const purpose: PhoneNumberPurpose = 'payout';
+ * normalizePhoneNumber('0712345678', { purpose }); // '254712345678'
+ * ```
+ */
 export type PhoneNumberPurpose = 'payment' | 'payout';
 
 const separators = /[\s\-().]/g;

@@ -7,7 +7,17 @@ export function checkQuantity(input: unknown): Check<number> {
   return fail('invalid_quantity', `expected a whole number of at least 1, got ${preview(input)}`);
 }
 
-/** A unit price as a number (card wire) and as decimal text (mobile-money wire, the caller's own string kept). */
+/**
+ * A product's unit price after input parsing: as a number (the card wire) and as decimal text
+ * (the mobile-money wire, the caller's own string kept). The output type of `unit_price` in the
+ * input schemas; builders pick the one their wire needs.
+ *
+ * @example
+ * ```ts
+ * const parsed = cardPaymentInputSchema.parse(input);
+ * const price: UnitPrice | undefined = parsed.products?.[0]?.unit_price; // { number: 1500.5, text: '1500.50' }
+ * ```
+ */
 export interface UnitPrice {
   readonly number: number;
   readonly text: string;
