@@ -2,7 +2,7 @@
 // (or a failure to get one) into a typed error. Data flows one way: wire body → here → typed
 // response or typed error.
 import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, ConnectionError, TimeoutError, type ValidationIssue } from './errors.js';
 import { toValidationIssues } from './internal/issues.js';
 import { stringifyWireBody } from './internal/json.js';
@@ -14,11 +14,25 @@ import {
   type CardSecrets,
 } from './internal/redact.js';
 
-/** The four client operations, as named in hook events and error messages. */
+/**
+ * The four client operations, as named in hook events and error messages.
+ *
+ * @example
+ * ```ts
+ * const op: Operation = 'initiatePayout';
+ * ```
+ */
 export type Operation =
   'initiateCardPayment' | 'initiateMobileMoneyPayment' | 'createCheckoutSession' | 'initiatePayout';
 
-/** What a `beforeRequest` hook receives. Card number and cvc are already redacted. */
+/**
+ * What a `beforeRequest` hook receives. Card number and cvc are already redacted.
+ *
+ * @example
+ * ```ts
+ * const hooks: ClientHooks = { beforeRequest: (event: RequestLogEvent) => log.info(event.operation, event.body) };
+ * ```
+ */
 export interface RequestLogEvent {
   readonly operation: Operation;
   readonly method: 'POST';
@@ -29,7 +43,16 @@ export interface RequestLogEvent {
   readonly body: unknown;
 }
 
-/** What an `afterResponse` hook receives. Card number and cvc are redacted from the body text. */
+/**
+ * What an `afterResponse` hook receives. Card number and cvc are redacted from the body text.
+ *
+ * @example
+ * ```ts
+ * const hooks: ClientHooks = {
+ *   afterResponse: (event: ResponseLogEvent) => log.info(event.operation, event.status, `${event.durationMs} ms`),
+ * };
+ * ```
+ */
 export interface ResponseLogEvent extends RequestLogEvent {
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, string>>;
@@ -39,7 +62,17 @@ export interface ResponseLogEvent extends RequestLogEvent {
   readonly durationMs: number;
 }
 
-/** Logging hooks. A hook that throws fails the call (for `afterResponse`, after the request was sent). */
+/**
+ * Logging hooks. A hook that throws fails the call (for `afterResponse`, after the request was sent).
+ *
+ * @example
+ * ```ts
+ * const client = new PaymentsClient({
+ *   baseUrl: 'https://payments.example.com',
+ *   hooks: { afterResponse: (event) => console.log(event.operation, event.status) },
+ * });
+ * ```
+ */
 export interface ClientHooks {
   /** Called once per call, before the request is sent (after validation). */
   beforeRequest?: (event: RequestLogEvent) => void | Promise<void>;
@@ -47,7 +80,15 @@ export interface ClientHooks {
   afterResponse?: (event: ResponseLogEvent) => void | Promise<void>;
 }
 
-/** Opt-in retries. Initiations are not idempotent: a retried POST may charge or pay out twice. */
+/**
+ * Opt-in retries. Initiations are not idempotent: a retried POST may charge or pay out twice.
+ *
+ * @example
+ * ```ts
+ * // Double-charge risk: retry only where the provider de-duplicates on its side.
+ * const client = new PaymentsClient({ baseUrl, retry: { limit: 2, statusCodes: [503], maxRetryAfter: 5_000 } });
+ * ```
+ */
 export interface RetryOptions {
   /** How many times to retry after the first attempt. */
   limit: number;
@@ -61,10 +102,24 @@ export interface RetryOptions {
   backoffLimit?: number;
 }
 
-/** Headers as an object, or a (possibly async) function called before every request. */
+/**
+ * Headers as an object, or a (possibly async) function called before every request.
+ *
+ * @example
+ * ```ts
+ * const client = new PaymentsClient({ baseUrl, headers: async () => ({ 'x-request-id': crypto.randomUUID() }) });
+ * ```
+ */
 export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
 
-/** Per-call options of every client method. */
+/**
+ * Per-call options of every client method.
+ *
+ * @example
+ * ```ts
+ * await client.initiatePayout(input, { signal: AbortSignal.timeout(5_000), headers: { 'x-request-id': 'abc' } });
+ * ```
+ */
 export interface RequestOptions {
   /** Aborts the call; it then rejects with a `ConnectionError` whose `aborted` is true. */
   signal?: AbortSignal;
@@ -171,6 +226,7 @@ export class Http {
   readonly #config: HttpConfig;
   readonly #staticHeaders: Record<string, string>;
   readonly #retry: RetryOptions | undefined;
+  readonly #urls = new Map<string, string>();
 
   constructor(config: HttpConfig) {
     this.#config = config;
@@ -182,28 +238,24 @@ export class Http {
       ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
       ...(typeof config.headers === 'function' ? {} : lowerCased(config.headers)),
     };
-    // Fast path: the body is a pre-serialised string, errors are mapped by us, nothing retries.
-    this.#ky = ky.create({
-      throwHttpErrors: false,
-      retry: 0,
-      timeout: config.timeout,
-      ...(config.fetch === undefined ? {} : { fetch: config.fetch as typeof fetch }),
-    });
+    // ky keeps the timeout, the caller's signal, opt-in retries and its error types; it is handed a
+    // body-less Request and a per-call `fetch` that sends the pre-serialised string itself. (Given
+    // the body, ky turns it into a stream, tees it with `clone()` for retries, and undici re-pipes
+    // a Request's stream body: about a millisecond per call on loopback.)
+    this.#ky = ky.create({ throwHttpErrors: false, retry: 0, timeout: config.timeout });
   }
 
   /** POSTs a wire body to `path` and returns the response validated by `schema`. */
-  async post<S extends z.ZodType>(
+  async post<S extends z.core.$ZodType>(
     operation: Operation,
     path: string,
     body: object,
     schema: S,
     options: RequestOptions = {},
   ): Promise<z.output<S>> {
-    const context: Context = {
-      operation,
-      url: joinUrl(this.#config.baseUrl, path),
-      secrets: cardSecretsOf(body),
-    };
+    let url = this.#urls.get(path);
+    if (url === undefined) this.#urls.set(path, (url = joinUrl(this.#config.baseUrl, path)));
+    const context: Context = { operation, url, secrets: cardSecretsOf(body) };
     const timeout = options.timeout ?? this.#config.timeout;
     const dynamic =
       typeof this.#config.headers === 'function' ? lowerCased(await this.#config.headers()) : undefined;
@@ -214,101 +266,139 @@ export class Http {
     const hooks = this.#config.hooks;
     const logEvent: RequestLogEvent | undefined =
       hooks?.beforeRequest || hooks?.afterResponse
-        ? {
-            operation,
-            method: 'POST',
-            url: context.url,
-            headers: redactHeaders(headers),
-            body: redactWireBody(body),
-          }
+        ? { operation, method: 'POST', url, headers: redactHeaders(headers), body: redactWireBody(body) }
         : undefined;
     if (hooks?.beforeRequest && logEvent) await hooks.beforeRequest(logEvent);
 
     const started = Date.now();
-    const retry = this.#retry;
+    const wireText = stringifyWireBody(body);
+    const custom = this.#config.fetch;
+    const signal = options.signal;
     let response: Response;
-    try {
-      response = await this.#ky.post(context.url, {
-        body: stringifyWireBody(body),
-        headers,
+    let text: string;
+    if (this.#retry === undefined) {
+      // Fast path (no retries, the default): one timer and one AbortController cover the whole
+      // call — connect, headers and body — and the caller's signal is forwarded to it. ky gets no
+      // timeout and no signal of its own (its AbortSignal.any and timeout race cost more than the
+      // request's CPU), and a `fetch` that sends our string with our signal. Its Request is not used.
+      const controller = new AbortController();
+      const abort = () => controller.abort(signal?.reason);
+      const timer = setTimeout(
+        () =>
+          controller.abort(new DOMException(`${operation} timed out after ${timeout} ms`, 'TimeoutError')),
         timeout,
-        signal: options.signal,
-        ...(retry === undefined
-          ? {}
-          : {
-              throwHttpErrors: true,
-              retry: {
-                limit: retry.limit,
-                methods: ['post'],
-                statusCodes: retry.statusCodes ?? defaultStatusCodes,
-                afterStatusCodes: [413, 429, 503],
-                retryOnTimeout: retry.retryOnTimeout ?? false,
-                maxRetryAfter: retry.maxRetryAfter ?? timeout,
-                ...(retry.backoffLimit === undefined ? {} : { backoffLimit: retry.backoffLimit }),
-              },
-            }),
-      });
-    } catch (error) {
-      if (!(error instanceof HTTPError)) throw errorFromFailure(context, error, options.signal, timeout);
-      response = error.response;
+      );
+      if (signal?.aborted) abort();
+      else signal?.addEventListener('abort', abort, { once: true });
+      const init = { method: 'POST', headers, body: wireText, signal: controller.signal };
+      const send = custom === undefined ? () => fetch(url, init) : () => custom(new Request(url, init));
+      try {
+        response = await this.#ky.post(url, { fetch: send as typeof fetch, timeout: false });
+        // A custom fetch may ignore the signal while reading the body: race it there.
+        text =
+          custom === undefined ? await response.text() : await this.#readBody(response, controller.signal);
+      } catch (error) {
+        throw errorFromFailure(context, error, signal, timeout);
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+      }
+    } else {
+      // Opted-in retries: ky's timeout (per attempt), signal and retry machinery, then the body
+      // read within what is left of the timeout.
+      const retry = this.#retry;
+      const send = (request: Request): Promise<Response> => {
+        const init = { method: 'POST', headers, body: wireText, signal: request.signal };
+        return custom === undefined ? fetch(url, init) : custom(new Request(url, init));
+      };
+      try {
+        response = await this.#ky.post(url, {
+          fetch: send as typeof fetch,
+          timeout,
+          signal,
+          throwHttpErrors: true,
+          retry: {
+            limit: retry.limit,
+            methods: ['post'],
+            statusCodes: retry.statusCodes ?? defaultStatusCodes,
+            afterStatusCodes: [413, 429, 503],
+            retryOnTimeout: retry.retryOnTimeout ?? false,
+            maxRetryAfter: retry.maxRetryAfter ?? timeout,
+            ...(retry.backoffLimit === undefined ? {} : { backoffLimit: retry.backoffLimit }),
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof HTTPError)) throw errorFromFailure(context, error, signal, timeout);
+        response = error.response;
+      }
+      const deadline = AbortSignal.timeout(Math.max(timeout - (Date.now() - started), 1));
+      try {
+        text = await this.#readBody(response, deadline);
+      } catch (error) {
+        throw errorFromFailure(context, error, signal, timeout);
+      }
     }
 
-    const text = await this.#readBody(context, response, options.signal, timeout, started);
-    const responseHeaders = headersOf(response);
     if (hooks?.afterResponse && logEvent) {
       await hooks.afterResponse({
         ...logEvent,
         status: response.status,
-        responseHeaders,
+        responseHeaders: headersOf(response),
         responseBody: redactText(text, context.secrets),
         durationMs: Date.now() - started,
       });
     }
-    const raw = {
+    const raw = () => ({
       status: response.status,
       statusText: response.statusText,
-      headers: responseHeaders,
+      headers: headersOf(response),
       body: text,
-    };
-    if (!response.ok) throw errorFromResponse(context, raw);
+    });
+    if (!response.ok) throw errorFromResponse(context, raw());
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       // The SyntaxError quotes the body, so it is not kept as the cause.
-      throw errorFromResponse(context, raw, [
+      throw errorFromResponse(context, raw(), [
         { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
       ]);
     }
-    const result = schema.safeParse(json);
-    if (!result.success) throw errorFromResponse(context, raw, toValidationIssues(result.error.issues));
+    const result = z.safeParse(schema, json);
+    if (!result.success) throw errorFromResponse(context, raw(), toValidationIssues(result.error.issues));
     return result.data;
   }
 
-  /** Reads the body within what is left of the timeout (ky's timeout covers only the headers). */
-  async #readBody(
-    context: Context,
-    response: Response,
-    signal: AbortSignal | undefined,
-    timeout: number,
-    started: number,
-  ): Promise<string> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Reads the body, giving up when `deadline` aborts. It reads through its own reader so that
+   * giving up cancels the stream and frees the socket (`body.cancel()` on the stream that
+   * `response.text()` has locked would be refused, leaving the connection open).
+   */
+  async #readBody(response: Response, deadline: AbortSignal): Promise<string> {
+    if (deadline.aborted) throw deadline.reason;
+    const body = response.body;
+    if (body === null) return '';
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let onAbort: () => void = () => undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          void response.body?.cancel().catch(() => undefined);
-          reject(new DOMException('body read timed out', 'TimeoutError'));
-        },
-        Math.max(timeout - (Date.now() - started), 1),
-      );
+      onAbort = () => {
+        reject(deadline.reason);
+        reader.cancel(deadline.reason).catch(() => undefined);
+      };
     });
+    deadline.addEventListener('abort', onAbort, { once: true });
     try {
-      return await Promise.race([response.text(), expired]);
-    } catch (error) {
-      throw errorFromFailure(context, error, signal, timeout);
+      let text = '';
+      for (;;) {
+        const chunk = await Promise.race([reader.read(), expired]);
+        // Cancelling settles a pending read as done: that is the deadline, not the end of the body.
+        if (deadline.aborted) throw deadline.reason;
+        if (chunk.done) return text + decoder.decode();
+        text += decoder.decode(chunk.value, { stream: true });
+      }
     } finally {
-      clearTimeout(timer);
+      deadline.removeEventListener('abort', onAbort);
     }
   }
 }

@@ -60,14 +60,13 @@ describe('faults on the way out (client in a child process)', () => {
     expect(child.stderr).toBe('');
     expect(child.leaked).toBe(false);
     expect(child.code).toBe(0);
-    expect(report.reports.length).toBe(Object.keys(expected).length * 4 + 3 + 1);
+    // every fault × 4 methods, 5 opt-in retry calls, 1 caller abort
+    expect(report.reports.length).toBe(Object.keys(expected).length * 4 + 5 + 1);
   });
 
-  // Bug found here (src/http.ts, Http#readBody): when the body read times out, the timer calls
-  // `response.body.cancel()`, but `response.text()` has already locked the stream, so cancel()
-  // rejects (swallowed by `.catch`) and the connection is never aborted. The call does reject with
-  // a TimeoutError on time, but the socket stays open until the server gives up — the process
-  // cannot exit, and a server talking to a stalling provider accumulates sockets.
+  // Regression (src/http.ts, Http#readBody): a timed-out body read once called
+  // `response.body.cancel()` on the stream `response.text()` had locked, which is refused, so the
+  // socket stayed open until the server gave up and the process could not exit.
   it('slow-body: a timed-out body read releases its socket (the process can exit)', async () => {
     const alone = await runScenario('test/reliability/scenarios/outbound-faults.ts', {
       args: [server.url, String(TIMEOUT)],
@@ -134,6 +133,17 @@ describe('faults on the way out (client in a child process)', () => {
     expect(rateLimited.elapsedMs).toBeGreaterThanOrEqual(2 * 1_000 - 50); // two Retry-After: 1 waits
     expect(attempts('reset')).toBeGreaterThanOrEqual(1);
     expect(attempts('reset')).toBeLessThanOrEqual(3);
+  });
+
+  it('ends a stalled call with TimeoutError on the opt-in retry path too, without retrying it', () => {
+    const retried = report.reports.filter((r) => r.retry);
+    for (const fault of ['slow-headers', 'slow-body']) {
+      const r = retried.find((q) => q.fault === fault)!;
+      expect(r.errorName, fault).toBe('TimeoutError');
+      expect(r.elapsedMs, fault).toBeLessThanOrEqual(TIMEOUT + SLACK);
+      // retryOnTimeout is off by default: a POST that may have arrived is not sent again
+      expect(server.requests.filter((q) => q.callId === r.callId)).toHaveLength(1);
+    }
   });
 
   it('leaks no card number or cvc into errors or hook logs, even when the server echoes the request', () => {

@@ -152,9 +152,9 @@ reports.push(
 // Opt-in retries: only then is a POST repeated.
 reports.push(
   ...(await Promise.all(
-    ['json-503', 'rate-limited', 'reset'].map((fault) =>
-      call(clientFor(fault, true), fault, 'initiateMobileMoneyPayment', true),
-    ),
+    ['json-503', 'rate-limited', 'reset', 'slow-headers', 'slow-body']
+      .filter((fault) => faults.includes(fault))
+      .map((fault) => call(clientFor(fault, true), fault, 'initiateMobileMoneyPayment', true)),
   )),
 );
 
