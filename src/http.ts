@@ -1,4 +1,5 @@
-// The one ky instance per client, the logging hooks, and the one place that turns a response
+// The transport: the default single-attempt path on the platform's fetch, the one ky instance
+// per client for opted-in retries, the logging hooks, and the one place that turns a response
 // (or a failure to get one) into a typed error. Data flows one way: wire body → here → typed
 // response or typed error.
 import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
@@ -220,7 +221,10 @@ function errorFromFailure(
 
 const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
 
-/** Sends wire bodies: one ky instance, no retries unless opted in, errors mapped here. */
+/**
+ * Sends wire bodies: one attempt on the platform's `fetch` by default; the one ky instance
+ * when retries are opted in; errors mapped here.
+ */
 export class Http {
   readonly #ky: KyInstance;
   readonly #config: HttpConfig;
@@ -238,10 +242,11 @@ export class Http {
       ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
       ...(typeof config.headers === 'function' ? {} : lowerCased(config.headers)),
     };
-    // ky keeps the timeout, the caller's signal, opt-in retries and its error types; it is handed a
-    // body-less Request and a per-call `fetch` that sends the pre-serialised string itself. (Given
-    // the body, ky turns it into a stream, tees it with `clone()` for retries, and undici re-pipes
-    // a Request's stream body: about a millisecond per call on loopback.)
+    // ky runs the opted-in retries (backoff, Retry-After, per-attempt timeout, the caller's
+    // signal). It is handed a body-less Request and a per-call `fetch` that sends the
+    // pre-serialised string itself: given the body, ky turns it into a stream and tees it with
+    // `clone()` for retries, and undici re-pipes a Request's stream body (about a millisecond per
+    // call on loopback).
     this.#ky = ky.create({ throwHttpErrors: false, retry: 0, timeout: config.timeout });
   }
 
@@ -277,10 +282,8 @@ export class Http {
     let response: Response;
     let text: string;
     if (this.#retry === undefined) {
-      // Fast path (no retries, the default): one timer and one AbortController cover the whole
-      // call — connect, headers and body — and the caller's signal is forwarded to it. ky gets no
-      // timeout and no signal of its own (its AbortSignal.any and timeout race cost more than the
-      // request's CPU), and a `fetch` that sends our string with our signal. Its Request is not used.
+      // Default path (no retries): one timer and one AbortController cover the whole call —
+      // connect, headers and body — and the caller's signal is forwarded to it.
       const controller = new AbortController();
       const abort = () => controller.abort(signal?.reason);
       const timer = setTimeout(
@@ -293,7 +296,11 @@ export class Http {
       const init = { method: 'POST', headers, body: wireText, signal: controller.signal };
       const send = custom === undefined ? () => fetch(url, init) : () => custom(new Request(url, init));
       try {
-        response = await this.#ky.post(url, { fetch: send as typeof fetch, timeout: false });
+        // Not through ky: even with no timeout, no retry and this fetch, each ky call builds two
+        // undici Requests (its own and a clone for retries), each with an AbortSignal that undici
+        // follows through a FinalizationRegistry — ~1.5× a bare fetch on loopback (bench/experiments/
+        // ky-variants.mjs). The opted-in retry path below keeps ky for its backoff and Retry-After.
+        response = await send();
         // A custom fetch may ignore the signal while reading the body: race it there.
         text =
           custom === undefined ? await response.text() : await this.#readBody(response, controller.signal);
