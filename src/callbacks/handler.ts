@@ -123,6 +123,13 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 const answer = (status: number, body: object, headers?: Record<string, string>): Response =>
   new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 
+// The accepted path answers without a body: on Node 20 any Response body is a web ReadableStream,
+// whose construction (makeTransferable) costs more than parsing the callback itself.
+const RECEIVED_HEADERS = { 'cache-control': 'no-store' };
+const DUPLICATE_HEADERS = { 'cache-control': 'no-store', 'x-callback-duplicate': 'true' };
+const received = (duplicate: boolean): Response =>
+  new Response(null, { status: 200, headers: duplicate ? DUPLICATE_HEADERS : RECEIVED_HEADERS });
+
 /** Reads at most `max` bytes; `undefined` as soon as the body is larger (the rest is never read). */
 async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
   const declared = request.headers.get('content-length');
@@ -158,8 +165,9 @@ const sameAmount = (expected: string | number, actual: string): boolean => {
 };
 
 /**
- * Creates the webhook route. Status codes, each with a small JSON body that never echoes the
- * payload (`{ received: true }` or `{ error: '<reason>' }`):
+ * Creates the webhook route. Status codes: 200 without a body when the event was processed (a
+ * duplicate also carries `x-callback-duplicate: true`); a refusal has a small JSON body that
+ * never echoes the payload (`{ error: '<reason>' }`):
  *
  * | status | when |
  * |---|---|
@@ -289,7 +297,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       dedupeKey = callbackDedupeKey(event);
       if (store !== undefined) {
         const state = await store.begin(dedupeKey, processingTimeoutMs);
-        if (state === 'done') return answer(200, { received: true, duplicate: true });
+        if (state === 'done') return received(true);
         if (state === 'in_progress') {
           return refuse(request, 503, 'in_progress', new Error(`${event.type}: already being processed`), {
             'retry-after': '5',
@@ -305,7 +313,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         // then wait for the claim to expire rather than run onEvent twice at once).
         await store!.complete(dedupeKey, dedupeTtlMs).catch(() => undefined);
       }
-      return answer(200, { received: true });
+      return received(false);
     } catch (error) {
       if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
       return refuse(request, 500, 'handler_failed', error);

@@ -41,7 +41,10 @@ describe('createCallbackHandler', () => {
   it('answers 200 after onEvent resolves, with the signed reference in the context', async () => {
     const { handler, onEvent } = setup();
     const response = await handler(post(await signed('ORDER-1003'), JSON.stringify(checkoutFailure)));
-    expect(await json(response)).toEqual({ status: 200, body: { received: true } });
+    // 200 without a body: a body would be a web stream, costing more than parsing the callback
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('x-callback-duplicate')).toBeNull();
     expect(onEvent).toHaveBeenCalledTimes(1);
     const [event, context] = onEvent.mock.calls[0]!;
     expect(event.type).toBe('checkout.failed');
@@ -182,7 +185,8 @@ describe('createCallbackHandler', () => {
       const url = await signed('ORDER-1003');
       expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
       const again = await handler(post(url, JSON.stringify(checkoutFailure)));
-      expect(await json(again)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('x-callback-duplicate')).toBe('true');
       expect(onEvent).toHaveBeenCalledTimes(1);
     });
 

@@ -97,7 +97,7 @@ function expectScenario(runId: string, result: ScenarioResult): void {
   expect(result.tampered).toMatchObject({ name: 'CallbackVerificationError', reason: 'bad_signature' });
   expect(result.events).toEqual(expectedEvents);
   expect(result.rawBytes).toBe('payout.succeeded');
-  expect(result.handler.first).toEqual({ status: 200, body: { received: true } });
+  expect(result.handler.first).toEqual({ status: 200, body: null });
   expect(result.handler.duplicate.status).toBe(200);
   expect(result.handler.forged).toEqual({ status: 401, body: { error: 'invalid_signature' } });
   expect(result.handler.seen).toEqual(['payment.mobile_money.failed']);
@@ -237,7 +237,7 @@ const worker :Workerd.Worker = (
 
     const first = await post(url, JSON.stringify(fixture));
     expect(first.status).toBe(200);
-    expect(await first.json()).toEqual({ received: true });
+    expect(await first.text()).toBe('');
     expect((await post(url, JSON.stringify(fixture))).status).toBe(200);
     expect((await post(`${origin}/webhooks/payments`, JSON.stringify(fixture))).status).toBe(401);
     expect((await post(url, '{"not": "a callback"')).status).toBe(400);
