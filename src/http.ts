@@ -2,7 +2,7 @@
 // per client for opted-in retries, the logging hooks, and the one place that turns a response
 // (or a failure to get one) into a typed error. Data flows one way: wire body → here → typed
 // response or typed error.
-import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { ApiError, ConnectionError, TimeoutError, type ValidationIssue } from './errors.js';
 import { toValidationIssues } from './internal/issues.js';
@@ -14,6 +14,13 @@ import {
   redactWireBody,
   type CardSecrets,
 } from './internal/redact.js';
+
+// ky is loaded on first use (opted-in retries only): importing it runs a feature probe that builds
+// a Request with a ReadableStream, which makes Node load its fetch and web streams at import time —
+// ~50 ms of the main entry's cold start (bench/experiments/import-cost.mjs), for a path the default
+// client never takes. Its errors are recognised by name, so no class import is needed.
+const isKyError = (error: unknown, name: 'HTTPError' | 'TimeoutError'): boolean =>
+  error instanceof Error && error.name === name && 'request' in error;
 
 /**
  * The four client operations, as named in hook events and error messages.
@@ -206,7 +213,7 @@ function errorFromFailure(
       cause: signal.reason,
     });
   }
-  if (error instanceof KyTimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
+  if (isKyError(error, 'TimeoutError') || (error instanceof DOMException && error.name === 'TimeoutError')) {
     return new TimeoutError(timeout, {
       cause: new DOMException(`${context.operation} timed out after ${timeout} ms`, 'TimeoutError'),
     });
@@ -215,7 +222,7 @@ function errorFromFailure(
   const detail = typeof code === 'string' ? code : error instanceof Error ? error.message : 'network error';
   return new ConnectionError(
     `Could not get a response to ${context.operation} from ${new URL(context.url).origin} (${detail}); if the connection was reset, the service may have received the request`,
-    { cause: error instanceof HTTPError || error instanceof KyTimeoutError ? undefined : error },
+    { cause: isKyError(error, 'HTTPError') || isKyError(error, 'TimeoutError') ? undefined : error },
   );
 }
 
@@ -226,7 +233,7 @@ const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
  * when retries are opted in; errors mapped here.
  */
 export class Http {
-  readonly #ky: KyInstance;
+  #ky: Promise<KyInstance> | undefined;
   readonly #config: HttpConfig;
   readonly #staticHeaders: Record<string, string>;
   readonly #retry: RetryOptions | undefined;
@@ -242,12 +249,6 @@ export class Http {
       ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
       ...(typeof config.headers === 'function' ? {} : lowerCased(config.headers)),
     };
-    // ky runs the opted-in retries (backoff, Retry-After, per-attempt timeout, the caller's
-    // signal). It is handed a body-less Request and a per-call `fetch` that sends the
-    // pre-serialised string itself: given the body, ky turns it into a stream and tees it with
-    // `clone()` for retries, and undici re-pipes a Request's stream body (about a millisecond per
-    // call on loopback).
-    this.#ky = ky.create({ throwHttpErrors: false, retry: 0, timeout: config.timeout });
   }
 
   /** POSTs a wire body to `path` and returns the response validated by `schema`. */
@@ -319,7 +320,17 @@ export class Http {
         return custom === undefined ? fetch(url, init) : custom(new Request(url, init));
       };
       try {
-        response = await this.#ky.post(url, {
+        // ky runs the opted-in retries (backoff, Retry-After, per-attempt timeout, the caller's
+        // signal). It is handed a body-less Request and a per-call `fetch` that sends the
+        // pre-serialised string itself: given the body, ky turns it into a stream and tees it
+        // with `clone()` for retries, and undici re-pipes a Request's stream body (about a
+        // millisecond per call on loopback).
+        this.#ky ??= import('ky').then(({ default: ky }) =>
+          ky.create({ throwHttpErrors: false, retry: 0, timeout: this.#config.timeout }),
+        );
+        response = await (
+          await this.#ky
+        ).post(url, {
           fetch: send as typeof fetch,
           timeout,
           signal,
@@ -335,8 +346,8 @@ export class Http {
           },
         });
       } catch (error) {
-        if (!(error instanceof HTTPError)) throw errorFromFailure(context, error, signal, timeout);
-        response = error.response;
+        if (!isKyError(error, 'HTTPError')) throw errorFromFailure(context, error, signal, timeout);
+        response = (error as { response: Response }).response;
       }
       const deadline = AbortSignal.timeout(Math.max(timeout - (Date.now() - started), 1));
       try {
