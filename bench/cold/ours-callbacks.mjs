@@ -1,0 +1,5 @@
+// Cold start: import hosted-payments/callbacks and build a webhook handler.
+// The built package directory comes from the bench (HP_DIST), so a patched build can be measured too.
+const { createCallbackHandler } = await import(process.env.HP_DIST + '/callbacks/index.js');
+
+createCallbackHandler({ onEvent() {} });

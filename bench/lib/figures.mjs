@@ -1,0 +1,39 @@
+// The figures of issue 6: id, label, goal, and how a measured value is judged. A goal is
+// `{ max }` (ratio or size must be at most) or `{ min }` (at least). The CI check (`--check`) allows
+// noise: a ratio fails only when the median of the quick run's rounds is beyond the goal by more than
+// `noiseMargin` (1.2×: max goals fail above 1.2 × goal, min goals below goal / 1.2). Sizes are
+// deterministic and get no margin; memory is judged by its own boundedness test.
+
+export const noiseMargin = 1.2;
+
+/** @typedef {{ id: string, label: string, unit: 'ratio'|'bytes'|'memory', goal: { max?: number, min?: number }, ours?: number, baseline?: number, oursLabel?: string, baselineLabel?: string, ratio?: number, value?: number, ratios?: number[], note?: string, error?: string, bounded?: boolean, peers?: object }} Figure */
+
+/**
+ * 'met' | 'margin' (missed, but within the noise margin: passes the CI check) | 'MISSED' | 'n/a' |
+ * 'info' (an informational figure, never a budget).
+ */
+export function judge(figure, { check = false } = {}) {
+  if (figure.error !== undefined) return 'n/a';
+  if (figure.unit === 'memory') return figure.bounded ? 'met' : 'MISSED';
+  const value = figure.unit === 'ratio' ? figure.ratio : figure.value;
+  if (value === undefined || Number.isNaN(value)) return 'n/a';
+  const beyond = (margin) =>
+    (figure.goal.max !== undefined && value > figure.goal.max * margin) ||
+    (figure.goal.min !== undefined && value < figure.goal.min / margin);
+  const status = !beyond(1)
+    ? 'met'
+    : check && figure.unit === 'ratio' && !beyond(noiseMargin)
+      ? 'margin'
+      : 'MISSED';
+  return figure.informational && status !== 'met' ? 'info' : status;
+}
+
+/** Whether a figure passes the CI check. */
+export const passes = (status) => status === 'met' || status === 'margin' || status === 'info';
+
+export function goalText(figure) {
+  if (figure.unit === 'memory') return 'bounded';
+  if (figure.unit === 'bytes') return `≤ ${(figure.goal.max / 1024).toFixed(0)} KB`;
+  if (figure.goal.max !== undefined) return figure.goal.max === 1 ? '< 1× (faster)' : `≤ ${figure.goal.max}×`;
+  return `≥ ${figure.goal.min}×`;
+}

@@ -1,0 +1,75 @@
+// Side-by-side measurement on top of mitata's `measure` (mitata does the timing, batching of
+// sub-microsecond work, warm-up and outlier trimming; nothing here times anything by hand).
+// Every figure is a ratio of two tasks measured in the same process, interleaved in rounds
+// (A B, B A, A B, …) so drift in CPU frequency or load hits both sides; the figure is the median of
+// the per-round ratios of the per-task medians.
+import { measure } from 'mitata';
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * @param {{ ours: Function, baseline: Function, rounds: number, options?: object,
+ *   oursOptions?: object, baselineOptions?: object }} spec
+ * `ours`/`baseline`: mitata benchmark functions (plain, async, or generators yielding
+ * `{ [0]() { setup }, bench(x) { … } }` so per-iteration setup stays outside the timing).
+ * @returns {Promise<{ ours: number, baseline: number, ratio: number, ratios: number[], oursMedian: number,
+ *   baselineMedian: number }>} ns/op
+ */
+export async function compare({ ours, baseline, rounds, options = {}, perOp = 1 }) {
+  const oursTimes = [];
+  const baselineTimes = [];
+  const ratios = [];
+  // Warm-up: let both sides reach their optimised (JIT) steady state before anything counts.
+  const warmupOptions = { ...options, min_cpu_time: (options.min_cpu_time ?? 100e6) / 2 };
+  await measure(ours, warmupOptions);
+  await measure(baseline, warmupOptions);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['ours', 'baseline'] : ['baseline', 'ours'];
+    const result = {};
+    for (const side of order) {
+      const stats = await measure(side === 'ours' ? ours : baseline, { ...options });
+      result[side] = stats.p50 / perOp;
+    }
+    oursTimes.push(result.ours);
+    baselineTimes.push(result.baseline);
+    ratios.push(result.ours / result.baseline);
+  }
+  // The figure is the median of the per-round ratios; the times shown beside it are that round's
+  // (for an even count, the upper-middle one), so the printed ours / baseline is the printed ratio.
+  const order = ratios.map((_, index) => index).sort((a, b) => ratios[a] - ratios[b]);
+  const middle = order[order.length >> 1];
+  return {
+    ours: oursTimes[middle],
+    baseline: baselineTimes[middle],
+    ratio: median(ratios),
+    ratios,
+    oursMedian: median(oursTimes),
+    baselineMedian: median(baselineTimes),
+  };
+}
+
+/** Per-mode knobs: `full` for `npm run bench`, `quick` for the CI check. */
+export const modes = {
+  full: {
+    rounds: 5,
+    micro: { min_cpu_time: 250e6 },
+    request: { min_cpu_time: 400e6, min_samples: 50 },
+    concurrent: { min_cpu_time: 500e6, min_samples: 20, concurrency: 32 },
+    coldSamples: 12,
+    handler: { min_cpu_time: 300e6 },
+    memoryDeliveries: 1_000_000,
+  },
+  quick: {
+    rounds: 3,
+    micro: { min_cpu_time: 60e6 },
+    request: { min_cpu_time: 150e6, min_samples: 30 },
+    concurrent: { min_cpu_time: 200e6, min_samples: 12, concurrency: 32 },
+    coldSamples: 6,
+    handler: { min_cpu_time: 80e6 },
+    memoryDeliveries: 200_000, // 4× the default store bound (50,000 entries): enough to show it holds
+  },
+};

@@ -1,0 +1,119 @@
+// The bench itself (see run.mjs for the entry point and flags). Prints the table, writes the JSON.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, totalmem, platform, release } from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { modes } from './lib/measure.mjs';
+import { judge, goalText, noiseMargin, passes } from './lib/figures.mjs';
+import { renderTable } from './lib/table.mjs';
+import { buildSdk, loadSdk, distDir } from './lib/sdk.mjs';
+import { runParseSuite } from './suites/parse.mjs';
+import { runRequestSuite } from './suites/request.mjs';
+import { runHandlerSuite } from './suites/handler.mjs';
+import { runColdStartSuite } from './suites/cold-start.mjs';
+import { runBundleSizeSuite } from './suites/bundle-size.mjs';
+import { runMemorySuite } from './suites/memory.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const check = args.includes('--check');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
+const jsonArg = args.find((arg) => arg.startsWith('--json='))?.slice(7);
+// --allow-miss=<id,…> (or BENCH_ALLOW_MISS): figures reported but not failing the check — for a budget
+// the team has knowingly deferred; the table still shows it as missed.
+const allowMiss = (
+  args.find((arg) => arg.startsWith('--allow-miss='))?.slice(13) ??
+  process.env.BENCH_ALLOW_MISS ??
+  ''
+)
+  .split(',')
+  .filter(Boolean);
+const mode = quick ? modes.quick : modes.full;
+const log = (line) => process.stderr.write(`bench: ${line}\n`);
+
+const suites = [
+  ['size', runBundleSizeSuite],
+  ['parse', runParseSuite],
+  ['handler', runHandlerSuite],
+  ['request', runRequestSuite],
+  ['cold', runColdStartSuite],
+  ['memory', runMemorySuite],
+];
+
+const startedAt = performance.now();
+log(`building the package (repo tsup config, JS only) into ${distDir}`);
+await buildSdk();
+const sdk = await loadSdk();
+
+const figures = [];
+for (const [name, run] of suites) {
+  if (only && !only.includes(name)) continue;
+  const suiteStart = performance.now();
+  log(`${name}…`);
+  try {
+    figures.push(...(await run({ sdk, mode, quick })));
+  } catch (error) {
+    log(`${name} failed: ${error.stack ?? error}`);
+    figures.push({
+      id: name,
+      label: `${name} suite`,
+      unit: 'ratio',
+      goal: {},
+      error: String(error.message ?? error).slice(0, 80),
+    });
+  }
+  log(`${name} done in ${((performance.now() - suiteStart) / 1000).toFixed(1)} s`);
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  os: `${platform()} ${release()}`,
+  node: process.version,
+};
+const seconds = (performance.now() - startedAt) / 1000;
+console.log(
+  `\nhosted-payments bench — ${quick ? `quick, ${mode.rounds} rounds` : `full, ${mode.rounds} rounds`}, medians; ` +
+    `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${seconds.toFixed(0)} s\n`,
+);
+console.log(renderTable(figures, { check }));
+if (check)
+  console.log(
+    `\n(check mode: a ratio fails only beyond ${noiseMargin}× its goal; sizes and memory have no margin)`,
+  );
+
+const results = {
+  date: new Date().toISOString(),
+  mode: quick ? 'quick' : 'full',
+  rounds: mode.rounds,
+  machine,
+  seconds: Math.round(seconds),
+  figures: figures.map((figure) => ({
+    ...figure,
+    goalText: goalText(figure),
+    status: judge(figure, { check }),
+  })),
+};
+const jsonPath =
+  jsonArg ??
+  (quick ? `${distDir}/../results.quick.json` : fileURLToPath(new URL('./results.json', import.meta.url)));
+mkdirSync(dirname(jsonPath), { recursive: true });
+writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+log(`wrote ${jsonPath}`);
+
+if (check) {
+  const broken = results.figures.filter((figure) => !passes(figure.status) && !allowMiss.includes(figure.id));
+  const allowed = results.figures.filter((figure) => !passes(figure.status) && allowMiss.includes(figure.id));
+  if (allowed.length > 0) console.log(`\n(allowed to miss: ${allowed.map((f) => f.id).join(', ')})`);
+  if (broken.length > 0) {
+    console.log(
+      `\nbench:check FAILED — ${broken.length} budget(s) broken or not measurable: ${broken.map((f) => f.id).join(', ')}`,
+    );
+    process.exit(1);
+  }
+  console.log('\nbench:check passed — every budget holds');
+}

@@ -1,0 +1,68 @@
+// Cold start: a whole `node` process (spawned, run to exit) that imports an entry and builds its
+// main object, against the same process for the peer. mitata times each spawnSync; interleaved
+// rounds as everywhere else. A bare `node` start is measured too, to report what each import adds.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { compare } from '../lib/measure.mjs';
+import { distDir } from '../lib/sdk.mjs';
+
+const env = { ...process.env, HP_DIST: distDir };
+
+const script = (name) => fileURLToPath(new URL(`../cold/${name}.mjs`, import.meta.url));
+const spawn = (name) => () => spawnSync(process.execPath, [script(name)], { stdio: 'ignore', env });
+
+function runsCleanly(name) {
+  const result = spawnSync(process.execPath, [script(name)], { encoding: 'utf8', env });
+  return result.status === 0
+    ? undefined
+    : (result.stderr.split('\n').find((line) => /Error/.test(line)) ?? `exit ${result.status}`).slice(0, 80);
+}
+
+export async function runColdStartSuite({ mode }) {
+  const options = {
+    min_samples: mode.coldSamples,
+    max_samples: mode.coldSamples,
+    min_cpu_time: 0,
+    warmup_samples: 1,
+    batch_threshold: 0,
+  };
+  const pairs = [
+    {
+      id: 'cold.main',
+      label: 'cold start: import main + new PaymentsClient',
+      ours: 'ours-main',
+      peer: 'stripe',
+    },
+    {
+      id: 'cold.callbacks',
+      label: 'cold start: import ./callbacks + handler',
+      ours: 'ours-callbacks',
+      peer: 'openai',
+    },
+  ];
+  const bare = await compare({ ours: spawn('bare'), baseline: spawn('bare'), rounds: 1, options });
+  const figures = [];
+  for (const pair of pairs) {
+    const figure = {
+      id: pair.id,
+      label: pair.label,
+      unit: 'ratio',
+      goal: { max: 1 },
+      baselineLabel: pair.peer,
+    };
+    figures.push(figure);
+    const error = runsCleanly(pair.ours) ?? runsCleanly(pair.peer);
+    if (error) {
+      figure.error = error;
+      continue;
+    }
+    Object.assign(
+      figure,
+      await compare({ ours: spawn(pair.ours), baseline: spawn(pair.peer), rounds: mode.rounds, options }),
+    );
+    figure.bareNode = bare.ours;
+    figure.oursAddsOverBareNode = figure.ours - bare.ours;
+    figure.peerAddsOverBareNode = figure.baseline - bare.ours;
+  }
+  return figures;
+}
