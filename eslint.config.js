@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      '.tmp/**',
       'docs/api/**',
       'coverage/**',
       'bench/node_modules/**',
