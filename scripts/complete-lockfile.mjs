@@ -2,10 +2,15 @@
 // per-platform binaries (rollup's), so `npm install` leaves the other platforms' optional
 // packages out of package-lock.json and `npm ci` then refuses the lockfile as out of sync.
 // This adds the missing optional entries (version and platform only: npm skips them on a
-// platform they do not match, and never downloads them here). Run after `npm install`.
+// platform they do not match, and never downloads them here). Run after `npm install`:
+//   node scripts/complete-lockfile.mjs                 the root package-lock.json
+//   node scripts/complete-lockfile.mjs test/runtimes   another folder's (bun, deno, workerd there)
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const file = new URL('../package-lock.json', import.meta.url);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const file = resolve(root, process.argv[2] ?? '.', 'package-lock.json');
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const packages = lock.packages;
 const platform = (name) => {
