@@ -98,6 +98,8 @@ export interface SandboxBehaviourOptions {
   deliveryRetries?: number;
   /** Base of the exponential backoff between delivery attempts, in ms. Default 500. */
   retryDelayMs?: number;
+  /** How long one delivery attempt waits for the merchant's answer before it counts as failed, in ms. Default 10000. */
+  deliveryTimeoutMs?: number;
   /** Send every callback again once delivered: `true` = one duplicate, or a number of duplicates. Default none. */
   duplicateDeliveries?: boolean | number;
   /** Brand word of mobile-money payloads and messages. Default `'MOBILE-MONEY'`. */
@@ -226,6 +228,7 @@ export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
     delayMs: options.callbackDelayMs ?? 200,
     retries: options.deliveryRetries ?? 5,
     retryDelayMs: options.retryDelayMs ?? 500,
+    attemptTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     duplicates,
     transport: options.transport,
     log,

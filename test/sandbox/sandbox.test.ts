@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
@@ -436,6 +438,31 @@ describe('the sandbox over loopback with the real client', () => {
       expect(delivery.state).toBe('failed');
       expect(delivery.attempts).toHaveLength(2);
       expect(delivery.attempts[0]!.error).toBeTruthy();
+    });
+
+    it('counts a webhook that does not answer within deliveryTimeoutMs as failed, and retries it', async () => {
+      await start({ deliveryRetries: 1, deliveryTimeoutMs: 100 });
+      let calls = 0;
+      const stalling = createServer((request, response) => {
+        request.resume();
+        if (calls++ === 0) return; // the first attempt never gets an answer
+        response.end();
+      });
+      await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+      const { port } = stalling.address() as AddressInfo;
+      try {
+        await client.initiateMobileMoneyPayment({
+          ...mobileMoney('0712345678'),
+          callback_details: { transaction_reference: 'R', callback_url: `http://127.0.0.1:${port}/hooks` },
+        });
+        await sandbox.waitForIdle();
+        const delivery = sandbox.deliveries[0]!;
+        expect(delivery.state).toBe('delivered');
+        expect(delivery.attempts.map((a) => a.status ?? a.error)).toEqual(['timeout', 200]);
+      } finally {
+        stalling.closeAllConnections();
+        await new Promise((resolve) => stalling.close(resolve));
+      }
     });
 
     it('delivers duplicates when asked, so handlers can prove idempotency', async () => {
