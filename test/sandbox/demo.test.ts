@@ -1,26 +1,13 @@
 // `npm run demo` is the project's main job: examples/demo.ts must run every flow and exit 0.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNode, runNodeScript } from './helpers.js';
 
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hp-demo-'));
-  await build({
-    entry: { demo: 'examples/demo.ts' },
-    outDir: dir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    config: false,
-    dts: false,
-    silent: true,
-    noExternal: [/.*/],
-  });
+  dir = await bundleForNode('demo', 'examples/demo.ts');
 }, 60_000);
 
 afterAll(async () => {
@@ -29,11 +16,7 @@ afterAll(async () => {
 
 describe('examples/demo.ts', () => {
   it('runs every flow, prints every event and exits 0', async () => {
-    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [join(dir, 'demo.js')], { timeout: 20_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+    const result = await runNodeScript(join(dir, 'demo.js'), 20_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     for (const type of [

@@ -1,7 +1,12 @@
 // A tiny merchant site for the sandbox tests: a webhook route that records what it receives (and
 // can fail the first attempts), plus success/failed pages for the checkout redirect.
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'tsup';
 
 export interface ReceivedCallback {
   readonly path: string;
@@ -110,3 +115,36 @@ export const customer = {
 export const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' } as const;
 
 export const futureYear = new Date().getFullYear() + 3;
+
+/**
+ * Bundles one TypeScript entry into a temp folder as a self-contained Node ESM script (dist/ may
+ * not exist yet when the tests run), so a test can run it in a child process.
+ */
+export async function bundleForNode(name: string, entry: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `hp-${name}-`));
+  await build({
+    entry: { [name]: entry },
+    outDir: dir,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    config: false,
+    dts: false,
+    silent: true,
+    noExternal: [/.*/],
+  });
+  return dir;
+}
+
+/** Runs a script with this Node in a child process; resolves with its exit code and output. */
+export function runNodeScript(
+  file: string,
+  timeoutMs: number,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [file], { timeout: timeoutMs }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}

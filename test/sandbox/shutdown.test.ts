@@ -1,28 +1,14 @@
 // close() leaves no open handle: a child process that starts a sandbox, uses it (a request, a
 // pending delivery with a retry timer, a keep-alive connection) and closes it exits by itself.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForNode, runNodeScript } from './helpers.js';
 
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hp-sandbox-shutdown-'));
-  // The source is TypeScript and dist/ may not exist yet: bundle the sandbox entry on its own.
-  await build({
-    entry: { sandbox: 'src/sandbox/index.ts' },
-    outDir: dir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    config: false,
-    dts: false,
-    silent: true,
-    noExternal: [/.*/],
-  });
+  dir = await bundleForNode('sandbox', 'src/sandbox/index.ts');
   await writeFile(
     join(dir, 'child.mjs'),
     `import { startSandbox } from './sandbox.js';
@@ -52,16 +38,7 @@ afterAll(async () => {
 describe('close()', () => {
   it('leaves nothing running: the child process exits by itself', async () => {
     const started = Date.now();
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        [join(dir, 'child.mjs')],
-        { timeout: 10_000 },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      );
-      child.stdin?.end();
-    });
+    const result = await runNodeScript(join(dir, 'child.mjs'), 10_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ status: 200, states: ['cancelled'] });

@@ -4,6 +4,7 @@
 // would report a leak.
 import { PaymentsClient } from '../../../src/client.js';
 import type { RequestLogEvent, ResponseLogEvent } from '../../../src/http.js';
+import { faults as faultNames } from '../helpers/misbehaving-server.js';
 import { render } from '../helpers/secrets.js';
 
 const [baseUrl = '', timeoutArg = '800'] = process.argv.slice(2);
@@ -52,20 +53,7 @@ const inputs = {
 type Method = keyof typeof inputs;
 const methods = Object.keys(inputs) as Method[];
 
-const allFaults = [
-  'slow-headers',
-  'slow-body',
-  'reset-body',
-  'reset',
-  'html-500',
-  'json-503',
-  'rate-limited',
-  'truncated-json',
-  'wrong-shape',
-  'not-json',
-  'echo-500',
-  'ok',
-];
+const allFaults: readonly string[] = faultNames;
 // FAULTS=a,b narrows the run (for finding which fault leaks a handle)
 const faults = process.env.FAULTS ? process.env.FAULTS.split(',') : allFaults;
 
