@@ -25,7 +25,7 @@ if (what === 'handler') {
       // expected
     }
   }
-} else if (what === 'request' || what === 'request-bare') {
+} else if (what === 'request' || what === 'request-bare' || what === 'request-builder') {
   const { fork } = await import('node:child_process');
   const { once } = await import('node:events');
   const child = fork(new URL('../baselines/loopback-server.mjs', import.meta.url), [], {
@@ -39,7 +39,11 @@ if (what === 'handler') {
   const bare = createBareFetchClient({ baseUrl, apiKey: 'sk' });
   const wire = buildMobileMoneyPaymentRequest(mobileMoneyInput);
   const one =
-    what === 'request' ? () => client.initiateMobileMoneyPayment(mobileMoneyInput) : () => bare(wire);
+    what === 'request'
+      ? () => client.initiateMobileMoneyPayment(mobileMoneyInput)
+      : what === 'request-builder'
+        ? () => bare(buildMobileMoneyPaymentRequest(mobileMoneyInput))
+        : () => bare(wire);
   for (let i = 0; i < n; i += 32) await Promise.all(Array.from({ length: 32 }, one));
   child.kill();
 }

@@ -57,8 +57,11 @@ export const modes = {
   full: {
     rounds: 5,
     micro: { min_cpu_time: 250e6 },
-    request: { min_cpu_time: 400e6, min_samples: 50 },
-    concurrent: { min_cpu_time: 500e6, min_samples: 20, concurrency: 32 },
+    // A loopback round trip's wall time drifts with scheduling on a shared machine over seconds:
+    // more, shorter interleaved rounds keep the drift from landing on one side of a round.
+    requestRounds: 21,
+    request: { min_cpu_time: 100e6, min_samples: 30 },
+    concurrent: { min_cpu_time: 150e6, min_samples: 12, concurrency: 32 },
     coldSamples: 12,
     handler: { min_cpu_time: 300e6 },
     memoryDeliveries: 1_000_000,
@@ -66,8 +69,9 @@ export const modes = {
   quick: {
     rounds: 3,
     micro: { min_cpu_time: 60e6 },
-    request: { min_cpu_time: 150e6, min_samples: 30 },
-    concurrent: { min_cpu_time: 200e6, min_samples: 12, concurrency: 32 },
+    requestRounds: 9,
+    request: { min_cpu_time: 60e6, min_samples: 20 },
+    concurrent: { min_cpu_time: 80e6, min_samples: 8, concurrency: 32 },
     coldSamples: 6,
     handler: { min_cpu_time: 80e6 },
     memoryDeliveries: 200_000, // 4× the default store bound (50,000 entries): enough to show it holds

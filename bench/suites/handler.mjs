@@ -79,5 +79,38 @@ export async function runHandlerSuite({ sdk, mode }) {
     ratio: 1 / vsRoute.ratio,
     ratios: vsRoute.ratios.map((ratio) => 1 / ratio),
   });
-  return [figure, routeFigure];
+
+  // The ceiling of the first figure on this runtime: no Fetch-API handler can do less than read the
+  // Request's body, and that alone, through the public API (`getReader`, one read), is measured here
+  // against parseCallback alone. Informational: it shows what `handler.throughput` can reach at most.
+  const ceiling = {
+    id: 'handler.ceiling',
+    label: 'ceiling: reading a Request body alone',
+    unit: 'ratio',
+    goal: { min: 0.5 },
+    informational: true,
+    oursLabel: '/req body read',
+    baselineLabel: 'parseCallback alone',
+  };
+  const readOnly = async (request) => {
+    const reader = request.body.getReader();
+    const { value } = await reader.read();
+    reader.releaseLock();
+    return value;
+  };
+  const floor = await compare({
+    *ours() {
+      yield {
+        [0]: () => new Request(callbackUrl, deliveryInit(delivery(n++))),
+        bench: (request) => readOnly(request),
+      };
+    },
+    *baseline() {
+      yield { [0]: () => delivery(n++), bench: (text) => parseCallback(text) };
+    },
+    rounds: mode.rounds,
+    options: mode.handler,
+  });
+  Object.assign(ceiling, floor, { ratio: 1 / floor.ratio, ratios: floor.ratios.map((ratio) => 1 / ratio) });
+  return [figure, routeFigure, ceiling];
 }

@@ -50,13 +50,16 @@ export async function runRequestSuite({ sdk, mode }) {
     const check = await ours();
     if (check?.status !== 200) throw new Error(`unexpected response ${JSON.stringify(check)}`);
 
-    Object.assign(figures[0], await compare({ ours, baseline, rounds: mode.rounds, options: mode.request }));
+    Object.assign(
+      figures[0],
+      await compare({ ours, baseline, rounds: mode.requestRounds, options: mode.request }),
+    );
     Object.assign(
       figures[1],
       await compare({
         ours,
         baseline,
-        rounds: mode.rounds,
+        rounds: mode.requestRounds,
         options: mode.concurrent,
         perOp: mode.concurrent.concurrency,
       }),
