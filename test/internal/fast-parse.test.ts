@@ -61,7 +61,12 @@ const mangled = (builder: Builder): fc.Arbitrary<unknown> =>
   validInput[builder].chain((input) => {
     const paths = pathsOf(input);
     return fc
-      .tuple(fc.constantFrom(...paths), fc.constantFrom('replace', 'delete', 'add', 'undefined'), junk, fc.string())
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.constantFrom('replace', 'delete', 'add', 'undefined'),
+        junk,
+        fc.string(),
+      )
       .map(([path, how, value, key]) => {
         const root = structuredClone(input) as Input;
         let parent = root as Record<string | number, unknown>;
@@ -155,8 +160,14 @@ describe('fastParse follows zod’s semantics node by node', () => {
 
   it('a union takes the first option that succeeds, in order', () => {
     const schema = zm.union([
-      zm.pipe(zm.string(), zm.transform((s: string) => `first:${s}`)),
-      zm.pipe(zm.string(), zm.transform((s: string) => `second:${s}`)),
+      zm.pipe(
+        zm.string(),
+        zm.transform((s: string) => `first:${s}`),
+      ),
+      zm.pipe(
+        zm.string(),
+        zm.transform((s: string) => `second:${s}`),
+      ),
     ]);
     expect(fastParse(schema, 'x')).toBe('first:x');
     expect(zm.parse(schema, 'x')).toBe('first:x');
@@ -171,7 +182,15 @@ describe('fastParse follows zod’s semantics node by node', () => {
       }),
     );
     expect(fastParse(reporting, 'x')).toBe(FAIL);
-    expect(fastParse(zm.pipe(zm.string(), zm.transform(async (s: string) => s)), 'x')).toBe(FAIL);
+    expect(
+      fastParse(
+        zm.pipe(
+          zm.string(),
+          zm.transform(async (s: string) => s),
+        ),
+        'x',
+      ),
+    ).toBe(FAIL);
   });
 
   it('leaves run through zod itself: checks, formats, refinements', () => {
@@ -191,9 +210,7 @@ describe('fastParse follows zod’s semantics node by node', () => {
   });
 
   it('hands zod what it does not compile: object checks, defaults, loose objects, discriminated unions', () => {
-    const refined = zm.strictObject({ a: zm.number(), b: zm.number() }).check(
-      zm.refine((v) => v.a < v.b),
-    );
+    const refined = zm.strictObject({ a: zm.number(), b: zm.number() }).check(zm.refine((v) => v.a < v.b));
     expect(fastParse(refined, { a: 2, b: 1 })).toBe(FAIL);
     expect(expectAgreement(refined, { a: 1, b: 2 })).toBe('fast');
     const defaulted = zm.strictObject({ a: zm.optional(zm._default(zm.string(), 'd')) });
