@@ -69,8 +69,9 @@ describe('bench:check on a copy of the SDK with a budget broken', () => {
 
   /** A copy of what the bench builds (src/, tsup and TypeScript config), changed by `edit`. */
   const brokenCopy = (name: string, edit: (dir: string) => void): string => {
-    // Inside the repo (under bench/node_modules, ignored by git) so the copy resolves tsup and zod.
-    const parent = join(repoRoot, 'bench', 'node_modules', '.budget-check');
+    // Inside the repo's node_modules (ignored by git) so that the copy resolves tsup and zod; not
+    // under bench/node_modules, which the bench's first run installs afresh (npm ci).
+    const parent = join(repoRoot, 'node_modules', '.cache', 'hp-budget-check');
     mkdirSync(parent, { recursive: true });
     const dir = join(mkdtempSync(join(parent, 'run-')), name);
     copies.push(dir);
