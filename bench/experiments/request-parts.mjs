@@ -95,7 +95,13 @@ for (const [name, ours] of Object.entries(variants)) {
     ours,
     baseline: bare,
     rounds: Number(process.env.ROUNDS ?? 5),
-    options: { ...clock, min_cpu_time: 150e6, min_samples: 30 },
+    options: {
+      ...clock,
+      min_cpu_time: 150e6,
+      min_samples: 30,
+      ...(process.env.CONC ? { concurrency: Number(process.env.CONC) } : {}),
+    },
+    perOp: Number(process.env.CONC ?? 1),
   });
   console.log(
     `${name.padEnd(36)} ours ${(result.ours / 1e3).toFixed(0)} µs, bare ${(result.baseline / 1e3).toFixed(0)} µs, ${result.ratio.toFixed(2)}× [${result.ratios.map((r) => r.toFixed(2)).join(' ')}]`,
