@@ -256,7 +256,9 @@ export class CallbackParseError extends PaymentsError {
 }
 
 /**
- * Why a callback URL failed verification.
+ * Why a callback URL failed verification: `invalid_url`, `missing_reference`, `missing_signature`
+ * and `bad_signature` are about the URL; `no_secret` (none set) and `weak_secret` (one shorter
+ * than 16 characters) about the verifier's own configuration.
  *
  * @example
  * ```ts
@@ -264,7 +266,7 @@ export class CallbackParseError extends PaymentsError {
  * ```
  */
 export type CallbackVerificationReason =
-  'missing_signature' | 'missing_reference' | 'bad_signature' | 'invalid_url' | 'no_secret';
+  'missing_signature' | 'missing_reference' | 'bad_signature' | 'invalid_url' | 'no_secret' | 'weak_secret';
 
 /**
  * A callback URL's signature was missing or wrong (see `verifyCallbackUrl`).

@@ -1,19 +1,32 @@
 /**
  * Verifiable callback URLs. The service signs nothing (spec §6), so the SDK signs the callback
  * URL the merchant hands it: `signCallbackUrl` adds the merchant's reference and an HMAC-SHA256
- * over it; the handler checks that HMAC on every delivery. Web Crypto only (`crypto.subtle`,
- * `TextEncoder`): Node ≥ 20, Bun, Deno, Workers.
+ * of the URL and that reference; the handler checks that HMAC on every delivery.
  *
- * The MAC covers `hosted-payments/v1`, the URL's host (lower-cased, with a non-default port)
- * and path, and the reference — so a signature cannot be moved to another endpoint or another
- * reference. It does not cover the scheme (TLS is often terminated by a proxy, so the handler
- * may see `http:`), the other query parameters, or the body: anyone who learns a signed URL can
- * post any body to it, which is why the handler cross-checks the payload's reference with the
- * signed one and can check the amount (`expected`), and why deliveries are deduplicated. There is
- * no timestamp, hence no replay window beyond the dedupe store.
+ * The scheme, exactly (published with test vectors so other languages can verify):
+ *
+ *     key     = UTF-8 bytes of the secret
+ *     message = UTF-8 bytes of  "hosted-payments/v1" LF host path [ "?" query ] LF reference
+ *     hp_sig  = base64url of HMAC-SHA256(key, message), without padding (43 characters)
+ *
+ * `host` is WHATWG `URL.host` (lower-case, punycode, port only when not the scheme's default),
+ * `path` is `URL.pathname` (dot segments removed, percent-escapes kept as written), `reference`
+ * is the form-decoded `hp_ref`. `query` covers every other query parameter: the pairs as
+ * form-decoded, in the order they appear, `hp_ref`/`hp_sig` left out, each written back as
+ * `name=value` with RFC 3986 percent-encoding (all but `A-Z a-z 0-9 - . _ ~`, upper-case hex)
+ * and joined with `&`; with no other parameter, neither `?` nor `query`. Reading the parameters
+ * by value makes the signature survive a client that re-spells `%20` as `+` or `%7E` as `~`.
+ *
+ * So a signature cannot be moved to another host, path, query or reference. It does not cover
+ * the scheme (TLS is often terminated by a proxy, so the handler may see `http:`), user
+ * information, the fragment, or the body: anyone who learns a signed URL can post any body to
+ * it, which is why the handler cross-checks the payload's reference with the signed one and can
+ * check the amount (`expected`), and why deliveries are deduplicated. There is no timestamp,
+ * hence no replay window beyond the dedupe store.
  *
  * @module
  */
+import type * as NodeCrypto from 'node:crypto';
 import { CallbackVerificationError } from '../errors.js';
 
 /**
@@ -73,27 +86,81 @@ export interface VerifiedCallbackUrl {
   readonly reference: string;
 }
 
+const SCHEME = 'hosted-payments/v1';
+const MIN_SECRET_LENGTH = 16;
 const encoder = new TextEncoder();
-const MAX_CACHED_KEYS = 16;
-const keyCache = new Map<string, Promise<CryptoKey>>();
 
-/** Imports (once per secret, a few secrets cached) the HMAC key. */
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keyCache.get(secret);
-  if (key === undefined) {
-    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
-    if (keyCache.size >= MAX_CACHED_KEYS) keyCache.delete(keyCache.keys().next().value as string);
-    keyCache.set(secret, key);
-  }
-  return key;
+/** The HMAC-SHA256 of a message, and a constant-time check of a given one. */
+interface Hmac {
+  sign(secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array>;
+  matches(secret: string, message: Uint8Array<ArrayBuffer>, mac: Uint8Array<ArrayBuffer>): Promise<boolean>;
 }
 
+type NodeHmac = Pick<typeof NodeCrypto, 'createHmac' | 'timingSafeEqual'>;
+
+/**
+ * `node:crypto` where the runtime has it (Node ≥ 20.16, Bun, Deno, Workers with nodejs_compat):
+ * one synchronous HMAC costs a few microseconds, several times less than `crypto.subtle`, whose
+ * every call is a promise answered from the thread pool, and the handler verifies on every
+ * delivery. It is reached through `process.getBuiltinModule`, a plain function call rather than
+ * an import, so bundlers for browsers and edge runtimes find nothing to resolve and the module
+ * loads everywhere; without it, Web Crypto. Both give the same bytes and compare in constant
+ * time (`timingSafeEqual`, `crypto.subtle.verify`).
+ */
+function nodeHmac(): Hmac | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const module = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeHmac> | undefined;
+  if (typeof module?.createHmac !== 'function' || typeof module.timingSafeEqual !== 'function')
+    return undefined;
+  const { createHmac, timingSafeEqual } = module as NodeHmac;
+  const mac = (secret: string, message: Uint8Array): Uint8Array =>
+    createHmac('sha256', secret).update(message).digest();
+  return {
+    sign: (secret, message) => Promise.resolve(mac(secret, message)),
+    matches: (secret, message, given) => Promise.resolve(timingSafeEqual(mac(secret, message), given)),
+  };
+}
+
+function webCryptoHmac(): Hmac {
+  const MAX_CACHED_KEYS = 16;
+  const keys = new Map<string, Promise<CryptoKey>>();
+  const key = (secret: string): Promise<CryptoKey> => {
+    let imported = keys.get(secret);
+    if (imported === undefined) {
+      const usages: KeyUsage[] = ['sign', 'verify'];
+      const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+      imported = crypto.subtle.importKey('raw', encoder.encode(secret), algorithm, false, usages);
+      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
+      keys.set(secret, imported);
+    }
+    return imported;
+  };
+  return {
+    sign: async (secret, message) =>
+      new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), message)),
+    matches: async (secret, message, given) =>
+      crypto.subtle.verify('HMAC', await key(secret), given, message),
+  };
+}
+
+let hmacBackend: Hmac | undefined;
+const hmac = (): Hmac => (hmacBackend ??= nodeHmac() ?? webCryptoHmac());
+
+/** RFC 3986 percent-encoding: everything but `A-Z a-z 0-9 - . _ ~`, upper-case hex. */
+const percentEncode = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
 /** What the MAC covers; see the module comment. */
-const signedMessage = (host: string, pathname: string, reference: string): Uint8Array<ArrayBuffer> =>
-  encoder.encode(`hosted-payments/v1\n${host}${pathname}\n${reference}`);
+function signedMessage(host: string, url: URL, reference: string): Uint8Array<ArrayBuffer> {
+  const query: string[] = [];
+  for (const [name, value] of url.searchParams) {
+    if (name !== callbackSignatureParams.reference && name !== callbackSignatureParams.signature) {
+      query.push(`${percentEncode(name)}=${percentEncode(value)}`);
+    }
+  }
+  const target = query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`;
+  return encoder.encode(`${SCHEME}\n${host}${target}\n${reference}`);
+}
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -101,29 +168,60 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined; // 32 bytes, unpadded
+/**
+ * The 32 bytes of a signature in its one canonical spelling, else undefined: 43 characters,
+ * no padding, and the last character's two low bits (beyond the 256 bits) zero, so that no
+ * second spelling of the same bytes verifies.
+ */
+function fromCanonicalBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '=');
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
 
-const toUrl = (url: string | URL): URL | undefined => {
+const toHttpUrl = (url: string | URL): URL | undefined => {
   try {
-    return new URL(String(url));
+    const parsed = new URL(String(url));
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed : undefined;
   } catch {
     return undefined;
   }
 };
 
+/** The secrets to verify with; an unset (undefined or empty) entry of a rotation list is skipped. */
+function verificationSecrets(secret: unknown): string[] {
+  const list: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
+  const secrets: string[] = [];
+  for (const [index, entry] of list.entries()) {
+    if (entry === undefined || entry === '') continue;
+    if (typeof entry !== 'string' || entry.length < MIN_SECRET_LENGTH) {
+      const field = Array.isArray(secret) ? `secret[${index}]` : 'secret';
+      throw new CallbackVerificationError(
+        'weak_secret',
+        `${field} must be a string of at least ${MIN_SECRET_LENGTH} characters (use a long random value)`,
+      );
+    }
+    secrets.push(entry);
+  }
+  if (secrets.length === 0) {
+    throw new CallbackVerificationError(
+      'no_secret',
+      'No secret to verify the callback URL (secret is unset or empty)',
+    );
+  }
+  return secrets;
+}
+
 /**
  * Returns `url` with the reference and its HMAC-SHA256 added as `hp_ref` and `hp_sig` (an
- * earlier `hp_ref`/`hp_sig` is replaced, every other query parameter kept). Hand the result to
- * the service as `callback_url` / `webhook_url`; `createCallbackHandler({ secret })` verifies it.
+ * earlier `hp_ref`/`hp_sig` is replaced, every other query parameter kept and signed too, so
+ * add them before signing). Hand the result to the service as `callback_url` / `webhook_url`;
+ * `createCallbackHandler({ secret })` verifies it.
  *
- * @throws {TypeError} for a URL that does not parse, an empty reference or a secret shorter
- *   than 16 characters.
+ * @throws {TypeError} for a URL that is not an absolute `http:` or `https:` URL, a reference
+ *   that is empty or not well-formed Unicode, or a secret shorter than 16 characters.
  *
  * @example
  * ```ts
@@ -135,34 +233,39 @@ const toUrl = (url: string | URL): URL | undefined => {
  * ```
  */
 export async function signCallbackUrl(url: string | URL, options: SignCallbackUrlOptions): Promise<string> {
-  const parsed = toUrl(url);
-  if (parsed === undefined) throw new TypeError('signCallbackUrl: url is not an absolute URL');
-  if (typeof options.reference !== 'string' || options.reference === '') {
+  const parsed = toHttpUrl(url);
+  if (parsed === undefined) throw new TypeError('signCallbackUrl: url must be an absolute http or https URL');
+  const { reference, secret } = options;
+  if (typeof reference !== 'string' || reference === '') {
     throw new TypeError('signCallbackUrl: reference must be a non-empty string');
   }
-  if (typeof options.secret !== 'string' || options.secret.length < 16) {
-    throw new TypeError('signCallbackUrl: secret must be a string of at least 16 characters');
+  // A lone surrogate would be signed and sent as U+FFFD, so the signed reference would not be the
+  // one the payload carries.
+  if (/\p{Cs}/u.test(reference)) {
+    throw new TypeError('signCallbackUrl: reference must be well-formed Unicode (it has a lone surrogate)');
   }
-  const key = await hmacKey(options.secret);
-  const mac = await crypto.subtle.sign(
-    'HMAC',
-    key,
-    signedMessage(parsed.host, parsed.pathname, options.reference),
-  );
+  if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
+    throw new TypeError(
+      `signCallbackUrl: secret must be a string of at least ${MIN_SECRET_LENGTH} characters`,
+    );
+  }
   parsed.searchParams.delete(callbackSignatureParams.reference);
   parsed.searchParams.delete(callbackSignatureParams.signature);
-  parsed.searchParams.append(callbackSignatureParams.reference, options.reference);
-  parsed.searchParams.append(callbackSignatureParams.signature, toBase64Url(new Uint8Array(mac)));
+  const mac = await hmac().sign(secret, signedMessage(parsed.host, parsed, reference));
+  parsed.searchParams.append(callbackSignatureParams.reference, reference);
+  parsed.searchParams.append(callbackSignatureParams.signature, toBase64Url(mac));
   return parsed.href;
 }
 
 /**
  * Checks the signature `signCallbackUrl` put into a callback URL and returns the signed
- * reference. Constant-time (Web Crypto's HMAC verify); during a secret rotation pass both
- * secrets and either one is accepted.
+ * reference. The comparison is constant-time, and only the canonical spelling of a signature is
+ * accepted; during a secret rotation pass both secrets and either one is accepted (an unset entry
+ * of the list is skipped).
  *
  * @throws {CallbackVerificationError} with `reason` `invalid_url`, `missing_reference`,
- *   `missing_signature`, `bad_signature` or `no_secret`.
+ *   `missing_signature` or `bad_signature` for the URL; `no_secret` (no secret set) or
+ *   `weak_secret` (one shorter than 16 characters) for the options.
  *
  * @example
  * ```ts
@@ -178,19 +281,17 @@ export async function verifyCallbackUrl(
   url: string | URL,
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
-  const secrets = (typeof options.secret === 'string' ? [options.secret] : options.secret).filter(
-    (secret) => typeof secret === 'string' && secret !== '',
-  );
-  if (secrets.length === 0)
-    throw new CallbackVerificationError('no_secret', 'No secret to verify the callback URL');
-  const parsed = toUrl(url);
-  if (parsed === undefined)
-    throw new CallbackVerificationError('invalid_url', 'Callback URL is not an absolute URL');
+  const secrets = verificationSecrets(options.secret);
+  const parsed = toHttpUrl(url);
+  if (parsed === undefined) {
+    throw new CallbackVerificationError('invalid_url', 'Callback URL is not an absolute http or https URL');
+  }
   let host = parsed.host;
   if (options.origin !== undefined) {
-    const origin = toUrl(options.origin);
-    if (origin === undefined)
-      throw new CallbackVerificationError('invalid_url', 'The origin option is not a URL');
+    const origin = toHttpUrl(options.origin);
+    if (origin === undefined) {
+      throw new CallbackVerificationError('invalid_url', 'The origin option is not an http or https URL');
+    }
     host = origin.host;
   }
   const references = parsed.searchParams.getAll(callbackSignatureParams.reference);
@@ -208,15 +309,15 @@ export async function verifyCallbackUrl(
     );
   }
   const reference = references[0]!;
-  const signature = fromBase64Url(signatures[0]!);
+  const signature = fromCanonicalBase64Url(signatures[0]!);
   if (signature !== undefined) {
-    const message = signedMessage(host, parsed.pathname, reference);
+    const message = signedMessage(host, parsed, reference);
     for (const secret of secrets) {
-      if (await crypto.subtle.verify('HMAC', await hmacKey(secret), signature, message)) return { reference };
+      if (await hmac().matches(secret, message, signature)) return { reference };
     }
   }
   throw new CallbackVerificationError(
     'bad_signature',
-    'Callback URL signature does not match (wrong secret, or the reference, host or path was changed)',
+    'Callback URL signature does not match (wrong secret, or the reference, host, path or query was changed)',
   );
 }

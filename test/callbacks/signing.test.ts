@@ -72,10 +72,9 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
     expect(await reason(verifyCallbackUrl(otherHost, { secret }))).toBe('bad_signature');
   });
 
-  it('does not bind the scheme (TLS terminated by a proxy) nor other query parameters', async () => {
+  it('does not bind the scheme (TLS terminated by a proxy)', async () => {
     const signed = new URL(await signCallbackUrl(base, { secret, reference: 'R' }));
     signed.protocol = 'http:';
-    signed.searchParams.set('extra', '1');
     await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference: 'R' });
   });
 
@@ -125,12 +124,73 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
   });
 
   it('never puts the secret into an error', async () => {
+    expect.assertions(3);
     const signed = await signCallbackUrl(base, { secret, reference: 'R' });
-    try {
-      await verifyCallbackUrl(signed, { secret: other });
-    } catch (error) {
-      expect(String(error)).not.toContain(other);
-      expect(JSON.stringify(error)).not.toContain(other);
+    const error: unknown = await verifyCallbackUrl(signed, { secret: other }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(CallbackVerificationError);
+    expect(String(error)).not.toContain(other);
+    expect(JSON.stringify(error)).not.toContain(other);
+  });
+
+  it('accepts only the canonical spelling of a signature', async () => {
+    const url = new URL(await signCallbackUrl(base, { secret, reference: 'R' }));
+    const sig = url.searchParams.get('hp_sig')!;
+    // 32 bytes take 43 base64url characters; the low two bits of the last one carry nothing, so
+    // four characters decode to the same bytes. Only the one with those bits zero is the signature.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    expect(last % 4).toBe(0);
+    for (const low of [1, 2, 3]) {
+      url.searchParams.set('hp_sig', sig.slice(0, -1) + alphabet[last + low]!);
+      expect(await reason(verifyCallbackUrl(url, { secret }))).toBe('bad_signature');
     }
+    url.searchParams.set('hp_sig', `${sig}=`);
+    expect(await reason(verifyCallbackUrl(url, { secret }))).toBe('bad_signature');
+  });
+
+  it('refuses a secret shorter than 16 characters, also in a rotation list', async () => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    expect(await reason(verifyCallbackUrl(signed, { secret: 'short-secret' }))).toBe('weak_secret');
+    expect(await reason(verifyCallbackUrl(signed, { secret: [secret, 'short-secret'] }))).toBe('weak_secret');
+    const error: unknown = await verifyCallbackUrl(signed, { secret: 'short-secret' }).catch(
+      (e: unknown) => e,
+    );
+    expect(String(error)).not.toContain('short-secret');
+  });
+
+  it('binds the other query parameters, in order', async () => {
+    const signed = new URL(await signCallbackUrl(`${base}?tenant=7&tag=a`, { secret, reference: 'R' }));
+    await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference: 'R' });
+    const changed = new URL(signed);
+    changed.searchParams.set('tenant', '8');
+    expect(await reason(verifyCallbackUrl(changed, { secret }))).toBe('bad_signature');
+    const added = new URL(signed);
+    added.searchParams.append('extra', '1');
+    expect(await reason(verifyCallbackUrl(added, { secret }))).toBe('bad_signature');
+    const removed = new URL(signed);
+    removed.searchParams.delete('tag');
+    expect(await reason(verifyCallbackUrl(removed, { secret }))).toBe('bad_signature');
+  });
+
+  it('reads the other query parameters by value, not by spelling', async () => {
+    const signed = await signCallbackUrl(`${base}?note=a%20b&x=~`, { secret, reference: 'R' });
+    const respelled = signed.replace('note=a+b', 'note=a%20b').replace('x=%7E', 'x=~');
+    expect(respelled).not.toBe(signed);
+    await expect(verifyCallbackUrl(respelled, { secret })).resolves.toEqual({ reference: 'R' });
+  });
+
+  it('signs only http and https URLs', async () => {
+    await expect(signCallbackUrl('ftp://shop.example/hooks', { secret, reference: 'R' })).rejects.toThrow(
+      /http or https/,
+    );
+    expect(await reason(verifyCallbackUrl('mailto:shop@example.com?hp_ref=R&hp_sig=x', { secret }))).toBe(
+      'invalid_url',
+    );
+  });
+
+  it('refuses a reference that is not well-formed Unicode', async () => {
+    await expect(signCallbackUrl(base, { secret, reference: 'ORDER-\uD800' })).rejects.toThrow(TypeError);
   });
 });
