@@ -20,8 +20,8 @@
  * | signal | success | failure | card | mobile money | checkout | payout |
  * |---|---|---|---|---|---|---|
  * | shape | success key present | success key absent | `amount captured` | `amount_captured` | — | `payout_fee` |
- * | `payment status` / `payment_status` (each one present) | `Payment complete.` | `Payment incomplete.` | yes | yes | yes | — |
- * | `paid` | `'True'` | `'False'` | yes | yes | yes | — |
+ * | `payment status` / `payment_status` (each one present) | `Payment complete.` | `Payment incomplete.` | yes | yes | yes | when present |
+ * | `paid` | `'True'` | `'False'` | yes | yes | yes | when present |
  * | `response_status` | 200 | any other integer | — | yes | — | — |
  * | `status` | `Success` | `Failed` | — | — | — | yes |
  *
@@ -201,7 +201,13 @@ function readSignals(family: Family, payload: Record<string, unknown>): Signal[]
     case 'checkout':
       return [...paymentStatusSignals(payload, 'payment_status'), paidSignal(payload)];
     case 'payout':
-      return [shapeSignal(payload, 'payout_fee'), payoutStatusSignal(payload)];
+      // Payouts document no payment status or paid flag; one that appears is read all the same.
+      return [
+        shapeSignal(payload, 'payout_fee'),
+        payoutStatusSignal(payload),
+        ...paymentStatusSignals(payload, undefined),
+        ...(present(payload, 'paid') ? [paidSignal(payload)] : []),
+      ];
   }
 }
 
@@ -218,10 +224,13 @@ function shapeSignal(payload: Record<string, unknown>, successKey: string): Sign
 
 const PAYMENT_STATUS_EXPECTED = "'Payment complete.' or 'Payment incomplete.'";
 
-/** Both spellings are read wherever they appear; absent from both, the documented one is missing. */
-function paymentStatusSignals(payload: Record<string, unknown>, documentedKey: string): Signal[] {
+/**
+ * Both spellings are read wherever they appear; absent from both, the one the family documents
+ * (if any) is missing.
+ */
+function paymentStatusSignals(payload: Record<string, unknown>, documentedKey: string | undefined): Signal[] {
   const keys = ['payment status', 'payment_status'].filter((key) => present(payload, key));
-  if (keys.length === 0) return [missing(documentedKey, PAYMENT_STATUS_EXPECTED)];
+  if (keys.length === 0) return documentedKey === undefined ? [] : [missing(documentedKey, PAYMENT_STATUS_EXPECTED)];
   return keys.map((key) => {
     const value = payload[key];
     const word = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined;
