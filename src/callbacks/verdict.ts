@@ -56,7 +56,7 @@
  * @module
  */
 import { formatIssuePath, type CallbackParseReason, type ValidationIssue } from '../errors.js';
-import { readDecimal } from './amount.js';
+import { readDecimal, sameAmount } from './amount.js';
 import {
   PAID_FLAG_CONTRADICTION,
   callbackEventTypes,
@@ -430,7 +430,8 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
     return Number.isFinite(value) ? { value: String(value), what: 'number converted to string' } : undefined;
   }
   if (issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int')) {
-    return typeof value === 'string' && readDecimal(value) !== undefined
+    // Only a lossless conversion: '999999999999999934464' would become 1e21.
+    return typeof value === 'string' && sameAmount(value, Number(value))
       ? { value: Number(value), what: 'numeric string converted to number' }
       : undefined;
   }
@@ -447,7 +448,11 @@ function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): Valid
   if (value === undefined) return { path, message: 'required key is missing', code: 'missing_key' };
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'int' ? 'integer' : String(issue.expected);
-    return { path, message: `expected ${expected}, got ${typeName(value)}`, code: 'invalid_type' };
+    const got =
+      typeof value === 'string' && readDecimal(value) !== undefined
+        ? 'a numeric string that a JSON number cannot hold exactly'
+        : typeName(value);
+    return { path, message: `expected ${expected}, got ${got}`, code: 'invalid_type' };
   }
   if (issue.code === 'invalid_value') {
     const allowed = (issue.values ?? []).map((v) => `'${String(v)}'`).join(' or ');
