@@ -67,7 +67,8 @@ async function startMerchant(): Promise<{ server: Server; url: string }> {
         const reference = context.reference;
         received.set(key(event.type, reference), event);
         const amount = `${event.amount}${event.currency ? ` ${event.currency}` : ''}`;
-        const warn = event.warnings.length > 0 ? ` ⚠ ${event.warnings.map((warning) => warning.code).join(', ')}` : '';
+        const warn =
+          event.warnings.length > 0 ? ` ⚠ ${event.warnings.map((warning) => warning.code).join(', ')}` : '';
         print(
           row([
             String(Date.now() - started),

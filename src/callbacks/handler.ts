@@ -83,8 +83,9 @@ export type CallbackRejectionReason =
  * const options: CallbackHandlerOptions = { secret: process.env.WEBHOOK_SECRET, onEvent: async (event) => {} };
  * ```
  */
-export interface CallbackHandlerOptions<Reference extends string | undefined = string | undefined>
-  extends ParseCallbackOptions {
+export interface CallbackHandlerOptions<
+  Reference extends string | undefined = string | undefined,
+> extends ParseCallbackOptions {
   // onEvent and expected are methods (bivariant parameters), so that one implementation of
   // createCallbackHandler serves both the signed overload (reference: string) and the unsigned one.
   /**
@@ -263,7 +264,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     if (!parsed.success) {
       // The outcome could not be decided: 422, so the order stays pending and the sender retries.
       const reason = parsed.error.reason;
-      return reason === 'contradictory_outcome' || reason === 'unrecognised_status' || reason === 'missing_status'
+      return reason === 'contradictory_outcome' ||
+        reason === 'unrecognised_status' ||
+        reason === 'missing_status'
         ? refuse(request, 422, reason, parsed.error)
         : refuse(request, 400, 'invalid_payload', parsed.error);
     }

@@ -253,7 +253,9 @@ export function safeParseCallback(body: unknown, options?: ParseCallbackOptions)
     outcome =
       error instanceof CallbackParseError
         ? error
-        : new CallbackParseError('Callback body could not be read as a plain object', { reason: 'not_an_object' });
+        : new CallbackParseError('Callback body could not be read as a plain object', {
+            reason: 'not_an_object',
+          });
   }
   return outcome instanceof CallbackParseError
     ? { success: false, error: outcome }

@@ -230,11 +230,13 @@ const PAYMENT_STATUS_EXPECTED = "'Payment complete.' or 'Payment incomplete.'";
  */
 function paymentStatusSignals(payload: Record<string, unknown>, documentedKey: string | undefined): Signal[] {
   const keys = ['payment status', 'payment_status'].filter((key) => present(payload, key));
-  if (keys.length === 0) return documentedKey === undefined ? [] : [missing(documentedKey, PAYMENT_STATUS_EXPECTED)];
+  if (keys.length === 0)
+    return documentedKey === undefined ? [] : [missing(documentedKey, PAYMENT_STATUS_EXPECTED)];
   return keys.map((key) => {
     const value = payload[key];
     const word = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined;
-    const says = word === 'payment complete' ? 'success' : word === 'payment incomplete' ? 'failure' : 'unrecognised';
+    const says =
+      word === 'payment complete' ? 'success' : word === 'payment incomplete' ? 'failure' : 'unrecognised';
     return { field: key, says, shown: show(value), expected: PAYMENT_STATUS_EXPECTED };
   });
 }
@@ -244,7 +246,11 @@ function paidSignal(payload: Record<string, unknown>): Signal {
   if (!present(payload, 'paid')) return missing('paid', expected);
   const value = payload.paid;
   const says =
-    value === 'True' || value === true ? 'success' : value === 'False' || value === false ? 'failure' : 'unrecognised';
+    value === 'True' || value === true
+      ? 'success'
+      : value === 'False' || value === false
+        ? 'failure'
+        : 'unrecognised';
   return { field: 'paid', says, shown: show(value), expected };
 }
 
@@ -271,7 +277,12 @@ function payoutStatusSignal(payload: Record<string, unknown>): Signal {
   return { field: 'status', says, shown: show(value), expected };
 }
 
-const missing = (field: string, expected: string): Signal => ({ field, says: 'missing', shown: 'absent', expected });
+const missing = (field: string, expected: string): Signal => ({
+  field,
+  says: 'missing',
+  shown: 'absent',
+  expected,
+});
 
 /**
  * A signal's value as a message may show it: status words and flags (letters, blanks, dots)
@@ -281,13 +292,16 @@ const missing = (field: string, expected: string): Signal => ({ field, says: 'mi
 function show(value: unknown): string {
   if (typeof value === 'string' && /^[A-Za-z][A-Za-z .]{0,39}$/.test(value)) return `'${value}'`;
   if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 999) return String(value);
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 999)
+    return String(value);
   return `(${typeName(value)})`;
 }
 
 // --- 3. The decision ----------------------------------------------------------------------
 
-type Outcome = { readonly type: CallbackEventType; readonly warnings: CallbackWarning[] } | Extract<Verdict, { accepted: false }>;
+type Outcome =
+  | { readonly type: CallbackEventType; readonly warnings: CallbackWarning[] }
+  | Extract<Verdict, { accepted: false }>;
 
 function decideOutcome(
   family: Family,
@@ -323,7 +337,9 @@ function decideOutcome(
   // The one contradiction the spec documents: the redirect card success with paid 'False'.
   const documented =
     family === 'checkout' &&
-    signals.every((signal) => (signal.field === 'paid' ? signal.says === 'failure' : signal.says === 'success')) &&
+    signals.every((signal) =>
+      signal.field === 'paid' ? signal.says === 'failure' : signal.says === 'success',
+    ) &&
     typeof payload.payment_method === 'string' &&
     payload.payment_method.trim().toUpperCase() === 'CARD';
   const disagreement = signals.map((s) => `${s.field} ${s.shown} says ${s.says}`).join('; ');
@@ -334,7 +350,8 @@ function decideOutcome(
         {
           code: PAID_FLAG_CONTRADICTION,
           path: ['paid'],
-          message: "paid: 'False' contradicts payment_status 'Payment complete.' (the redirect card success as documented)",
+          message:
+            "paid: 'False' contradicts payment_status 'Payment complete.' (the redirect card success as documented)",
         },
       ],
     };
@@ -389,7 +406,9 @@ function describeAmount(value: unknown): string {
   return 'text that is not a number';
 }
 
-type Read = { readonly data: Record<string, unknown>; readonly warnings: CallbackWarning[] } | { readonly issues: ValidationIssue[] };
+type Read =
+  | { readonly data: Record<string, unknown>; readonly warnings: CallbackWarning[] }
+  | { readonly issues: ValidationIssue[] };
 
 /**
  * Checks the payload against its variant's zod schema. A value of a tolerated other type is
@@ -494,7 +513,11 @@ function unknownCallback(payload: Record<string, unknown>): Verdict {
       closest.replace(/\.succeeded$/, '') === type.replace(/\.failed$/, '') &&
       found === bestPresent &&
       lacking === bestMissing;
-    if (found > bestPresent || (found === bestPresent && found > 0 && lacking < bestMissing) || sameFamilyTie) {
+    if (
+      found > bestPresent ||
+      (found === bestPresent && found > 0 && lacking < bestMissing) ||
+      sameFamilyTie
+    ) {
       closest = type;
       bestPresent = found;
       bestMissing = lacking;
@@ -544,7 +567,12 @@ const isPlainObject = (value: object): boolean => {
 function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
-    Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: source[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -55,7 +55,9 @@ describe('createCallbackHandler', () => {
     const { handler, events } = setup();
     const response = await handler(post(await signed('ORDER-1002'), JSON.stringify(checkoutCardSuccess)));
     expect(response.status).toBe(200);
-    expect(events[0]?.warnings.map((warning) => warning.code)).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(events[0]?.warnings.map((warning) => warning.code)).toEqual([
+      'paid_flag_contradicts_payment_status',
+    ]);
   });
 
   it("answers 422 to the contradiction with onContradiction: 'reject'", async () => {

@@ -238,7 +238,9 @@ describe('classification never depends on the brand word or message text', () =>
   it('refuses an unrecognised checkout payment status instead of falling back to paid', () => {
     const error = parseError({ ...checkoutMobileMoneySuccess, payment_status: 'Done' });
     expect(error.reason).toBe('unrecognised_status');
-    expect(error.message).toMatch(/payment_status 'Done', expected 'Payment complete.' or 'Payment incomplete.'/);
+    expect(error.message).toMatch(
+      /payment_status 'Done', expected 'Payment complete.' or 'Payment incomplete.'/,
+    );
   });
 });
 
@@ -249,7 +251,11 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.data).toMatchObject({ amount: '1500', 'amount captured': '1500' });
     expect(event.warnings).toEqual([
       { code: 'value_converted', path: ['amount'], message: 'amount: number converted to string' },
-      { code: 'value_converted', path: ['amount captured'], message: 'amount captured: number converted to string' },
+      {
+        code: 'value_converted',
+        path: ['amount captured'],
+        message: 'amount captured: number converted to string',
+      },
     ]);
   });
 
@@ -259,7 +265,11 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.amount).toBe('250.5');
     expect(event.warnings).toEqual([
       { code: 'value_converted', path: ['amount'], message: 'amount: numeric string converted to number' },
-      { code: 'value_converted', path: ['amount_captured'], message: 'amount_captured: numeric string converted to number' },
+      {
+        code: 'value_converted',
+        path: ['amount_captured'],
+        message: 'amount_captured: numeric string converted to number',
+      },
     ]);
   });
 
@@ -269,7 +279,11 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.occurredAt).toEqual(occurredAt);
     expect(event.warnings).toEqual([
       { code: 'value_converted', path: ['status'], message: 'status: numeric string converted to number' },
-      { code: 'value_converted', path: ['timestamp'], message: 'timestamp: numeric string converted to number' },
+      {
+        code: 'value_converted',
+        path: ['timestamp'],
+        message: 'timestamp: numeric string converted to number',
+      },
     ]);
   });
 
@@ -289,7 +303,9 @@ describe('tolerances, each recorded as a warning', () => {
   it('accepts a numeric order_id and reference_id (the request sends them as integers)', () => {
     const checkout = parseCallback({ ...checkoutMobileMoneySuccess, order_id: 1001 });
     expect(checkout.reference).toBe('1001');
-    expect(checkout.warnings).toEqual([{ code: 'value_converted', path: ['order_id'], message: 'order_id: number converted to string' }]);
+    expect(checkout.warnings).toEqual([
+      { code: 'value_converted', path: ['order_id'], message: 'order_id: number converted to string' },
+    ]);
     const payout = parseCallback({ ...payoutSuccess, reference_id: 100000000001 });
     expect(payout.reference).toBe('100000000001');
   });
