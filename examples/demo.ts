@@ -64,10 +64,11 @@ async function startMerchant(): Promise<{ server: Server; url: string }> {
     createCallbackHandler({
       secret: SECRET,
       onEvent: (event, context) => {
-        const reference = event.reference ?? context.reference;
+        const reference = context.reference;
         received.set(key(event.type, reference), event);
         const amount = `${event.amount}${event.currency ? ` ${event.currency}` : ''}`;
-        const warn = event.warnings.length > 0 ? ` ⚠ ${event.warnings.join(', ')}` : '';
+        const warn =
+          event.warnings.length > 0 ? ` ⚠ ${event.warnings.map((warning) => warning.code).join(', ')}` : '';
         print(
           row([
             String(Date.now() - started),

@@ -221,21 +221,68 @@ export class TimeoutError extends PaymentsError {
 }
 
 /**
- * A callback body matched none of the documented payloads (spec §2.9), or was not JSON, or
- * contradicted itself while `onContradiction: 'reject'` was set. The message names the variant
- * that came closest and the keys it lacks or got wrong.
+ * Every {@link CallbackParseReason}, for metrics and exhaustive checks.
+ *
+ * @example
+ * ```ts
+ * for (const reason of callbackParseReasons) metrics.register(`webhook_refused_${reason}`);
+ * ```
+ */
+export const callbackParseReasons = [
+  'invalid_json',
+  'not_an_object',
+  'unknown_callback',
+  'invalid_payload',
+  'invalid_amount',
+  'contradictory_outcome',
+  'unrecognised_status',
+  'missing_status',
+  'reference_mismatch',
+] as const;
+
+/**
+ * Why a callback body was refused; stable strings a merchant can switch on.
+ *
+ * - `invalid_json`: not JSON text (or not UTF-8).
+ * - `not_an_object`: JSON, but not an object (or an object that cannot be read).
+ * - `unknown_callback`: none of the documented callbacks has this shape.
+ * - `invalid_payload`: a documented key is missing or has the wrong type.
+ * - `invalid_amount`: an amount is not a plain decimal number (`1500`, `1500.50`).
+ * - `contradictory_outcome`: the outcome signals disagree (e.g. `paid: 'True'` with
+ *   `Payment incomplete.`), or the one documented contradiction under `onContradiction: 'reject'`.
+ * - `unrecognised_status`: an outcome signal has a value the SDK does not know.
+ * - `missing_status`: an outcome signal the callback documents is absent.
+ * - `reference_mismatch`: the payload's reference is not the one signed into the callback URL.
+ *
+ * The last four mean the outcome could not be decided: the webhook handler answers 422 for the
+ * first three (the order stays pending and the sender retries) and 409 for the last.
+ *
+ * @example
+ * ```ts
+ * if (error instanceof CallbackParseError && error.reason === 'contradictory_outcome') alertOps(error.message);
+ * ```
+ */
+export type CallbackParseReason = (typeof callbackParseReasons)[number];
+
+/**
+ * A callback body was refused: not JSON, not an object, none of the documented payloads, or
+ * its outcome could not be decided (see {@link CallbackParseReason}). The message names the
+ * fields and, for an outcome, the status words that disagree — never amounts or other payload
+ * content.
  *
  * @example
  * ```ts
  * try {
  *   parseCallback(body);
  * } catch (error) {
- *   if (error instanceof CallbackParseError) console.warn(error.closestVariant, error.issues);
+ *   if (error instanceof CallbackParseError) console.warn(error.reason, error.closestVariant, error.issues);
  * }
  * ```
  */
 export class CallbackParseError extends PaymentsError {
   override readonly name = 'CallbackParseError' as const;
+  /** Why the body was refused. */
+  readonly reason: CallbackParseReason;
   /** The callback variant the body came closest to, when there is one. */
   readonly closestVariant: string | undefined;
   /** What was missing or wrong, each with its key path. */
@@ -243,15 +290,27 @@ export class CallbackParseError extends PaymentsError {
 
   constructor(
     message: string,
-    init?: { closestVariant?: string; issues?: readonly ValidationIssue[]; cause?: unknown },
+    init?: {
+      /** Default `'invalid_payload'`. */
+      reason?: CallbackParseReason;
+      closestVariant?: string;
+      issues?: readonly ValidationIssue[];
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: init?.cause });
+    this.reason = init?.reason ?? 'invalid_payload';
     this.closestVariant = init?.closestVariant;
     this.issues = Object.freeze([...(init?.issues ?? [])]);
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), closestVariant: this.closestVariant, issues: this.issues };
+    return {
+      ...super.toJSON(),
+      reason: this.reason,
+      closestVariant: this.closestVariant,
+      issues: this.issues,
+    };
   }
 }
 

@@ -13,11 +13,13 @@ export {
   isPaymentsError,
   formatIssuePath,
   paymentsErrorNames,
+  callbackParseReasons,
 } from './errors.js';
 export type {
   ValidationIssue,
   IssuePath,
   CallbackVerificationReason,
+  CallbackParseReason,
   PaymentsErrorName,
   ErrorByName,
 } from './errors.js';
@@ -98,6 +100,7 @@ export {
   payoutFailureCallbackSchema,
   callbackSchemas,
   callbackEventTypes,
+  callbackWarningCodes,
   parseCallback,
   safeParseCallback,
   PAID_FLAG_CONTRADICTION,
@@ -123,6 +126,8 @@ export type {
   CallbackEventType,
   CallbackEventOf,
   CallbackEventBase,
+  CallbackWarning,
+  CallbackWarningCode,
   PaymentMethodKind,
   CardPaymentSucceededEvent,
   CardPaymentFailedEvent,

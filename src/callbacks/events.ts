@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { IssuePath } from '../errors.js';
 import type {
   CardPaymentFailureCallback,
   CardPaymentSuccessCallback,
@@ -56,6 +57,68 @@ export type CallbackEventType = (typeof callbackEventTypes)[number];
 export type PaymentMethodKind = 'card' | 'mobile_money';
 
 /**
+ * Every {@link CallbackWarningCode}.
+ *
+ * - `paid_flag_contradicts_payment_status`: the redirect checkout card success the spec
+ *   describes, `paid: 'False'` with `Payment complete.`; the event is `checkout.succeeded`.
+ * - `value_converted`: a value came in another JSON type than documented (a number for a
+ *   numeric string or the reverse, a boolean for `'True'`/`'False'`) and was converted.
+ * - `timestamp_out_of_range`: `timestamp` is too far from now to be a date; `occurredAt` is
+ *   absent.
+ *
+ * @example
+ * ```ts
+ * for (const code of callbackWarningCodes) metrics.register(`webhook_warning_${code}`);
+ * ```
+ */
+export const callbackWarningCodes = [
+  'paid_flag_contradicts_payment_status',
+  'value_converted',
+  'timestamp_out_of_range',
+] as const;
+
+/**
+ * The `code` of a {@link CallbackWarning}.
+ *
+ * @example
+ * ```ts
+ * const code: CallbackWarningCode = 'value_converted';
+ * ```
+ */
+export type CallbackWarningCode = (typeof callbackWarningCodes)[number];
+
+/**
+ * Something the parser tolerated or noticed in a payload it accepted.
+ *
+ * @example
+ * ```ts
+ * for (const warning of event.warnings) {
+ *   if (warning.code === 'paid_flag_contradicts_payment_status') log.info(warning.message);
+ * }
+ * ```
+ */
+export interface CallbackWarning {
+  /** Stable code to switch on. */
+  readonly code: CallbackWarningCode;
+  /** The key it is about, when it is about one, e.g. `['amount']`. */
+  readonly path?: IssuePath;
+  /** Human wording, e.g. `amount: number converted to string`. Never a payload value. */
+  readonly message: string;
+}
+
+/**
+ * The warning code of the one documented contradiction: the redirect checkout card success
+ * with `paid: 'False'` and `Payment complete.`.
+ *
+ * @example
+ * ```ts
+ * const event = parseCallback(body);
+ * if (event.warnings.some((w) => w.code === PAID_FLAG_CONTRADICTION)) log.info('paid flag contradicts the payment status');
+ * ```
+ */
+export const PAID_FLAG_CONTRADICTION = 'paid_flag_contradicts_payment_status' satisfies CallbackWarningCode;
+
+/**
  * Fields every event has. `amount` is always a string; `currency`, `reference`, `transactionId`
  * and `occurredAt` are present when the payload carries them (each variant says which).
  *
@@ -79,10 +142,13 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
   readonly transactionId?: string | undefined;
   /** The payload's `message`. */
   readonly message: string;
-  /** When the service says it happened (`timestamp`, unix seconds), when the payload has one. */
+  /**
+   * When the service says it happened (`timestamp`, unix seconds): a valid Date, or absent when
+   * the payload has no timestamp or one out of range (then `warnings` says so).
+   */
   readonly occurredAt?: Date | undefined;
-  /** What the parser tolerated or noticed, e.g. `amount: number converted to string`. */
-  readonly warnings: readonly string[];
+  /** What the parser tolerated or noticed, each with a stable `code`. */
+  readonly warnings: readonly CallbackWarning[];
   /** The payload with the documented keys and value types; unknown extra keys kept. */
   readonly data: Readonly<D>;
 }
@@ -104,7 +170,6 @@ export interface CardPaymentSucceededEvent extends CallbackEventBase<
   readonly paymentMethodLabel: string;
   readonly currency: string;
   readonly transactionId: string;
-  readonly occurredAt: Date;
 }
 
 /**
@@ -124,7 +189,6 @@ export interface CardPaymentFailedEvent extends CallbackEventBase<
   readonly paymentMethodLabel: string;
   readonly currency: string;
   readonly transactionId: string;
-  readonly occurredAt: Date;
 }
 
 /**
@@ -143,7 +207,6 @@ export interface MobileMoneyPaymentSucceededEvent extends CallbackEventBase<
   readonly paymentMethod: 'mobile_money';
   readonly paymentMethodLabel: string;
   readonly transactionId: string;
-  readonly occurredAt: Date;
 }
 
 /**
@@ -164,7 +227,6 @@ export interface MobileMoneyPaymentFailedEvent extends CallbackEventBase<
   /** The failure payload names no payment method; always `''`. */
   readonly paymentMethodLabel: string;
   readonly reference: string;
-  readonly occurredAt: Date;
 }
 
 /**

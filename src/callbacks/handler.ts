@@ -7,24 +7,30 @@
  * @module
  */
 import { CallbackParseError, type CallbackVerificationError } from '../errors.js';
+import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import { callbackDedupeKey, createMemoryDedupeStore, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
 
 /**
- * What `onEvent` gets besides the event.
+ * What `onEvent` gets besides the event. `Reference` is `string` when the handler verifies
+ * signatures (`secret` set), `string | undefined` otherwise.
  *
  * @example
  * ```ts
- * onEvent: async (event, { reference, dedupeKey }) => { await orders.settle(reference ?? event.reference, dedupeKey); }
+ * onEvent: async (event, { reference, dedupeKey }) => { await orders.settle(reference, dedupeKey); }
  * ```
  */
-export interface CallbackContext {
+export interface CallbackContext<Reference extends string | undefined = string | undefined> {
   /** The incoming request (its body already read). */
   readonly request: Request;
-  /** The reference signed into the URL (when `secret` is set) — the only reference card and mobile-money success payloads have. */
-  readonly reference: string | undefined;
+  /**
+   * The order the callback is about, for all eight types: the reference signed into the URL
+   * (already checked against the payload's own `transaction_reference` / `order_id` /
+   * `reference_id` where it has one). Without `secret`, the payload's own reference, if any.
+   */
+  readonly reference: Reference;
   /** The event's dedupe key ({@link callbackDedupeKey}). */
   readonly dedupeKey: string;
 }
@@ -38,9 +44,12 @@ export interface CallbackContext {
  * ```
  */
 export interface ExpectedPayment {
-  /** Compared numerically with `event.amount` (`'1500'`, `1500` and `'1500.00'` agree). */
+  /**
+   * Compared as a decimal with `event.amount` (`'1500'`, `1500` and `'1500.00'` agree); a value
+   * that is not a plain decimal (`'1,500'`, `'1.5e3'`) never matches.
+   */
   readonly amount?: string | number;
-  /** Compared case-insensitively with `event.currency`, when the payload has a currency. */
+  /** Compared with `event.currency` ignoring ASCII letter case, when the payload has a currency. */
   readonly currency?: string;
 }
 
@@ -57,6 +66,9 @@ export type CallbackRejectionReason =
   | 'invalid_signature'
   | 'payload_too_large'
   | 'invalid_payload'
+  | 'contradictory_outcome'
+  | 'unrecognised_status'
+  | 'missing_status'
   | 'reference_mismatch'
   | 'amount_mismatch'
   | 'currency_mismatch'
@@ -71,7 +83,11 @@ export type CallbackRejectionReason =
  * const options: CallbackHandlerOptions = { secret: process.env.WEBHOOK_SECRET, onEvent: async (event) => {} };
  * ```
  */
-export interface CallbackHandlerOptions extends ParseCallbackOptions {
+export interface CallbackHandlerOptions<
+  Reference extends string | undefined = string | undefined,
+> extends ParseCallbackOptions {
+  // onEvent and expected are methods (bivariant parameters), so that one implementation of
+  // createCallbackHandler serves both the signed overload (reference: string) and the unsigned one.
   /**
    * Verify the URL signature of `signCallbackUrl` (401 when missing or wrong). A list during a
    * rotation. Without it, no URL check (not recommended: anyone can post to the route).
@@ -80,7 +96,7 @@ export interface CallbackHandlerOptions extends ParseCallbackOptions {
   /** The public origin the URLs were signed with, when a proxy rewrites the Host. */
   readonly publicOrigin?: string;
   /** Called once per event, after every check (may return a promise); the answer is 200 when it resolves, 500 when it throws or rejects. */
-  readonly onEvent: (event: CallbackEvent, context: CallbackContext) => unknown;
+  onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
   /** Where processed events are recorded; `false` turns deduplication off. Default: in-memory store. */
   readonly dedupe?: DedupeStore | false;
   /** How long a processed event is remembered, ms. Default 24 h. */
@@ -94,10 +110,10 @@ export interface CallbackHandlerOptions extends ParseCallbackOptions {
    * reference in `context`); a different amount or currency answers 422 and `onEvent` is not
    * called. Return `undefined` to skip the check.
    */
-  readonly expected?: (
+  expected?(
     event: CallbackEvent,
-    context: Omit<CallbackContext, 'dedupeKey'>,
-  ) => ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
+    context: Omit<CallbackContext<Reference>, 'dedupeKey'>,
+  ): ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
   /**
    * Told about every refused request and every `onEvent` failure (for logs and metrics). Its own
    * errors are ignored. The error never carries the payload.
@@ -158,12 +174,6 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | u
   return body;
 }
 
-const sameAmount = (expected: string | number, actual: string): boolean => {
-  const a = Number(expected);
-  const b = Number(actual);
-  return Number.isFinite(a) && Number.isFinite(b) ? a === b : String(expected).trim() === actual.trim();
-};
-
 /**
  * Creates the webhook route. Status codes: 200 without a body when the event was processed (a
  * duplicate also carries `x-callback-duplicate: true`); a refusal has a small JSON body that
@@ -172,11 +182,12 @@ const sameAmount = (expected: string | number, actual: string): boolean => {
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
- * | 400 `invalid_payload` | not JSON, or matches no documented payload (or contradicts itself with `onContradiction: 'reject'`) |
+ * | 400 `invalid_payload` | not JSON, or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | `secret` set and the URL signature is missing or wrong |
  * | 405 `method_not_allowed` | not a POST |
  * | 409 `reference_mismatch` | the payload's reference (transaction_reference / order_id / reference_id) is not the signed one |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
+ * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
  * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed |
  * | 503 `in_progress` + `Retry-After` | the same event is being processed by another delivery right now |
@@ -192,6 +203,10 @@ const sameAmount = (expected: string | number, actual: string): boolean => {
  * });
  * ```
  */
+export function createCallbackHandler(
+  options: CallbackHandlerOptions<string> & { readonly secret: string | readonly string[] },
+): CallbackHandler;
+export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
@@ -246,8 +261,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     }
 
     const parsed = safeParseCallback(body, parseOptions);
-    if (!parsed.success) return refuse(request, 400, 'invalid_payload', parsed.error);
+    if (!parsed.success) {
+      // The outcome could not be decided: 422, so the order stays pending and the sender retries.
+      const reason = parsed.error.reason;
+      return reason === 'contradictory_outcome' ||
+        reason === 'unrecognised_status' ||
+        reason === 'missing_status'
+        ? refuse(request, 422, reason, parsed.error)
+        : refuse(request, 400, 'invalid_payload', parsed.error);
+    }
     const event = parsed.event;
+    const reference = signedReference ?? event.reference;
 
     if (
       signedReference !== undefined &&
@@ -260,9 +284,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         'reference_mismatch',
         new CallbackParseError(
           `The ${event.type} payload's reference is not the one signed into the callback URL`,
-          {
-            closestVariant: event.type,
-          },
+          { reason: 'reference_mismatch', closestVariant: event.type },
         ),
       );
     }
@@ -271,19 +293,23 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let dedupeKey = '';
     try {
       if (options.expected !== undefined) {
-        const expected = await options.expected(event, { request, reference: signedReference });
+        const expected = await options.expected(event, { request, reference });
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
             422,
             'amount_mismatch',
-            new Error(`${event.type}: amount is not the expected one`),
+            new Error(
+              readDecimal(expected.amount) === undefined
+                ? `${event.type}: the expected amount is not a plain decimal number`
+                : `${event.type}: amount is not the expected one`,
+            ),
           );
         }
         if (
           expected?.currency !== undefined &&
           event.currency !== undefined &&
-          expected.currency.toUpperCase() !== event.currency.toUpperCase()
+          !sameCurrency(expected.currency, event.currency)
         ) {
           return refuse(
             request,
@@ -306,7 +332,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = true;
       }
 
-      await options.onEvent(event, { request, reference: signedReference, dedupeKey });
+      await options.onEvent(event, { request, reference, dedupeKey });
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would

@@ -22,12 +22,14 @@ export type {
   PayoutFailureCallback,
   CallbackPayload,
 } from './schemas.js';
-export { callbackEventTypes } from './events.js';
+export { callbackEventTypes, callbackWarningCodes, PAID_FLAG_CONTRADICTION } from './events.js';
 export type {
   CallbackEvent,
   CallbackEventType,
   CallbackEventOf,
   CallbackEventBase,
+  CallbackWarning,
+  CallbackWarningCode,
   PaymentMethodKind,
   CardPaymentSucceededEvent,
   CardPaymentFailedEvent,
@@ -38,7 +40,7 @@ export type {
   PayoutSucceededEvent,
   PayoutFailedEvent,
 } from './events.js';
-export { parseCallback, safeParseCallback, PAID_FLAG_CONTRADICTION } from './parse.js';
+export { parseCallback, safeParseCallback } from './parse.js';
 export type { ParseCallbackOptions, SafeParseCallbackResult } from './parse.js';
 export { signCallbackUrl, verifyCallbackUrl, callbackSignatureParams } from './signing.js';
 export type { SignCallbackUrlOptions, VerifyCallbackUrlOptions, VerifiedCallbackUrl } from './signing.js';
@@ -54,5 +56,5 @@ export type {
 } from './handler.js';
 export { toNodeListener } from './node.js';
 export type { NodeCallbackRequest, NodeCallbackListener } from './node.js';
-export { CallbackParseError, CallbackVerificationError } from '../errors.js';
-export type { ValidationIssue, CallbackVerificationReason } from '../errors.js';
+export { CallbackParseError, CallbackVerificationError, callbackParseReasons } from '../errors.js';
+export type { ValidationIssue, CallbackVerificationReason, CallbackParseReason } from '../errors.js';

@@ -3,12 +3,12 @@
  * (spaces included) and the documented value types. Unknown extra keys are kept
  * (`z.looseObject`): providers add fields.
  *
- * These schemas are strict about types: they describe what the spec documents. `parseCallback`
- * is the tolerant reader — it accepts a number where a numeric string is documented (and vice
- * versa) and booleans for `'True'`/`'False'`, converts them to the documented type and lists
- * each conversion in `event.warnings`; the `data` it returns always passes the strict schema of
- * its variant. Its fast checker is compiled from these schemas (see `rules.ts`), so they are
- * the one source of truth for both the types and the rules.
+ * These schemas are strict about types: they describe what the spec documents, and they are the
+ * only description of each payload in the SDK. `parseCallback` checks a payload with its
+ * variant's schema (the variant chosen by `verdict.ts`) and is tolerant only where zod reports a
+ * value of another JSON type it can convert losslessly — a number where a numeric string is
+ * documented (and vice versa), a boolean for `'True'`/`'False'` — listing each conversion in
+ * `event.warnings`; the `data` it returns always passes the strict schema of its variant.
  *
  * @module
  */

@@ -6,7 +6,12 @@ import {
   type CallbackEvent,
   type CallbackEventOf,
   type CallbackEventType,
+  type CallbackParseReason,
+  type CallbackWarning,
+  type CallbackWarningCode,
   type CardPaymentSuccessCallback,
+  type CallbackContext,
+  createCallbackHandler,
   type CheckoutSucceededEvent,
 } from '../../src/callbacks/index.js';
 
@@ -42,7 +47,8 @@ describe('CallbackEvent types', () => {
       expectTypeOf(event.data.paid).toEqualTypeOf<'True' | 'False'>();
       expectTypeOf(event.paid).toEqualTypeOf<true>();
       expectTypeOf(event.paymentMethod).toEqualTypeOf<'card'>();
-      expectTypeOf(event.occurredAt).toEqualTypeOf<Date>();
+      // a valid Date, or absent when the timestamp is out of range
+      expectTypeOf(event.occurredAt).toEqualTypeOf<Date | undefined>();
       expectTypeOf(event.data).toExtend<Readonly<CardPaymentSuccessCallback>>();
     }
     if (event.type === 'payment.mobile_money.succeeded') {
@@ -72,7 +78,11 @@ describe('CallbackEvent types', () => {
 
   it('has readonly public fields and common fields on the union', () => {
     expectTypeOf(event.amount).toEqualTypeOf<string>();
-    expectTypeOf(event.warnings).toEqualTypeOf<readonly string[]>();
+    expectTypeOf(event.warnings).toEqualTypeOf<readonly CallbackWarning[]>();
+    expectTypeOf<CallbackWarning['code']>().toEqualTypeOf<CallbackWarningCode>();
+    expectTypeOf<CallbackWarningCode>().toEqualTypeOf<
+      'paid_flag_contradicts_payment_status' | 'value_converted' | 'timestamp_out_of_range'
+    >();
     expectTypeOf(event.reference).toEqualTypeOf<string | undefined>();
     // @ts-expect-error fields are readonly
     event.amount = '1';
@@ -92,5 +102,34 @@ describe('CallbackEvent types', () => {
     } else {
       expectTypeOf(result.event).toEqualTypeOf<undefined>();
     }
+  });
+
+  it('exports the parse reasons as a closed union', () => {
+    expectTypeOf<CallbackParseReason>().toEqualTypeOf<
+      | 'invalid_json'
+      | 'not_an_object'
+      | 'unknown_callback'
+      | 'invalid_payload'
+      | 'invalid_amount'
+      | 'contradictory_outcome'
+      | 'unrecognised_status'
+      | 'missing_status'
+      | 'reference_mismatch'
+    >();
+  });
+
+  it('types context.reference as string when the handler verifies signatures', () => {
+    createCallbackHandler({
+      secret: 'whsec_0123456789abcdef',
+      onEvent: (_event, context) => {
+        expectTypeOf(context.reference).toEqualTypeOf<string>();
+      },
+      expected: (_event, context) => {
+        expectTypeOf(context.reference).toEqualTypeOf<string>();
+        return undefined;
+      },
+    });
+    expectTypeOf<CallbackContext['reference']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<CallbackContext<string>['reference']>().toEqualTypeOf<string>();
   });
 });

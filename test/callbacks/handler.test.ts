@@ -55,13 +55,15 @@ describe('createCallbackHandler', () => {
     const { handler, events } = setup();
     const response = await handler(post(await signed('ORDER-1002'), JSON.stringify(checkoutCardSuccess)));
     expect(response.status).toBe(200);
-    expect(events[0]?.warnings).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(events[0]?.warnings.map((warning) => warning.code)).toEqual([
+      'paid_flag_contradicts_payment_status',
+    ]);
   });
 
-  it("answers 400 to the contradiction with onContradiction: 'reject'", async () => {
+  it("answers 422 to the contradiction with onContradiction: 'reject'", async () => {
     const { handler, onEvent } = setup({ onContradiction: 'reject' });
     const response = await handler(post(await signed('ORDER-1002'), JSON.stringify(checkoutCardSuccess)));
-    expect(await json(response)).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+    expect(await json(response)).toEqual({ status: 422, body: { error: 'contradictory_outcome' } });
     expect(onEvent).not.toHaveBeenCalled();
   });
 

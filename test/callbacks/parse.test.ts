@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CallbackParseError,
   callbackSchemas,
+  type CallbackParseReason,
   cardPaymentSuccessCallbackSchema,
   parseCallback,
   payoutSuccessCallbackSchema,
@@ -234,10 +235,12 @@ describe('classification never depends on the brand word or message text', () =>
     );
   });
 
-  it('falls back to paid when the checkout payment status is unrecognised, and says so', () => {
-    const event = parseCallback({ ...checkoutMobileMoneySuccess, payment_status: 'Done' });
-    expect(event.type).toBe('checkout.succeeded');
-    expect(event.warnings).toEqual(['payment_status_unrecognised']);
+  it('refuses an unrecognised checkout payment status instead of falling back to paid', () => {
+    const error = parseError({ ...checkoutMobileMoneySuccess, payment_status: 'Done' });
+    expect(error.reason).toBe('unrecognised_status');
+    expect(error.message).toMatch(
+      /payment_status 'Done', expected 'Payment complete.' or 'Payment incomplete.'/,
+    );
   });
 });
 
@@ -247,8 +250,12 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.amount).toBe('1500');
     expect(event.data).toMatchObject({ amount: '1500', 'amount captured': '1500' });
     expect(event.warnings).toEqual([
-      'amount: number converted to string',
-      'amount captured: number converted to string',
+      { code: 'value_converted', path: ['amount'], message: 'amount: number converted to string' },
+      {
+        code: 'value_converted',
+        path: ['amount captured'],
+        message: 'amount captured: number converted to string',
+      },
     ]);
   });
 
@@ -257,8 +264,12 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.data).toMatchObject({ amount: 250.5, amount_captured: 250.5 });
     expect(event.amount).toBe('250.5');
     expect(event.warnings).toEqual([
-      'amount: numeric string converted to number',
-      'amount_captured: numeric string converted to number',
+      { code: 'value_converted', path: ['amount'], message: 'amount: numeric string converted to number' },
+      {
+        code: 'value_converted',
+        path: ['amount_captured'],
+        message: 'amount_captured: numeric string converted to number',
+      },
     ]);
   });
 
@@ -267,24 +278,34 @@ describe('tolerances, each recorded as a warning', () => {
     expect(event.data).toMatchObject({ status: 200, timestamp: TIMESTAMP });
     expect(event.occurredAt).toEqual(occurredAt);
     expect(event.warnings).toEqual([
-      'status: numeric string converted to integer',
-      'timestamp: numeric string converted to integer',
+      { code: 'value_converted', path: ['status'], message: 'status: numeric string converted to number' },
+      {
+        code: 'value_converted',
+        path: ['timestamp'],
+        message: 'timestamp: numeric string converted to number',
+      },
     ]);
   });
 
   it('accepts booleans for True/False', () => {
     const success = parseCallback({ ...cardSuccess, paid: true });
     expect(success.data.paid).toBe('True');
-    expect(success.warnings).toEqual(['paid: boolean converted to string']);
+    expect(success.warnings).toEqual([
+      { code: 'value_converted', path: ['paid'], message: "paid: boolean converted to 'True'" },
+    ]);
     const failure = parseCallback({ ...mobileMoneyFailure, paid: false });
     expect(failure.data.paid).toBe('False');
-    expect(failure.warnings).toEqual(['paid: boolean converted to string']);
+    expect(failure.warnings).toEqual([
+      { code: 'value_converted', path: ['paid'], message: "paid: boolean converted to 'False'" },
+    ]);
   });
 
   it('accepts a numeric order_id and reference_id (the request sends them as integers)', () => {
     const checkout = parseCallback({ ...checkoutMobileMoneySuccess, order_id: 1001 });
     expect(checkout.reference).toBe('1001');
-    expect(checkout.warnings).toEqual(['order_id: number converted to string']);
+    expect(checkout.warnings).toEqual([
+      { code: 'value_converted', path: ['order_id'], message: 'order_id: number converted to string' },
+    ]);
     const payout = parseCallback({ ...payoutSuccess, reference_id: 100000000001 });
     expect(payout.reference).toBe('100000000001');
   });
@@ -312,26 +333,31 @@ describe('the redirect card success contradiction (paid False + Payment complete
   it('is checkout.succeeded with a warning by default', () => {
     const event = parseCallback(checkoutCardSuccess);
     expect(event).toMatchObject({ type: 'checkout.succeeded', paid: true, paymentMethod: 'card' });
-    expect(event.warnings).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(event.warnings.map((warning) => warning.code)).toEqual(['paid_flag_contradicts_payment_status']);
+    expect(event.warnings[0]).toMatchObject({ path: ['paid'] });
     expect(event.data.paid).toBe('False');
   });
 
   it("is a CallbackParseError with onContradiction: 'reject'", () => {
     expect(() => parseCallback(checkoutCardSuccess, { onContradiction: 'reject' })).toThrow(
-      /paid flag disagrees with the payment status of the redirect checkout success/,
+      /onContradiction: 'reject'.*payment_status 'Payment complete.' says success; paid 'False' says failure/,
     );
     const result = safeParseCallback(checkoutCardSuccess, { onContradiction: 'reject' });
     expect(result.success).toBe(false);
+    expect(result.error?.reason).toBe('contradictory_outcome');
     expect(result.error?.closestVariant).toBe('checkout.succeeded');
   });
 
-  it('is flagged the other way round too (paid True + Payment Incomplete.)', () => {
-    const event = parseCallback({ ...checkoutFailure, paid: 'True' });
-    expect(event).toMatchObject({ type: 'checkout.failed', paid: false });
-    expect(event.warnings).toEqual(['paid_flag_contradicts_payment_status']);
-    expect(
-      safeParseCallback({ ...checkoutFailure, paid: 'True' }, { onContradiction: 'reject' }).success,
-    ).toBe(false);
+  it('is the only exception: paid True + Payment Incomplete. is refused either way', () => {
+    expect(parseError({ ...checkoutFailure, paid: 'True' }).reason).toBe('contradictory_outcome');
+    const rejected = safeParseCallback({ ...checkoutFailure, paid: 'True' }, { onContradiction: 'reject' });
+    expect(rejected.error?.reason).toBe('contradictory_outcome');
+  });
+
+  it('is the only exception: the same values by mobile money are refused', () => {
+    const error = parseError({ ...checkoutMobileMoneySuccess, paid: 'False' });
+    expect(error.reason).toBe('contradictory_outcome');
+    expect(error.closestVariant).toBeUndefined();
   });
 
   it('leaves consistent payloads alone under reject', () => {
@@ -348,115 +374,137 @@ describe('rejections name the closest variant and the keys, never a value', () =
     return copy;
   };
 
-  const cases: [string, unknown, string | undefined, RegExp][] = [
-    ['null', null, undefined, /must be a JSON object, got null/],
-    ['undefined', undefined, undefined, /got a undefined/],
-    ['a number', 42, undefined, /got a number/],
-    ['a boolean', true, undefined, /got a boolean/],
-    ['an array', [cardSuccess], undefined, /got an array/],
-    ['a JSON array', '[1,2]', undefined, /got an array/],
-    ['a JSON string literal', '"hello"', undefined, /got a string/],
-    ['broken JSON', '{"id": ', undefined, /not valid JSON/],
-    ['an empty string', '', undefined, /not valid JSON/],
-    ['truncated JSON', JSON.stringify(cardSuccess).slice(0, -3), undefined, /not valid JSON/],
-    ['invalid UTF-8 bytes', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), undefined, /not valid UTF-8/],
-    ['an empty object', {}, undefined, /none of their keys/],
-    ['unrelated keys', { foo: 1, bar: 'x' }, undefined, /none of their keys/],
+  const cases: [string, unknown, CallbackParseReason, string | undefined, RegExp][] = [
+    ['null', null, 'not_an_object', undefined, /must be a JSON object, got null/],
+    ['undefined', undefined, 'not_an_object', undefined, /got a undefined/],
+    ['a number', 42, 'not_an_object', undefined, /got a number/],
+    ['a boolean', true, 'not_an_object', undefined, /got a boolean/],
+    ['an array', [cardSuccess], 'not_an_object', undefined, /got an array/],
+    ['a JSON array', '[1,2]', 'not_an_object', undefined, /got an array/],
+    ['a JSON string literal', '"hello"', 'not_an_object', undefined, /got a string/],
+    ['broken JSON', '{"id": ', 'invalid_json', undefined, /not valid JSON/],
+    ['an empty string', '', 'invalid_json', undefined, /not valid JSON/],
+    ['truncated JSON', JSON.stringify(cardSuccess).slice(0, -3), 'invalid_json', undefined, /not valid JSON/],
+    [
+      'invalid UTF-8 bytes',
+      new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      'invalid_json',
+      undefined,
+      /not valid UTF-8/,
+    ],
+    ['an empty object', {}, 'unknown_callback', undefined, /none of their keys/],
+    ['unrelated keys', { foo: 1, bar: 'x' }, 'unknown_callback', undefined, /none of their keys/],
     [
       'card success without transaction id',
       without(cardSuccess, 'transaction id'),
+      'invalid_payload',
       'payment.card.succeeded',
       /\["transaction id"\]: required key is missing/,
     ],
     [
       'card with status as text',
       { ...cardSuccess, status: 'OK' },
+      'invalid_payload',
       'payment.card.succeeded',
-      /status: expected integer, got string/,
+      /status: expected number, got string/,
     ],
     [
       'card with paid "yes"',
       { ...cardSuccess, paid: 'yes' },
-      'payment.card.succeeded',
-      /paid: expected 'True' or 'False'/,
+      'unrecognised_status',
+      undefined,
+      /paid 'yes', expected 'True' or 'False'/,
     ],
     [
       'card failure without currency',
       without(cardFailure, 'currency'),
+      'invalid_payload',
       'payment.card.failed',
       /currency: required/,
     ],
     [
       'mobile-money success with amount as an object',
       { ...mobileMoneySuccess, amount: { value: 1 } },
+      'invalid_amount',
       'payment.mobile_money.succeeded',
-      /amount: expected number, got object/,
+      /amount: expected a plain decimal number such as 1500 or 1500.50, got object/,
     ],
     [
       'mobile-money success with a non-numeric amount string',
       { ...mobileMoneySuccess, amount: 'ten' },
+      'invalid_amount',
       'payment.mobile_money.succeeded',
-      /amount: expected number, got string/,
+      /amount: expected a plain decimal number .*, got text that is not a number/,
     ],
     [
       'mobile-money success with a numeric string too large for a double',
       { ...mobileMoneySuccess, amount: '1' + '0'.repeat(400) },
+      'invalid_amount',
       'payment.mobile_money.succeeded',
-      /amount: expected number, got string/,
+      /amount: .*got a number too large to be finite/,
     ],
     [
       'mobile-money failure without the payment status',
       without(mobileMoneyFailure, 'payment status'),
-      'payment.mobile_money.failed',
-      /\["payment status"\]: required key is missing/,
+      'missing_status',
+      undefined,
+      /has no payment status/,
     ],
     [
       'mobile-money failure with a fractional response_status',
       { ...mobileMoneyFailure, response_status: 406.5 },
-      'payment.mobile_money.failed',
-      /response_status: expected integer/,
+      'unrecognised_status',
+      undefined,
+      /response_status \(number\), expected an integer/,
     ],
     [
       'checkout with neither a readable status nor paid',
       { ...checkoutFailure, payment_status: '?', paid: 'maybe' },
-      'checkout.failed',
-      /payment_status: expected 'Payment complete.' or 'Payment Incomplete.'/,
+      'unrecognised_status',
+      undefined,
+      /payment_status \(string\), expected 'Payment complete.' or 'Payment incomplete.'; paid 'maybe'/,
     ],
     [
       'checkout without order_id',
       without(checkoutFailure, 'order_id'),
+      'unknown_callback',
       'checkout.failed',
-      /closest is redirect checkout/,
+      /closest is redirect checkout failure \(checkout.failed\): order_id: required key is missing/,
     ],
     [
-      'payout success without payout_fee',
+      'payout success without payout_fee (the failure shape)',
       without(payoutSuccess, 'payout_fee'),
-      'payout.succeeded',
-      /payout_fee: required/,
+      'contradictory_outcome',
+      undefined,
+      /payout_fee absent says failure; status 'Success' says success/,
     ],
     [
       'payout with status "Pending"',
       { ...payoutFailure, status: 'Pending' },
-      'payout.failed',
-      /status: expected 'Failed'/,
+      'unrecognised_status',
+      undefined,
+      /status 'Pending', expected 'Success' or 'Failed'/,
     ],
     [
       'payout with a null amount',
       { ...payoutSuccess, amount: null },
+      'invalid_amount',
       'payout.succeeded',
-      /amount: expected string, got null/,
+      /amount: expected a plain decimal number .*, got null/,
     ],
     [
       'payout with an array message',
       { ...payoutSuccess, message: ['x'] },
+      'invalid_payload',
       'payout.succeeded',
       /message: expected string, got array/,
     ],
     [
-      'card success with an infinite-looking amount',
+      'card success with an infinite amount',
       { ...cardSuccess, amount: Number.POSITIVE_INFINITY },
+      'invalid_amount',
       'payment.card.succeeded',
-      /amount: expected string, got number/,
+      /amount: .*got a non-finite number/,
     ],
     [
       'a card payload with snake_case keys instead of spaces',
@@ -469,19 +517,22 @@ describe('rejections name the closest variant and the keys, never a value', () =
         transaction_id: 'T',
         paid: 'True',
       },
-      'payment.mobile_money.succeeded',
-      /mobile-money payment success/,
+      'missing_status',
+      undefined,
+      /mobile-money payment callback has no response_status/,
     ],
     [
       'a payload with only a message and an amount',
       { message: 'hello', amount: '1' },
+      'unknown_callback',
       'checkout.failed',
       /closest is redirect checkout failure/,
     ],
   ];
 
-  it.each(cases)('rejects %s', (_name, input, closest, message) => {
+  it.each(cases)('rejects %s', (_name, input, reason, closest, message) => {
     const error = parseError(input);
+    expect(error.reason).toBe(reason);
     expect(error.closestVariant).toBe(closest);
     expect(error.message).toMatch(message);
     expect(error.name).toBe('CallbackParseError');
@@ -510,7 +561,7 @@ describe('rejections name the closest variant and the keys, never a value', () =
   it('lists each issue with its key path', () => {
     const error = parseError({ ...cardSuccess, status: 'x', currency: undefined });
     expect(error.issues).toEqual([
-      { path: ['status'], message: 'expected integer, got string', code: 'invalid_type' },
+      { path: ['status'], message: 'expected number, got string', code: 'invalid_type' },
       { path: ['currency'], message: 'required key is missing', code: 'missing_key' },
     ]);
   });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeParseCallback } from '../../src/callbacks/parse.js';
 import { callbackSchemas } from '../../src/callbacks/schemas.js';
+import { callbackWarningCodes } from '../../src/callbacks/events.js';
 import { callbackFixtures } from '../../src/testing/fixtures.js';
 import { callbackPayloadTypes, type CallbackPayloadType } from '../../src/testing/payloads.js';
 import { anyValidPayload, garbageBody, mutatedPayload, pollutingPayload } from './arbitraries/callbacks.js';
@@ -115,6 +116,29 @@ const hasKind = (value: unknown, kind: Kind): boolean =>
         ? typeof value === 'number' && Number.isFinite(value)
         : value === 'True' || value === 'False';
 
+const statusWord = (value: unknown) =>
+  typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : value;
+
+/** Any failure signal left in the data of an event reported as paid (spec §2.9). */
+function failureSignalsOfPaid(
+  type: string,
+  data: Record<string, unknown>,
+  codes: readonly string[],
+): string[] {
+  const found: string[] = [];
+  const documentedContradiction = codes.includes('paid_flag_contradicts_payment_status');
+  if (data.paid !== undefined && data.paid !== 'True' && !documentedContradiction)
+    found.push(`paid ${String(data.paid)}`);
+  for (const key of ['payment status', 'payment_status']) {
+    if (data[key] !== undefined && statusWord(data[key]) !== 'payment complete')
+      found.push(`${key} not complete`);
+  }
+  if (type.startsWith('payment.mobile_money') && data.response_status !== 200)
+    found.push('response_status not 200');
+  if (type.startsWith('payout') && data.status !== 'Success') found.push('payout status not Success');
+  return found.map((signal) => `paid: true with ${signal}`);
+}
+
 const tally = {
   payloads: 0,
   accepted: 0,
@@ -182,8 +206,23 @@ function inspectResult(input: unknown): string[] {
   if (typeof event.paid !== 'boolean') bad.push('paid is not boolean');
   if (event.type.endsWith('.succeeded') !== event.paid) bad.push(`paid ${event.paid} for ${event.type}`);
   if (typeof event.amount !== 'string') bad.push('amount is not a string');
-  if (!Array.isArray(event.warnings) || event.warnings.some((w) => typeof w !== 'string'))
+  if (
+    !Array.isArray(event.warnings) ||
+    event.warnings.some(
+      (w) => !(callbackWarningCodes as readonly string[]).includes(w.code) || typeof w.message !== 'string',
+    )
+  )
     bad.push('warnings');
+  if (!/^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(event.amount)) bad.push('amount is not a plain decimal');
+  if (event.occurredAt !== undefined && Number.isNaN(event.occurredAt.getTime())) bad.push('Invalid Date');
+  if (event.paid)
+    bad.push(
+      ...failureSignalsOfPaid(
+        event.type,
+        data,
+        event.warnings.map((w) => w.code),
+      ),
+    );
   if (bad.length > 0) tally.acceptedWithBadData++;
   return [...problems, ...bad];
 }
@@ -257,10 +296,8 @@ describe('fuzzing safeParseCallback', { timeout: 240_000 }, () => {
     );
   });
 
-  // Found by the mutated-payload property (seed 20240602): a documented number given as a digit
-  // string too long for a double was "converted" to Infinity (src/callbacks/rules.ts, `case
-  // 'number'` checks DECIMAL but not Number.isFinite(Number(value))), so the event was accepted
-  // with data.amount = Infinity (JSON: null) and event.amount 'Infinity', failing its own schema.
+  // A documented number given as a digit string too long for a double must be refused, never
+  // "converted" to Infinity.
   it.each([
     ['payment.mobile_money.succeeded', 'amount'],
     ['payment.mobile_money.succeeded', 'amount_captured'],

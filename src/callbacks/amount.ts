@@ -1,0 +1,74 @@
+/**
+ * Amounts in callbacks and in `expected`: plain decimal numbers, compared as decimals.
+ *
+ * A plain decimal is digits, optionally followed by a dot and more digits: `1500`, `1500.50`,
+ * `0.5`. Everything else is refused rather than guessed: empty, grouped (`1,500.00`), exponent
+ * (`1.5e3`), hex (`0x5dc`), signed (`-5`, `+5`), padded (` 1500`, `01500`), non-finite, or a
+ * number too large to be finite. A JSON number counts when it prints as a plain decimal
+ * (`1500`, `1500.5`; not `1e21`, not negative).
+ *
+ * @module
+ */
+
+const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/**
+ * The value as plain decimal text (`'1500'`, `'1500.5'`), or `undefined` when it is not a plain
+ * decimal number (see the module comment for what is refused).
+ *
+ * @example
+ * ```ts
+ * readDecimal('1500.50'); // '1500.50'
+ * readDecimal(1500); // '1500'
+ * readDecimal('1,500.00'); // undefined
+ * ```
+ */
+export function readDecimal(value: unknown): string | undefined {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+  else return undefined;
+  if (!PLAIN_DECIMAL.test(text) || !Number.isFinite(Number(text))) return undefined;
+  return text;
+}
+
+/**
+ * A plain decimal without trailing fractional zeros: `'1500.00'` → `'1500'`, `'1500.50'` →
+ * `'1500.5'`. Two amounts are equal exactly when their canonical texts are.
+ */
+function canonical(text: string): string {
+  if (!text.includes('.')) return text;
+  return text.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * True when two amounts are the same decimal number (`1500`, `'1500'` and `'1500.00'` agree);
+ * false when they differ or either is not a plain decimal.
+ *
+ * @example
+ * ```ts
+ * sameAmount(1500, '1500.00'); // true
+ * sameAmount('1.5e3', '1500'); // false: an exponent is not a plain decimal
+ * ```
+ */
+export function sameAmount(expected: unknown, actual: unknown): boolean {
+  const a = readDecimal(expected);
+  const b = readDecimal(actual);
+  return a !== undefined && b !== undefined && canonical(a) === canonical(b);
+}
+
+const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * True when two currency codes are equal ignoring ASCII case only (`'kes'` = `'KES'`; no
+ * Unicode case folding, no trimming).
+ *
+ * @example
+ * ```ts
+ * sameCurrency('kes', 'KES'); // true
+ * sameCurrency(' KES', 'KES'); // false
+ * ```
+ */
+export function sameCurrency(expected: string, actual: string): boolean {
+  return asciiLower(expected) === asciiLower(actual);
+}

@@ -1,0 +1,456 @@
+// The verdict's truth table, generated exhaustively: for each family, every combination of shape
+// × payment status × paid × response_status, through parseCallback and through the webhook
+// handler. The expected outcome is written out here from the rules a merchant reads in
+// docs/webhooks-verdict.md, independently of src/callbacks/verdict.ts.
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createCallbackHandler,
+  parseCallback,
+  safeParseCallback,
+  signCallbackUrl,
+  type CallbackEvent,
+  type CallbackParseReason,
+} from '../../src/callbacks/index.js';
+import {
+  cardFailure,
+  cardSuccess,
+  checkoutCardSuccess,
+  checkoutMobileMoneySuccess,
+  mobileMoneyFailure,
+  mobileMoneySuccess,
+  payoutFailure,
+  payoutSuccess,
+} from '../fixtures/callbacks.js';
+
+type Payload = Record<string, unknown>;
+type Says = 'success' | 'failure' | 'unrecognised' | 'missing';
+type Expected =
+  | { type: CallbackEvent['type']; warning?: 'paid_flag_contradicts_payment_status' }
+  | { reason: CallbackParseReason };
+
+const MISSING = Symbol('missing');
+type Value = unknown;
+
+/** Status values: documented, case/blank/dot variants, unrecognised, missing. */
+const paymentStatuses: [Value, Says][] = [
+  ['Payment complete.', 'success'],
+  ['PAYMENT COMPLETE', 'success'],
+  ['Payment incomplete.', 'failure'],
+  ['Payment Incomplete.', 'failure'],
+  [' payment incomplete ', 'failure'],
+  ['Payment Failed', 'unrecognised'],
+  ['Completed', 'unrecognised'],
+  [MISSING, 'missing'],
+];
+const paidFlags: [Value, Says][] = [
+  ['True', 'success'],
+  ['False', 'failure'],
+  [true, 'success'],
+  [false, 'failure'],
+  ['true', 'unrecognised'],
+  ['yes', 'unrecognised'],
+  [1, 'unrecognised'],
+  [MISSING, 'missing'],
+];
+const mobileMoneyResponseStatuses: [Value, Says][] = [
+  [200, 'success'],
+  ['200', 'success'],
+  [406, 'failure'],
+  [500, 'failure'],
+  ['OK', 'unrecognised'],
+  [MISSING, 'missing'],
+];
+const payoutStatuses: [Value, Says][] = [
+  ['Success', 'success'],
+  ['Failed', 'failure'],
+  ['success', 'unrecognised'],
+  ['Pending', 'unrecognised'],
+  [MISSING, 'missing'],
+];
+const optionalPaid: [Value, Says][] = [
+  ['True', 'success'],
+  ['False', 'failure'],
+  [MISSING, 'missing'],
+];
+
+/** The rules: unrecognised, then missing, then all agree, then the one documented exception. */
+function expectedVerdict(
+  family: 'card' | 'mobile_money' | 'checkout' | 'payout',
+  signals: Says[],
+  documentedException: boolean,
+): Expected {
+  const types = {
+    card: ['payment.card.succeeded', 'payment.card.failed'],
+    mobile_money: ['payment.mobile_money.succeeded', 'payment.mobile_money.failed'],
+    checkout: ['checkout.succeeded', 'checkout.failed'],
+    payout: ['payout.succeeded', 'payout.failed'],
+  } as const;
+  if (signals.includes('unrecognised')) return { reason: 'unrecognised_status' };
+  if (signals.includes('missing')) return { reason: 'missing_status' };
+  if (signals.every((s) => s === 'success')) return { type: types[family][0] };
+  if (signals.every((s) => s === 'failure')) return { type: types[family][1] };
+  if (documentedException)
+    return { type: 'checkout.succeeded', warning: 'paid_flag_contradicts_payment_status' };
+  return { reason: 'contradictory_outcome' };
+}
+
+const withValues = (base: object, values: Record<string, Value>): Payload => {
+  const out: Payload = { ...(base as Payload) };
+  for (const [key, value] of Object.entries(values)) {
+    if (value === MISSING) delete out[key];
+    else out[key] = value;
+  }
+  return out;
+};
+
+const show = (value: Value) => (value === MISSING ? '(missing)' : JSON.stringify(value));
+
+interface Row {
+  name: string;
+  payload: Payload;
+  expected: Expected;
+  reference: string;
+}
+
+function rows(): Row[] {
+  const out: Row[] = [];
+  // Card: the shape ('amount captured' present or not) × 'payment status' × paid. `status` is no signal.
+  for (const [base, shape] of [
+    [cardSuccess, 'success'],
+    [cardFailure, 'failure'],
+  ] as const) {
+    for (const [status, statusSays] of paymentStatuses) {
+      for (const [paid, paidSays] of paidFlags) {
+        out.push({
+          name: `card, ${shape} shape, payment status ${show(status)}, paid ${show(paid)}`,
+          payload: withValues(base, { 'payment status': status, paid }),
+          expected: expectedVerdict('card', [shape, statusSays, paidSays], false),
+          reference: 'CARD-ORDER',
+        });
+      }
+    }
+  }
+  // Mobile money: shape (amount_captured) × its status key × paid × response_status.
+  for (const [base, shape, statusKey] of [
+    [mobileMoneySuccess, 'success', 'payment_status'],
+    [mobileMoneyFailure, 'failure', 'payment status'],
+  ] as const) {
+    for (const [status, statusSays] of paymentStatuses) {
+      for (const [paid, paidSays] of paidFlags) {
+        for (const [code, codeSays] of mobileMoneyResponseStatuses) {
+          out.push({
+            name: `mobile money, ${shape} shape, ${statusKey} ${show(status)}, paid ${show(paid)}, response_status ${show(code)}`,
+            payload: withValues(base, { [statusKey]: status, paid, response_status: code }),
+            expected: expectedVerdict('mobile_money', [shape, statusSays, paidSays, codeSays], false),
+            reference: shape === 'failure' ? mobileMoneyFailure.transaction_reference : 'MM-ORDER',
+          });
+        }
+      }
+    }
+  }
+  // Checkout: payment_status × paid, by card and by mobile money. response_status is no signal.
+  for (const [base, method] of [
+    [checkoutCardSuccess, 'card'],
+    [checkoutMobileMoneySuccess, 'mobile money'],
+  ] as const) {
+    for (const [status, statusSays] of paymentStatuses) {
+      for (const [paid, paidSays] of paidFlags) {
+        for (const responseStatus of [200, 406]) {
+          const exception = method === 'card' && statusSays === 'success' && paidSays === 'failure';
+          out.push({
+            name: `checkout by ${method}, payment_status ${show(status)}, paid ${show(paid)}, response_status ${responseStatus}`,
+            payload: withValues(base, { payment_status: status, paid, response_status: responseStatus }),
+            expected: expectedVerdict('checkout', [statusSays, paidSays], exception),
+            reference: base.order_id,
+          });
+        }
+      }
+    }
+  }
+  // Payout: shape (payout_fee) × status × a paid flag the payout does not document.
+  for (const [base, shape] of [
+    [payoutSuccess, 'success'],
+    [payoutFailure, 'failure'],
+  ] as const) {
+    for (const [status, statusSays] of payoutStatuses) {
+      for (const [paid, paidSays] of optionalPaid) {
+        const signals: Says[] = [shape, statusSays];
+        if (paidSays !== 'missing') signals.push(paidSays);
+        out.push({
+          name: `payout, ${shape} shape, status ${show(status)}, paid ${show(paid)}`,
+          payload: withValues(base, { status, paid }),
+          expected: expectedVerdict('payout', signals, false),
+          reference: base.reference_id,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const table = rows();
+
+describe('the verdict truth table, through parseCallback', () => {
+  it('covers every combination', () => {
+    expect(table.length).toBe(2 * 8 * 8 + 2 * 8 * 8 * 6 + 2 * 8 * 8 * 2 + 2 * 5 * 3);
+  });
+
+  it.each(table.map((row) => [row.name, row] as const))('%s', (_name, row) => {
+    const result = safeParseCallback(row.payload);
+    if ('reason' in row.expected) {
+      expect(result.success).toBe(false);
+      expect(result.error?.reason).toBe(row.expected.reason);
+      expect(result.error?.name).toBe('CallbackParseError');
+      return;
+    }
+    expect(result.success && result.event.type).toBe(row.expected.type);
+    const event = result.event!;
+    expect(event.paid).toBe(row.expected.type.endsWith('.succeeded'));
+    const codes = event.warnings.map((warning) => warning.code);
+    if (row.expected.warning === undefined)
+      expect(codes).not.toContain('paid_flag_contradicts_payment_status');
+    else expect(codes).toContain(row.expected.warning);
+  });
+
+  it("refuses the documented exception too with onContradiction: 'reject'", () => {
+    for (const row of table.filter((r) => 'type' in r.expected && r.expected.warning !== undefined)) {
+      const result = safeParseCallback(row.payload, { onContradiction: 'reject' });
+      expect(result.error?.reason).toBe('contradictory_outcome');
+    }
+  });
+
+  it('never says paid unless every signal says success, apart from the documented exception', () => {
+    let paid = 0;
+    for (const row of table) {
+      const result = safeParseCallback(row.payload);
+      if (!result.success || !result.event.paid) continue;
+      paid++;
+      const exception = 'type' in row.expected && row.expected.warning !== undefined;
+      expect(exception || ('type' in row.expected && row.expected.type.endsWith('.succeeded'))).toBe(true);
+    }
+    expect(paid).toBeGreaterThan(0);
+  });
+});
+
+describe('the verdict truth table, through the webhook handler', () => {
+  const secret = 'whsec_truth_table_0123456789';
+  const route = 'https://shop.example/webhooks/payments';
+  const refusalStatus = (reason: CallbackParseReason) =>
+    reason === 'contradictory_outcome' || reason === 'unrecognised_status' || reason === 'missing_status'
+      ? 422
+      : 400;
+
+  it('answers 422 (onEvent not called) for every undecidable row, 200 with the verdict otherwise', async () => {
+    const onEvent = vi.fn((_event: CallbackEvent) => undefined);
+    const handler = createCallbackHandler({ secret, onEvent, dedupe: false });
+    for (const row of table) {
+      onEvent.mockClear();
+      const url = await signCallbackUrl(route, { secret, reference: row.reference });
+      const response = await handler(new Request(url, { method: 'POST', body: JSON.stringify(row.payload) }));
+      if ('reason' in row.expected) {
+        expect({ row: row.name, status: response.status, body: await response.json() }).toEqual({
+          row: row.name,
+          status: refusalStatus(row.expected.reason),
+          body: { error: row.expected.reason },
+        });
+        expect(onEvent).not.toHaveBeenCalled();
+      } else {
+        expect({ row: row.name, status: response.status }).toEqual({ row: row.name, status: 200 });
+        expect(onEvent).toHaveBeenCalledTimes(1);
+        expect(onEvent.mock.calls[0]![0].type).toBe(row.expected.type);
+      }
+    }
+  });
+});
+
+describe('the payloads a merchant must never see as paid', () => {
+  const secret = 'whsec_regressions_0123456789';
+  const route = 'https://shop.example/webhooks/payments';
+
+  async function deliver(payload: object, reference: string) {
+    const onEvent = vi.fn((_event: CallbackEvent) => undefined);
+    const expected = vi.fn(() => ({ amount: '1500', currency: 'KES' }));
+    const handler = createCallbackHandler({ secret, onEvent, expected });
+    const url = await signCallbackUrl(route, { secret, reference });
+    const response = await handler(new Request(url, { method: 'POST', body: JSON.stringify(payload) }));
+    return { status: response.status, body: (await response.json()) as unknown, onEvent };
+  }
+
+  it("a card failure that also carries 'amount captured': '0'", async () => {
+    const payload = { ...cardFailure, 'amount captured': '0' };
+    const error = safeParseCallback(payload).error;
+    expect(error?.reason).toBe('contradictory_outcome');
+    expect(error?.message).toMatch(
+      /amount captured present says success; payment status 'Payment incomplete.' says failure; paid 'False' says failure/,
+    );
+    const answer = await deliver(payload, 'ORDER-7');
+    expect(answer).toMatchObject({ status: 422, body: { error: 'contradictory_outcome' } });
+    expect(answer.onEvent).not.toHaveBeenCalled();
+  });
+
+  it("a card success shape with 'Payment incomplete.' and paid 'True', even with onContradiction: 'reject'", () => {
+    const payload = { ...cardSuccess, 'payment status': 'Payment incomplete.' };
+    expect(safeParseCallback(payload).error?.reason).toBe('contradictory_outcome');
+    expect(safeParseCallback(payload, { onContradiction: 'reject' }).error?.reason).toBe(
+      'contradictory_outcome',
+    );
+  });
+
+  it("a mobile-money success shape with 'Payment Incomplete.', paid 'False' and amount_captured 0", () => {
+    const payload = {
+      ...mobileMoneySuccess,
+      payment_status: 'Payment Incomplete.',
+      paid: 'False',
+      amount_captured: 0,
+    };
+    expect(safeParseCallback(payload).error?.reason).toBe('contradictory_outcome');
+  });
+
+  it.each(['Payment Failed', 'Completed'])('a checkout payment_status %j with paid True', async (status) => {
+    const payload = { ...checkoutMobileMoneySuccess, payment_status: status, paid: 'True' };
+    const error = safeParseCallback(payload).error;
+    expect(error?.reason).toBe('unrecognised_status');
+    expect(error?.message).toContain(`payment_status '${status}'`);
+    const answer = await deliver(payload, checkoutMobileMoneySuccess.order_id);
+    expect(answer).toMatchObject({ status: 422, body: { error: 'unrecognised_status' } });
+    expect(answer.onEvent).not.toHaveBeenCalled();
+  });
+});
+
+describe('amounts are plain decimals', () => {
+  it.each([
+    ['1500', '1500', []],
+    ['1500.50', '1500.50', []],
+    ['0', '0', []],
+    [1500, '1500', ['value_converted']],
+    [1500.5, '1500.5', ['value_converted']],
+  ] as const)('accepts amount %j as %j', (amount, text, warnings) => {
+    const event = parseCallback({ ...payoutSuccess, amount });
+    expect(event.amount).toBe(text);
+    expect(event.warnings.map((warning) => warning.code)).toEqual(warnings);
+  });
+
+  it.each([
+    ['', 'an empty string'],
+    ['1,500.00', 'a grouped number'],
+    ['1.5e3', 'a number with an exponent'],
+    ['0x5dc', 'a hexadecimal number'],
+    ['-5', 'a signed number'],
+    ['+5', 'a signed number'],
+    [' 1500', 'a padded string'],
+    ['01500', 'a zero-padded number'],
+    ['1500.', 'text that is not a number'],
+    ['NaN', 'text that is not a number'],
+    ['Infinity', 'text that is not a number'],
+    ['9'.repeat(400), 'a number too large to be finite'],
+    [-5, 'a negative number'],
+    [1e21, 'a number that does not print as a plain decimal'],
+  ] as const)('refuses amount %j, naming the field', (amount, kind) => {
+    for (const base of [payoutSuccess, cardSuccess, checkoutMobileMoneySuccess] as Payload[]) {
+      const error = safeParseCallback({ ...base, amount }).error;
+      expect(error?.reason).toBe('invalid_amount');
+      expect(error?.message).toContain(
+        `amount: expected a plain decimal number such as 1500 or 1500.50, got ${kind}`,
+      );
+      expect(error?.issues).toEqual([expect.objectContaining({ path: ['amount'], code: 'invalid_amount' })]);
+    }
+  });
+
+  it('checks the captured amount and the payout fee too', () => {
+    expect(safeParseCallback({ ...cardSuccess, 'amount captured': '' }).error?.reason).toBe('invalid_amount');
+    expect(safeParseCallback({ ...mobileMoneySuccess, amount_captured: '1,0' }).error?.reason).toBe(
+      'invalid_amount',
+    );
+    expect(safeParseCallback({ ...payoutSuccess, payout_fee: '5e1' }).error?.reason).toBe('invalid_amount');
+  });
+});
+
+describe('occurredAt', () => {
+  it('is absent, with a warning, when the timestamp is out of the range of a date', () => {
+    const event = parseCallback({ ...cardSuccess, timestamp: 9_000_000_000_000 });
+    expect(event.occurredAt).toBeUndefined();
+    expect('occurredAt' in event).toBe(false);
+    expect(event.warnings).toEqual([
+      { code: 'timestamp_out_of_range', path: ['timestamp'], message: expect.stringContaining('timestamp') },
+    ]);
+  });
+
+  it('is a valid Date otherwise', () => {
+    const event = parseCallback(mobileMoneyFailure);
+    expect(event.occurredAt).toBeInstanceOf(Date);
+    expect(Number.isNaN(event.occurredAt!.getTime())).toBe(false);
+  });
+});
+
+describe('the handler compares expected amounts as decimals', () => {
+  const secret = 'whsec_expected_0123456789';
+  const route = 'https://shop.example/webhooks/payments';
+
+  async function status(expectedAmount: string | number, currency = 'KES', amount = '5000') {
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => undefined,
+      dedupe: false,
+      expected: () => ({ amount: expectedAmount, currency }),
+    });
+    const url = await signCallbackUrl(route, { secret, reference: payoutSuccess.reference_id });
+    const body = JSON.stringify({ ...payoutSuccess, amount });
+    return (await handler(new Request(url, { method: 'POST', body }))).status;
+  }
+
+  it('treats 5000, "5000" and "5000.00" as the same amount', async () => {
+    expect(await status(5000)).toBe(200);
+    expect(await status('5000.00')).toBe(200);
+    expect(await status('5000', 'KES', '5000.0')).toBe(200);
+  });
+
+  it('never matches an amount that is not a plain decimal, or a different one', async () => {
+    expect(await status('5e3')).toBe(422);
+    expect(await status('5,000')).toBe(422);
+    expect(await status(' 5000')).toBe(422);
+    expect(await status('5000.01')).toBe(422);
+    expect(await status('50000')).toBe(422);
+  });
+
+  it('compares currencies ignoring ASCII case only', async () => {
+    expect(await status(5000, 'kes')).toBe(200);
+    expect(await status(5000, 'ＫＥＳ')).toBe(422);
+    expect(await status(5000, 'KES ')).toBe(422);
+  });
+});
+
+describe('context.reference', () => {
+  const secret = 'whsec_reference_0123456789';
+  const route = 'https://shop.example/webhooks/payments';
+
+  it.each([
+    ['payment.card.succeeded', cardSuccess],
+    ['payment.card.failed', cardFailure],
+    ['payment.mobile_money.succeeded', mobileMoneySuccess],
+    ['payment.mobile_money.failed', mobileMoneyFailure],
+    ['checkout.succeeded', checkoutMobileMoneySuccess],
+    [
+      'checkout.failed',
+      { ...checkoutMobileMoneySuccess, payment_status: 'Payment Incomplete.', paid: 'False' },
+    ],
+    ['payout.succeeded', payoutSuccess],
+    ['payout.failed', payoutFailure],
+  ] as const)('is the signed order reference for %s', async (type, payload) => {
+    const own =
+      (payload as Payload).transaction_reference ??
+      (payload as Payload).order_id ??
+      (payload as Payload).reference_id;
+    const reference = typeof own === 'string' ? own : 'ORDER-42';
+    const seen: [string, string][] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: (event, context) => {
+        seen.push([event.type, context.reference]);
+      },
+    });
+    const url = await signCallbackUrl(route, { secret, reference });
+    const response = await handler(new Request(url, { method: 'POST', body: JSON.stringify(payload) }));
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([[type, reference]]);
+  });
+});
