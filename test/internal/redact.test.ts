@@ -33,6 +33,19 @@ describe('redaction', () => {
     expect(text).toContain('17370');
   });
 
+  it.each([
+    ['double spaces', '9999  9999  9999  9995'],
+    ['dots', '9999.9999.9999.9995'],
+    ['mixed separators', '9999 -9999.9999/ 9995'],
+    ['a no-break space', '9999\u00a09999\u00a09999\u00a09995'],
+    ['one separator per digit', '9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-5'],
+    ['URL-encoded spaces', '9999%209999%209999%209995'],
+  ])('finds the card number written with %s', (_name, written) => {
+    const text = redactText(`{"echo":"${written}"}`, cardSecretsOf(body));
+    expect(text).not.toMatch(/9999\D*9999\D*9999\D*9995/);
+    expect(text).toContain('**** **** **** 9995');
+  });
+
   it('redacts the Authorization value in log headers', () => {
     expect(redactHeaders({ authorization: 'Bearer sk_live_123', 'x-a': '1' })).toEqual({
       authorization: 'Bearer [redacted]',
