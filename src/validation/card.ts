@@ -110,3 +110,17 @@ export function checkCvc(input: unknown): Check<string> {
   if (typeof input === 'string' && /^\d{3}$/.test(input)) return pass(input);
   return fail('invalid_cvc', 'expected exactly 3 digits');
 }
+
+/**
+ * card_number under `cardFieldEncoding: 'integer'`: a JSON integer cannot start with 0, so such a
+ * number can only be sent as a digit string. `digits` is the checked 16-digit number.
+ */
+export function checkCardNumberEncoding(digits: string, encoding: 'integer' | 'string'): Check<string> {
+  if (encoding === 'integer' && digits.startsWith('0')) {
+    return fail(
+      'card_number_leading_zero',
+      "a card number starting with 0 cannot be sent as a JSON integer; set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
+    );
+  }
+  return pass(digits);
+}

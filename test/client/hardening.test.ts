@@ -37,7 +37,10 @@ describe('client options that would put a secret on the wire or into a message',
   });
 
   it('refuses credentials in baseUrl, without echoing them', () => {
-    for (const baseUrl of ['https://user:hunter2pass@payments.example.com', 'https://hunter2pass@payments.example.com/api/']) {
+    for (const baseUrl of [
+      'https://user:hunter2pass@payments.example.com',
+      'https://hunter2pass@payments.example.com/api/',
+    ]) {
       const error = construct({ baseUrl });
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['baseUrl']]);
@@ -86,22 +89,25 @@ describe('secrets a server echoes', () => {
     expect(logged[0]!.responseHeaders['x-echo-cvc']).toBe('[redacted]');
   });
 
-  it.each([401, 403, 500])('redacts an echoed Authorization value from a %i body and headers', async (status) => {
-    service.on(
-      PAYMENT,
-      () =>
-        new HttpResponse('{"error":"bad key Bearer sk_live_topsecret9","key":"sk_live_topsecret9"}', {
-          status,
-          headers: { 'www-authenticate': 'Bearer error="invalid_token" token="sk_live_topsecret9"' },
-        }),
-    );
-    const client = new PaymentsClient({ baseUrl: BASE_URL, apiKey: 'sk_live_topsecret9' });
-    const error = (await client.initiateCardPayment(cardPaymentInput).catch((e: unknown) => e)) as ApiError;
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error.status).toBe(status);
-    expect(JSON.stringify(error)).not.toContain('sk_live_topsecret9');
-    expect(error.body).toContain('[redacted]');
-  });
+  it.each([401, 403, 500])(
+    'redacts an echoed Authorization value from a %i body and headers',
+    async (status) => {
+      service.on(
+        PAYMENT,
+        () =>
+          new HttpResponse('{"error":"bad key Bearer sk_live_topsecret9","key":"sk_live_topsecret9"}', {
+            status,
+            headers: { 'www-authenticate': 'Bearer error="invalid_token" token="sk_live_topsecret9"' },
+          }),
+      );
+      const client = new PaymentsClient({ baseUrl: BASE_URL, apiKey: 'sk_live_topsecret9' });
+      const error = (await client.initiateCardPayment(cardPaymentInput).catch((e: unknown) => e)) as ApiError;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(status);
+      expect(JSON.stringify(error)).not.toContain('sk_live_topsecret9');
+      expect(error.body).toContain('[redacted]');
+    },
+  );
 });
 
 describe('card fields the wire cannot carry', () => {
