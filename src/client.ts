@@ -7,6 +7,7 @@ import {
   type HeadersOption,
   type RequestOptions,
   type RetryOptions,
+  milliseconds,
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
 import { toValidationIssues } from './internal/issues.js';
@@ -51,36 +52,46 @@ export { endpointPaths };
  */
 export interface ClientOptions {
   /**
-   * The service's `{base_url}` (spec §4): absolute http(s), with or without a path prefix and a
-   * trailing slash — `https://x/api/v2/` and `https://x/api/v2` both keep the `/api/v2` prefix.
+   * The service's `{base_url}`: absolute http(s), with or without a path prefix and a trailing
+   * slash — `https://x/api/v2/` and `https://x/api/v2` both keep the `/api/v2` prefix. No user
+   * name or password (pass the key as `apiKey`), no query string or fragment.
    */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>` (spec §5: auth not shown). Default: no Authorization header. */
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` (the API reference does not show its auth scheme):
+   * printable ASCII without surrounding spaces. Default: no Authorization header.
+   */
   apiKey?: string;
   /** Extra headers for every request, or a (possibly async) function called before each. Default: none. */
   headers?: HeadersOption;
-  /** Timeout of each call in ms (each attempt, with `retry`). Default `30000`. */
+  /** Timeout of each attempt in ms, from sending to the last byte of the body. Default `30000`. */
   timeout?: number;
   /**
+   * Deadline of a whole call in ms: every attempt, the waits between retries and the body. Its
+   * expiry rejects with a `TimeoutError` whose `timeout` is this value. Default: none (without
+   * `retry`, the one attempt's `timeout` bounds the call).
+   */
+  totalTimeout?: number;
+  /**
    * Opt-in retries: a number (the retry limit) or {@link RetryOptions}. Default: **no retries** —
-   * initiations are not idempotent (the spec has no idempotency key), so a retried POST can
+   * initiations are not idempotent (the service has no idempotency key), so a retried POST can
    * charge a customer or pay out twice. When enabled, 408/429/500/502/503/504 and connection
    * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
    */
   retry?: RetryOptions | number;
   /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  /** The mobile-money brand word (spec: "MOBILE-MONEY" stands for it). Default `'MOBILE-MONEY'`. */
+  /** The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference). Default `'MOBILE-MONEY'`. */
   mobileMoneyBrand?: string;
   /**
-   * The `payment_method` values sent when the input has none (spec §4 rule 1: values not shown).
+   * The `payment_method` values sent when the input has none (the API reference does not list them).
    * Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string; mobileMoney?: string };
-  /** The wire key of the payout recipient (spec §4 rule 3). Default `'customer_details'`. */
+  /** The wire key of the payout recipient. Default `'customer_details'`. */
   payoutRecipientKey?: PayoutRecipientKey;
   /**
-   * `'integer'` (default): the four card fields are JSON integers (spec §2.4); a cvc with a
+   * `'integer'` (default): the four card fields are JSON integers, as the API reference types them; a cvc or card number with a
    * leading zero is then rejected. `'string'`: all four are sent as digit strings.
    */
   cardFieldEncoding?: CardFieldEncoding;
@@ -113,12 +124,6 @@ function baseUrlProblem(value: string): string | undefined {
 // Printable ASCII without surrounding spaces: anything else would be refused by (or change on)
 // the wire as part of an Authorization header.
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-const milliseconds = z.number(invalid('expected a number of milliseconds')).check(
-  z.refine((value) => Number.isFinite(value) && value > 0 && value <= 2_147_483_647, {
-    ...invalid('expected a number of milliseconds above 0 (at most 2147483647)'),
-    abort: true,
-  }),
-);
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
@@ -156,6 +161,7 @@ const clientOptionsSchema = z.object({
     ),
   ),
   timeout: z.optional(milliseconds),
+  totalTimeout: z.optional(milliseconds),
   retry: z.optional(
     z.union(
       [
@@ -243,6 +249,7 @@ export class PaymentsClient {
       apiKey: options.apiKey,
       headers: options.headers,
       timeout: options.timeout ?? 30_000,
+      totalTimeout: options.totalTimeout,
       retry: options.retry,
       fetch: options.fetch,
       hooks: options.hooks,

@@ -120,11 +120,13 @@ export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersIn
 export interface RequestOptions {
   /**
    * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
-   * `aborted` is true. `AbortSignal.timeout(ms)` bounds a whole call that has retries.
+   * `aborted` is true.
    */
   signal?: AbortSignal;
   /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
   timeout?: number;
+  /** Deadline of this whole call in ms (every attempt, the waits between them, the body), replacing the client's. */
+  totalTimeout?: number;
   /** Headers of this call, merged over the client's. */
   headers?: HeadersInit;
 }
@@ -136,6 +138,7 @@ export interface HttpConfig {
   apiKey?: string;
   headers?: HeadersOption;
   timeout: number;
+  totalTimeout?: number;
   retry?: RetryOptions | number;
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
   hooks?: ClientHooks;
@@ -201,7 +204,10 @@ interface CallState {
   readonly url: string;
   readonly secrets: Secrets;
   readonly timeout: number;
+  /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
+  /** The whole-call deadline, when there is one. */
+  readonly deadline: { readonly signal: AbortSignal; readonly totalTimeout: number } | undefined;
   readonly logEvent: RequestLogEvent | undefined;
   attemptStarted: number;
 }
@@ -278,6 +284,12 @@ function fromFailure(call: CallState, error: unknown): Response | Error {
       cause: call.signal.reason,
     });
   }
+  if (call.deadline?.signal.aborted) {
+    const { totalTimeout } = call.deadline;
+    return new TimeoutError(totalTimeout, {
+      cause: new DOMException(`${call.operation} did not complete within ${totalTimeout} ms`, 'TimeoutError'),
+    });
+  }
   if (error instanceof KyTimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
     return new TimeoutError(call.timeout, {
       cause: new DOMException(`${call.operation} timed out after ${call.timeout} ms`, 'TimeoutError'),
@@ -288,6 +300,24 @@ function fromFailure(call: CallState, error: unknown): Response | Error {
     { cause: error },
   );
 }
+
+/** A number of milliseconds a timer can take. */
+export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
+  z.refine((value) => Number.isFinite(value) && value > 0 && value <= 2_147_483_647, {
+    error: 'expected a number of milliseconds above 0 (at most 2147483647)',
+    abort: true,
+  }),
+);
+
+const requestOptionsSchema = z.optional(
+  z.object({
+    signal: z.optional(
+      z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'expected an AbortSignal' }),
+    ),
+    timeout: z.optional(milliseconds),
+    totalTimeout: z.optional(milliseconds),
+  }),
+);
 
 const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
 
@@ -354,7 +384,14 @@ export class Http {
   ): Promise<z.output<S>> {
     const { operation, path, body, card } = outgoing;
     const url = `${this.#config.baseUrl}${path}`;
+    const checked = z.safeParse(requestOptionsSchema, options);
+    if (!checked.success) {
+      throw new ValidationError(toValidationIssues(checked.error.issues), {
+        prefix: 'Invalid request options',
+      });
+    }
     const timeout = options.timeout ?? this.#config.timeout;
+    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
     const dynamic =
       typeof this.#config.headers === 'function'
         ? headerRecord(await this.#config.headers(), 'headers')
@@ -376,37 +413,57 @@ export class Http {
             body: card === undefined ? body : redactWireBody(body),
           }
         : undefined;
+    const deadline = totalTimeout === undefined ? undefined : new AbortController();
     const call: CallState = {
       operation,
       url,
       secrets,
       timeout,
       signal: options.signal,
+      deadline:
+        deadline && totalTimeout !== undefined ? { signal: deadline.signal, totalTimeout } : undefined,
       logEvent,
       attemptStarted: Date.now(),
     };
+    const signal =
+      deadline === undefined
+        ? options.signal
+        : options.signal === undefined
+          ? deadline.signal
+          : AbortSignal.any([options.signal, deadline.signal]);
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(() => deadline.abort(new DOMException('deadline', 'TimeoutError')), totalTimeout);
 
     const started = Date.now();
     let response: Response;
-    try {
-      response = await this.#ky(path, {
-        body: stringifyWireBody(body, card === undefined ? undefined : { cardFieldEncoding: card.encoding }),
-        headers,
-        timeout,
-        signal: options.signal,
-        throwHttpErrors: true,
-        context: { call },
-      });
-    } catch (error) {
-      const mapped = fromFailure(call, error);
-      if (!(mapped instanceof Response)) throw mapped;
-      response = mapped;
-    }
     let text: string;
     try {
-      text = await readBody(response, call.attemptStarted + timeout, options.signal);
-    } catch (error) {
-      throw fromFailure(call, error);
+      try {
+        response = await this.#ky(path, {
+          body: stringifyWireBody(
+            body,
+            card === undefined ? undefined : { cardFieldEncoding: card.encoding },
+          ),
+          headers,
+          timeout,
+          signal,
+          throwHttpErrors: true,
+          context: { call },
+        });
+      } catch (error) {
+        const mapped = fromFailure(call, error);
+        if (!(mapped instanceof Response)) throw mapped;
+        response = mapped;
+      }
+      try {
+        text = await readBody(response, call.attemptStarted + timeout, signal);
+      } catch (error) {
+        throw fromFailure(call, error);
+      }
+    } finally {
+      clearTimeout(timer);
     }
 
     if (hooks?.afterResponse && logEvent) {

@@ -4,7 +4,7 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient, ValidationError, type ResponseLogEvent } from '../../src/index.js';
-import { cardPaymentInput, cvc } from '../helpers/inputs.js';
+import { cardPaymentInput, cvc, payoutInput } from '../helpers/inputs.js';
 import { BASE_URL, useMockService } from '../helpers/msw.js';
 
 const service = useMockService();
@@ -57,6 +57,24 @@ describe('client options that would put a secret on the wire or into a message',
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toContain('x-token');
     expect((error as Error).message).not.toContain('tok_secret');
+    expect(await service.recorded()).toHaveLength(0);
+  });
+});
+
+describe('per-call options', () => {
+  it('refuses an invalid per-call timeout or signal before sending', async () => {
+    service.documented();
+    const client = new PaymentsClient({ baseUrl: BASE_URL });
+    for (const options of [
+      { timeout: -5 },
+      { timeout: Number.NaN },
+      { totalTimeout: 0 },
+      { signal: 'stop' },
+    ]) {
+      await expect(client.initiatePayout(payoutInput, options as never)).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+    }
     expect(await service.recorded()).toHaveLength(0);
   });
 });

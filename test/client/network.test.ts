@@ -76,6 +76,26 @@ describe('PaymentsClient over real sockets', () => {
     await expect(socketClosed).resolves.toBeUndefined();
   });
 
+  it('ends a whole call with retries at totalTimeout, waits and body included', async () => {
+    let attempts = 0;
+    server = await startServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(503, { 'retry-after': '5' });
+      response.end('busy');
+    });
+    const client = new PaymentsClient({
+      baseUrl: server.url,
+      retry: { limit: 3, maxRetryAfter: 5_000 },
+      totalTimeout: 400,
+    });
+    const started = Date.now();
+    const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeout).toBe(400);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(attempts).toBe(1);
+  });
+
   it('answers a real server end to end', async () => {
     server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
