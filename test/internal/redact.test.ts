@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardSecretsOf, redactHeaders, redactText, redactWireBody } from '../../src/internal/redact.js';
 
@@ -46,10 +47,35 @@ describe('redaction', () => {
     expect(text).toContain('**** **** **** 9995');
   });
 
+  it('finds the card number whatever non-alphanumeric separators sit between its digits', () => {
+    const separators = fc.array(
+      fc.constantFrom(' ', '  ', '-', '.', '/', '\u00a0', '\t', '_', '%20', '\\u0020', '&nbsp;', ''),
+      { minLength: 15, maxLength: 15 },
+    );
+    fc.assert(
+      fc.property(separators, (between) => {
+        const written = [...'9999999999999995'].map((digit, i) => digit + (between[i] ?? '')).join('');
+        const text = redactText(`echo: ${written} done`, cardSecretsOf(body));
+        expect(text).toBe('echo: **** **** **** 9995 done');
+      }),
+      { seed: 7, numRuns: 500 },
+    );
+  });
+
+  it('removes literal values such as an echoed API key', () => {
+    expect(redactText('bad key sk_live_abcdef (Bearer sk_live_abcdef)', { values: ['sk_live_abcdef'] })).toBe(
+      'bad key [redacted] (Bearer [redacted])',
+    );
+  });
+
   it('redacts the Authorization value in log headers', () => {
     expect(redactHeaders({ authorization: 'Bearer sk_live_123', 'x-a': '1' })).toEqual({
       authorization: 'Bearer [redacted]',
       'x-a': '1',
+    });
+    expect(redactHeaders({ 'x-echo': '9999 9999  9999 9995', 'x-cvc': '737' }, cardSecretsOf(body))).toEqual({
+      'x-echo': '**** **** **** 9995',
+      'x-cvc': '[redacted]',
     });
   });
 });
