@@ -206,8 +206,9 @@ interface CallState {
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
-  /** The whole-call deadline, when there is one. */
-  readonly deadline: { readonly signal: AbortSignal; readonly totalTimeout: number } | undefined;
+  /** The whole-call deadline and its controller, when there is one. */
+  readonly totalTimeout: number | undefined;
+  readonly deadline: AbortController | undefined;
   readonly logEvent: RequestLogEvent | undefined;
   attemptStarted: number;
 }
@@ -284,8 +285,8 @@ function fromFailure(call: CallState, error: unknown): Response | Error {
       cause: call.signal.reason,
     });
   }
-  if (call.deadline?.signal.aborted) {
-    const { totalTimeout } = call.deadline;
+  if (call.deadline?.signal.aborted && call.totalTimeout !== undefined) {
+    const { totalTimeout } = call;
     return new TimeoutError(totalTimeout, {
       cause: new DOMException(`${call.operation} did not complete within ${totalTimeout} ms`, 'TimeoutError'),
     });
@@ -382,21 +383,51 @@ export class Http {
     outgoing: Outgoing<S>,
     options: RequestOptions = {},
   ): Promise<z.output<S>> {
-    const { operation, path, body, card } = outgoing;
-    const url = `${this.#config.baseUrl}${path}`;
     const checked = z.safeParse(requestOptionsSchema, options);
     if (!checked.success) {
       throw new ValidationError(toValidationIssues(checked.error.issues), {
         prefix: 'Invalid request options',
       });
     }
-    const timeout = options.timeout ?? this.#config.timeout;
-    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
+    const { card } = outgoing;
+    const headers = await this.#headersFor(options);
+    const wireText = stringifyWireBody(
+      outgoing.body,
+      card === undefined ? undefined : { cardFieldEncoding: card.encoding },
+    );
+    const call = this.#callState(outgoing, options, headers);
+    const started = Date.now();
+    const { response, text } = await this.#exchange(call, outgoing.path, wireText, headers, options);
+    const afterResponse = this.#config.hooks?.afterResponse;
+    if (afterResponse && call.logEvent) {
+      await afterResponse({
+        ...call.logEvent,
+        status: response.status,
+        responseHeaders: redactHeaders(headersOf(response), call.secrets),
+        responseBody: redactText(text, call.secrets),
+        durationMs: Date.now() - started,
+      });
+    }
+    return parseResponse(call, response, text, outgoing.schema);
+  }
+
+  /** The client's headers, then the dynamic ones, then the call's, each checked for the wire. */
+  async #headersFor(options: RequestOptions): Promise<Record<string, string>> {
     const dynamic =
       typeof this.#config.headers === 'function'
         ? headerRecord(await this.#config.headers(), 'headers')
         : undefined;
-    const headers = { ...this.#staticHeaders, ...dynamic, ...headerRecord(options.headers, 'headers') };
+    return { ...this.#staticHeaders, ...dynamic, ...headerRecord(options.headers, 'headers') };
+  }
+
+  /** What the call redacts, logs and maps its failures with. */
+  #callState(
+    outgoing: Outgoing<z.core.$ZodType>,
+    options: RequestOptions,
+    headers: Record<string, string>,
+  ): CallState {
+    const { operation, body, card } = outgoing;
+    const url = `${this.#config.baseUrl}${outgoing.path}`;
     const credential = headers.authorization;
     const secrets: Secrets = {
       ...card?.secrets,
@@ -413,18 +444,32 @@ export class Http {
             body: card === undefined ? body : redactWireBody(body),
           }
         : undefined;
-    const deadline = totalTimeout === undefined ? undefined : new AbortController();
-    const call: CallState = {
+    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
+    return {
       operation,
       url,
       secrets,
-      timeout,
+      timeout: options.timeout ?? this.#config.timeout,
       signal: options.signal,
-      deadline:
-        deadline && totalTimeout !== undefined ? { signal: deadline.signal, totalTimeout } : undefined,
+      totalTimeout,
+      deadline: totalTimeout === undefined ? undefined : new AbortController(),
       logEvent,
       attemptStarted: Date.now(),
     };
+  }
+
+  /**
+   * Sends through ky and reads the body before the attempt's timeout, the whole-call deadline or
+   * the caller's abort, whichever comes first.
+   */
+  async #exchange(
+    call: CallState,
+    path: string,
+    wireText: string,
+    headers: Record<string, string>,
+    options: RequestOptions,
+  ): Promise<{ response: Response; text: string }> {
+    const { deadline, totalTimeout } = call;
     const signal =
       deadline === undefined
         ? options.signal
@@ -434,20 +479,17 @@ export class Http {
     const timer =
       deadline === undefined
         ? undefined
-        : setTimeout(() => deadline.abort(new DOMException('deadline', 'TimeoutError')), totalTimeout);
-
-    const started = Date.now();
-    let response: Response;
-    let text: string;
+        : setTimeout(
+            () => deadline.abort(new DOMException('the call deadline passed', 'TimeoutError')),
+            totalTimeout,
+          );
     try {
+      let response: Response;
       try {
         response = await this.#ky(path, {
-          body: stringifyWireBody(
-            body,
-            card === undefined ? undefined : { cardFieldEncoding: card.encoding },
-          ),
+          body: wireText,
           headers,
-          timeout,
+          timeout: call.timeout,
           signal,
           throwHttpErrors: true,
           context: { call },
@@ -458,39 +500,38 @@ export class Http {
         response = mapped;
       }
       try {
-        text = await readBody(response, call.attemptStarted + timeout, signal);
+        return { response, text: await readBody(response, call.attemptStarted + call.timeout, signal) };
       } catch (error) {
         throw fromFailure(call, error);
       }
     } finally {
       clearTimeout(timer);
     }
-
-    if (hooks?.afterResponse && logEvent) {
-      await hooks.afterResponse({
-        ...logEvent,
-        status: response.status,
-        responseHeaders: redactHeaders(headersOf(response), secrets),
-        responseBody: redactText(text, secrets),
-        durationMs: Date.now() - started,
-      });
-    }
-    if (!response.ok) throw errorFromResponse(call, response, text);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // The SyntaxError quotes the body, so it is not kept as the cause.
-      throw errorFromResponse(call, response, text, [
-        { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
-      ]);
-    }
-    const result = z.safeParse(outgoing.schema, json);
-    if (!result.success) {
-      throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
-    }
-    return result.data;
   }
+}
+
+/** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
+function parseResponse<S extends z.core.$ZodType>(
+  call: CallState,
+  response: Response,
+  text: string,
+  schema: S,
+): z.output<S> {
+  if (!response.ok) throw errorFromResponse(call, response, text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // The SyntaxError quotes the body, so it is not kept as the cause.
+    throw errorFromResponse(call, response, text, [
+      { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
+    ]);
+  }
+  const result = z.safeParse(schema, json);
+  if (!result.success) {
+    throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
+  }
+  return result.data;
 }
 
 /**
