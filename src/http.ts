@@ -243,8 +243,17 @@ interface NetworkCause {
   code?: unknown;
   address?: unknown;
   port?: unknown;
+  /** undici's socket errors say where through the socket's remote end. */
+  socket?: { remoteAddress?: unknown; remotePort?: unknown };
   cause?: unknown;
   errors?: unknown;
+}
+
+/** `127.0.0.1:4010`, `[::1]:4010`: only an IP address (never a name or text) and a port. */
+function addressOf(address: unknown, port: unknown): string | undefined {
+  if (typeof address !== 'string' || !/^[0-9A-Fa-f:.]{2,45}$/.test(address)) return undefined;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return Number.isInteger(port) ? `${host}:${String(port)}` : host;
 }
 
 /**
@@ -257,10 +266,10 @@ function rootCause(error: unknown): string {
   let current = error as NetworkCause | undefined;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
     if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(current.code)) code = current.code;
-    if (typeof current.address === 'string' && /^[0-9A-Fa-f:.]{2,45}$/.test(current.address)) {
-      const host = current.address.includes(':') ? `[${current.address}]` : current.address;
-      where = Number.isInteger(current.port) ? `${host}:${String(current.port)}` : host;
-    }
+    where =
+      addressOf(current.address, current.port) ??
+      addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
+      where;
     const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
     current = (current.cause ?? first) as NetworkCause | undefined;
   }

@@ -37,6 +37,7 @@ describe('PaymentsClient over real sockets', () => {
     const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toMatch(/may have received the request/);
+    expect(error.message).toContain(` ${new URL(server.url).host})`);
   });
 
   it('turns a server that never answers into a TimeoutError', async () => {
