@@ -93,7 +93,7 @@ export interface RetryOptions {
   statusCodes?: number[];
   /** Also retry after a timeout. Default `false`. */
   retryOnTimeout?: boolean;
-  /** Longest wait a `Retry-After` (413, 429, 503) gets, in ms; a longer one is cut to it. Default: the timeout. */
+  /** Longest `Retry-After` (413, 429, 503) honoured, in ms; a longer one ends the retries. Default: the timeout. */
   maxRetryAfter?: number;
   /** Upper bound of the exponential backoff (300 ms, 600 ms, …) in ms. Default: none. */
   backoffLimit?: number;
@@ -331,19 +331,36 @@ const requestOptionsSchema = z.optional(
 
 const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
 
+/** The wait a `Retry-After` value asks for, in ms (seconds or an HTTP date), or undefined. */
+function retryAfterMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const at = /^\d+$/.test(value.trim()) ? Date.now() + Number(value) * 1_000 : Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
+}
+
 const kyRetry = (retry: RetryOptions | number | undefined, timeout: number) => {
   const options = typeof retry === 'number' ? { limit: retry } : retry;
   if (options === undefined || !(options.limit > 0)) return 0;
+  const afterStatusCodes = [413, 429, 503];
+  const maxRetryAfter = options.maxRetryAfter ?? timeout;
   return {
     limit: options.limit,
     methods: ['post'],
     statusCodes: options.statusCodes ?? defaultStatusCodes,
-    afterStatusCodes: [413, 429, 503],
+    afterStatusCodes,
     retryOnTimeout: options.retryOnTimeout ?? false,
-    maxRetryAfter: options.maxRetryAfter ?? timeout,
+    maxRetryAfter,
     ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
-    // Neither the caller's abort nor a hook's error is a reason to send the POST again.
-    shouldRetry: ({ error }: { error: Error }) => (error instanceof HookFailure ? false : undefined),
+    // A hook's error is no reason to send the POST again, nor is a Retry-After longer than the
+    // merchant allows (ky would shorten it: retrying sooner than the service asked).
+    shouldRetry: ({ error }: { error: Error }) => {
+      if (error instanceof HookFailure) return false;
+      if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
+        const wait = retryAfterMs(error.response.headers.get('retry-after'));
+        if (wait !== undefined && wait > maxRetryAfter) return false;
+      }
+      return undefined;
+    },
   };
 };
 

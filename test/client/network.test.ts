@@ -1,6 +1,6 @@
 // Connection failures against real sockets (no msw in this file).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
+import { ApiError, ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
 import { payoutInput } from '../helpers/inputs.js';
 import { refusedUrl, resetting, silent, stalling, startServer, type TestServer } from '../helpers/servers.js';
 
@@ -95,6 +95,22 @@ describe('PaymentsClient over real sockets', () => {
     expect(error.timeout).toBe(400);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(attempts).toBe(1);
+  });
+
+  it('ends the retries when Retry-After asks for a longer wait than maxRetryAfter', async () => {
+    let attempts = 0;
+    server = await startServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(503, { 'retry-after': '5' });
+      response.end('busy');
+    });
+    const client = new PaymentsClient({ baseUrl: server.url, retry: { limit: 2, maxRetryAfter: 1_000 } });
+    const started = Date.now();
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(attempts).toBe(1);
+    expect(Date.now() - started).toBeLessThan(900);
   });
 
   it('answers a real server end to end', async () => {
