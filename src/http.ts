@@ -231,7 +231,8 @@ function errorFromResponse(
       : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${issues
           .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
           .join('; ')}`;
-  return new ApiError(message, {
+  // The status text is the server's: it may echo what was sent.
+  return new ApiError(redactText(message, call.secrets), {
     status: response.status,
     body: redactText(text, call.secrets),
     headers: redactHeaders(headersOf(response), call.secrets),

@@ -107,6 +107,19 @@ describe('secrets a server echoes', () => {
     expect(logged[0]!.responseHeaders['x-echo-cvc']).toBe('[redacted]');
   });
 
+  it('redacts the card number and cvc from an echoing status text', async () => {
+    service.on(PAYMENT, () =>
+      HttpResponse.text('no', { status: 402, statusText: `Declined 9999 9999 9999 9995 cvc ${cvc}` }),
+    );
+    const client = new PaymentsClient({ baseUrl: BASE_URL });
+    const declined = (await client
+      .initiateCardPayment(cardPaymentInput)
+      .catch((e: unknown) => e)) as ApiError;
+    expect(declined).toBeInstanceOf(ApiError);
+    expect(`${declined.message} ${JSON.stringify(declined)}`).not.toMatch(/9999\D*9999\D*9999\D*9995/);
+    expect(declined.message).not.toMatch(new RegExp(`(?<!\\d)${cvc}(?!\\d)`));
+  });
+
   it.each([401, 403, 500])(
     'redacts an echoed Authorization value from a %i body and headers',
     async (status) => {
