@@ -1,12 +1,17 @@
 // PaymentsClient: input → builder (validate, normalise) → http → typed response or typed error.
-import { ValidationError, type ValidationIssue } from './errors.js';
+import * as z from 'zod/mini';
+import { ValidationError } from './errors.js';
 import {
   Http,
   type ClientHooks,
   type HeadersOption,
   type RequestOptions,
   type RetryOptions,
+  milliseconds,
 } from './http.js';
+import { endpointPaths } from './internal/endpoints.js';
+import { toValidationIssues } from './internal/issues.js';
+import { cardSecretsOf } from './internal/redact.js';
 import {
   buildCardPaymentRequest,
   type CardFieldEncoding,
@@ -28,13 +33,9 @@ import {
   type MobileMoneyPaymentResponse,
   type PayoutResponse,
 } from './requests/responses.js';
+import { checkCardNumberEncoding } from './validation/card.js';
 
-/** The endpoint paths, exactly as spec §4 writes them (endpoint 1 and 2 share one, with its trailing slash). */
-export const endpointPaths = {
-  payment: 'api/payment/payment-initiate-callback/',
-  checkoutSession: 'checkout.sessions/hosted/redirect/session',
-  payout: 'api/payout/mobile-money-payout',
-} as const;
+export { endpointPaths };
 
 /**
  * Options of {@link PaymentsClient}. Only `baseUrl` is required.
@@ -51,36 +52,46 @@ export const endpointPaths = {
  */
 export interface ClientOptions {
   /**
-   * The service's `{base_url}` (spec §4): absolute http(s), with or without a path prefix and a
-   * trailing slash — `https://x/api/v2/` and `https://x/api/v2` both keep the `/api/v2` prefix.
+   * The service's `{base_url}`: absolute http(s), with or without a path prefix and a trailing
+   * slash — `https://x/api/v2/` and `https://x/api/v2` both keep the `/api/v2` prefix. No user
+   * name or password (pass the key as `apiKey`), no query string or fragment.
    */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>` (spec §5: auth not shown). Default: no Authorization header. */
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` (the API reference does not show its auth scheme):
+   * printable ASCII without surrounding spaces. Default: no Authorization header.
+   */
   apiKey?: string;
   /** Extra headers for every request, or a (possibly async) function called before each. Default: none. */
   headers?: HeadersOption;
-  /** Timeout of each call in ms (each attempt, with `retry`). Default `30000`. */
+  /** Timeout of each attempt in ms, from sending to the last byte of the body. Default `30000`. */
   timeout?: number;
   /**
+   * Deadline of a whole call in ms: every attempt, the waits between retries and the body. Its
+   * expiry rejects with a `TimeoutError` whose `timeout` is this value. Default: none (without
+   * `retry`, the one attempt's `timeout` bounds the call).
+   */
+  totalTimeout?: number;
+  /**
    * Opt-in retries: a number (the retry limit) or {@link RetryOptions}. Default: **no retries** —
-   * initiations are not idempotent (the spec has no idempotency key), so a retried POST can
+   * initiations are not idempotent (the service has no idempotency key), so a retried POST can
    * charge a customer or pay out twice. When enabled, 408/429/500/502/503/504 and connection
    * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
    */
   retry?: RetryOptions | number;
   /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  /** The mobile-money brand word (spec: "MOBILE-MONEY" stands for it). Default `'MOBILE-MONEY'`. */
+  /** The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference). Default `'MOBILE-MONEY'`. */
   mobileMoneyBrand?: string;
   /**
-   * The `payment_method` values sent when the input has none (spec §4 rule 1: values not shown).
+   * The `payment_method` values sent when the input has none (the API reference does not list them).
    * Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string; mobileMoney?: string };
-  /** The wire key of the payout recipient (spec §4 rule 3). Default `'customer_details'`. */
+  /** The wire key of the payout recipient. Default `'customer_details'`. */
   payoutRecipientKey?: PayoutRecipientKey;
   /**
-   * `'integer'` (default): the four card fields are JSON integers (spec §2.4); a cvc with a
+   * `'integer'` (default): the four card fields are JSON integers, as the API reference types them; a cvc or card number with a
    * leading zero is then rejected. `'string'`: all four are sent as digit strings.
    */
   cardFieldEncoding?: CardFieldEncoding;
@@ -88,45 +99,115 @@ export interface ClientOptions {
   hooks?: ClientHooks;
 }
 
-function checkOptions(options: ClientOptions): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  const add = (path: string, message: string) =>
-    issues.push({ path: [path], code: 'invalid_option', message });
-  let base: URL | undefined;
+const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+
+/** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
+function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
   try {
-    base = typeof options?.baseUrl === 'string' ? new URL(options.baseUrl) : undefined;
+    url = new URL(value);
   } catch {
-    base = undefined;
+    return 'expected an absolute http(s) URL such as https://payments.example.com';
   }
-  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:')) {
-    add('baseUrl', 'expected an absolute http(s) URL such as https://payments.example.com');
-  } else if (base.search !== '' || base.hash !== '') {
-    add('baseUrl', 'expected a base URL without a query string or fragment');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return 'expected an absolute http(s) URL such as https://payments.example.com';
   }
-  const timeout = options?.timeout;
-  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0 && timeout <= 2_147_483_647)) {
-    add('timeout', 'expected a number of milliseconds above 0 (at most 2147483647)');
+  if (url.username !== '' || url.password !== '') {
+    return 'expected a URL without a user name or password (they would be logged with every URL); pass the key as apiKey';
   }
-  if (
-    options?.payoutRecipientKey !== undefined &&
-    !['customer_details', 'client_details'].includes(options.payoutRecipientKey)
-  ) {
-    add('payoutRecipientKey', "expected 'customer_details' or 'client_details'");
+  if (url.search !== '' || url.hash !== '' || value.includes('?') || value.includes('#')) {
+    return 'expected a base URL without a query string or fragment';
   }
-  if (
-    options?.cardFieldEncoding !== undefined &&
-    !['integer', 'string'].includes(options.cardFieldEncoding)
-  ) {
-    add('cardFieldEncoding', "expected 'integer' or 'string'");
-  }
-  if (
-    options?.mobileMoneyBrand !== undefined &&
-    (typeof options.mobileMoneyBrand !== 'string' || options.mobileMoneyBrand === '')
-  ) {
-    add('mobileMoneyBrand', 'expected a non-empty string such as M-PESA');
-  }
-  return issues;
+  return undefined;
 }
+
+// Printable ASCII without surrounding spaces: anything else would be refused by (or change on)
+// the wire as part of an Authorization header.
+const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const aFunction = (what: string) =>
+  z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
+
+/** The client options, checked at construction; messages never quote a value. */
+const clientOptionsSchema = z.object({
+  baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
+    z.superRefine((value, context) => {
+      const problem = baseUrlProblem(value);
+      if (problem !== undefined) {
+        context.issues.push({
+          code: 'custom',
+          message: problem,
+          input: undefined,
+          params: { code: 'invalid_option' },
+        });
+      }
+    }),
+  ),
+  apiKey: z.optional(
+    z
+      .string(invalid('expected a string'))
+      .check(
+        z.refine(
+          (value) => apiKeyPattern.test(value),
+          invalid(
+            'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
+          ),
+        ),
+      ),
+  ),
+  headers: z.optional(
+    z.custom<unknown>(
+      (value) => typeof value === 'object' || typeof value === 'function',
+      invalid('expected headers or a function returning them'),
+    ),
+  ),
+  timeout: z.optional(milliseconds),
+  totalTimeout: z.optional(milliseconds),
+  retry: z.optional(
+    z.union(
+      [
+        z.int().check(z.gte(0)),
+        z.object({
+          limit: z.int().check(z.gte(0)),
+          statusCodes: z.optional(z.array(z.int().check(z.gte(100), z.lte(599)))),
+          retryOnTimeout: z.optional(z.boolean()),
+          maxRetryAfter: z.optional(milliseconds),
+          backoffLimit: z.optional(milliseconds),
+        }),
+      ],
+      invalid(
+        'expected a retry limit (an integer of 0 or more) or { limit, statusCodes?, retryOnTimeout?, maxRetryAfter?, backoffLimit? }',
+      ),
+    ),
+  ),
+  fetch: z.optional(aFunction('a fetch function')),
+  mobileMoneyBrand: z.optional(
+    z
+      .string(invalid('expected a non-empty string such as M-PESA'))
+      .check(z.minLength(1, invalid('expected a non-empty string such as M-PESA'))),
+  ),
+  paymentMethods: z.optional(
+    z.object({
+      card: z.optional(z.string().check(z.minLength(1))),
+      mobileMoney: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
+  payoutRecipientKey: z.optional(
+    z.enum(
+      ['customer_details', 'client_details'],
+      invalid("expected 'customer_details' or 'client_details'"),
+    ),
+  ),
+  cardFieldEncoding: z.optional(z.enum(['integer', 'string'], invalid("expected 'integer' or 'string'"))),
+  hooks: z.optional(
+    z.object({
+      beforeRequest: z.optional(aFunction('a function')),
+      afterResponse: z.optional(aFunction('a function')),
+    }),
+  ),
+});
+
+/** `https://x/api/v2` and `https://x/api/v2//` both become `https://x/api/v2/`: the prefix of every path. */
+const asPrefix = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/`;
 
 /**
  * The client of the Hosted Payments and Payouts API. Each method validates its input (a
@@ -152,18 +233,23 @@ export class PaymentsClient {
   readonly #cardFieldEncoding: CardFieldEncoding;
 
   constructor(options: ClientOptions) {
-    const issues = checkOptions(options);
-    if (issues.length > 0) throw new ValidationError(issues, { prefix: 'Invalid client options' });
+    const checked = z.safeParse(clientOptionsSchema, options);
+    if (!checked.success) {
+      throw new ValidationError(toValidationIssues(checked.error.issues), {
+        prefix: 'Invalid client options',
+      });
+    }
     const brand = options.mobileMoneyBrand ?? 'MOBILE-MONEY';
     this.#cardMethod = options.paymentMethods?.card ?? 'CARD';
     this.#mobileMoneyMethod = options.paymentMethods?.mobileMoney ?? brand;
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
     this.#http = new Http({
-      baseUrl: options.baseUrl,
+      baseUrl: asPrefix(options.baseUrl),
       apiKey: options.apiKey,
       headers: options.headers,
       timeout: options.timeout ?? 30_000,
+      totalTimeout: options.totalTimeout,
       retry: options.retry,
       fetch: options.fetch,
       hooks: options.hooks,
@@ -185,15 +271,28 @@ export class PaymentsClient {
    * ```
    */
   async initiateCardPayment(input: CardPaymentInput, options?: RequestOptions): Promise<CardPaymentResponse> {
+    const encoding = this.#cardFieldEncoding;
     const body = buildCardPaymentRequest(input, {
       paymentMethod: this.#cardMethod,
-      cardFieldEncoding: this.#cardFieldEncoding,
+      cardFieldEncoding: encoding,
     });
+    const number = checkCardNumberEncoding(String(body.card_details.card_number), encoding);
+    if (!number.ok) {
+      throw new ValidationError(
+        [{ path: ['card_details', 'card_number'], code: number.code, message: number.message }],
+        {
+          prefix: 'Invalid card payment',
+        },
+      );
+    }
     return this.#http.post(
-      'initiateCardPayment',
-      endpointPaths.payment,
-      body,
-      cardPaymentResponseSchema,
+      {
+        operation: 'initiateCardPayment',
+        path: endpointPaths.payment,
+        body,
+        schema: cardPaymentResponseSchema,
+        card: { encoding, secrets: cardSecretsOf(body) },
+      },
       options,
     );
   }
@@ -216,10 +315,12 @@ export class PaymentsClient {
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
     return this.#http.post(
-      'initiateMobileMoneyPayment',
-      endpointPaths.payment,
-      body,
-      mobileMoneyPaymentResponseSchema,
+      {
+        operation: 'initiateMobileMoneyPayment',
+        path: endpointPaths.payment,
+        body,
+        schema: mobileMoneyPaymentResponseSchema,
+      },
       options,
     );
   }
@@ -246,10 +347,12 @@ export class PaymentsClient {
   ): Promise<CheckoutSessionResponse> {
     const body = buildCheckoutSessionRequest(input);
     return this.#http.post(
-      'createCheckoutSession',
-      endpointPaths.checkoutSession,
-      body,
-      checkoutSessionResponseSchema,
+      {
+        operation: 'createCheckoutSession',
+        path: endpointPaths.checkoutSession,
+        body,
+        schema: checkoutSessionResponseSchema,
+      },
       options,
     );
   }
@@ -272,6 +375,9 @@ export class PaymentsClient {
    */
   async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
     const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    return this.#http.post('initiatePayout', endpointPaths.payout, body, payoutResponseSchema, options);
+    return this.#http.post(
+      { operation: 'initiatePayout', path: endpointPaths.payout, body, schema: payoutResponseSchema },
+      options,
+    );
   }
 }

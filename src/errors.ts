@@ -133,9 +133,9 @@ export class ApiError extends PaymentsError {
   override readonly name = 'ApiError' as const;
   /** HTTP status of the response. */
   readonly status: number;
-  /** The raw response body text (card number and cvc of the request redacted if echoed). */
+  /** The raw response body text; the request's card number, cvc and Authorization value redacted if echoed. */
   readonly body: string;
-  /** The response headers, lower-cased names. */
+  /** The response headers, lower-cased names; the request's secrets redacted if echoed. */
   readonly headers: Readonly<Record<string, string>>;
   /** Issues found when the body was a 2xx of the wrong shape, otherwise empty. */
   readonly issues: readonly ValidationIssue[];
@@ -170,8 +170,10 @@ export class ApiError extends PaymentsError {
 
 /**
  * The request never got an HTTP response: connection refused, reset, DNS failure, TLS failure,
- * or aborted by the caller's `signal`. Whether the service received the request is unknown
- * for a reset; treat the payment as pending and wait for its callback.
+ * or aborted by the caller's `signal`. The message names the root system code and address
+ * (`ECONNREFUSED 127.0.0.1:4010`), never the platform's own text; `cause` keeps the platform's
+ * error. Whether the service received the request is unknown for a reset; treat the payment as
+ * pending and wait for its callback.
  *
  * @example
  * ```ts
@@ -196,7 +198,9 @@ export class ConnectionError extends PaymentsError {
 }
 
 /**
- * The request did not complete within its `timeout`. The service may still have received it.
+ * The request did not complete within its `timeout` (one attempt, body included) or its
+ * `totalTimeout` (the whole call); `timeout` says which number of ms elapsed. The service may
+ * still have received it.
  *
  * @example
  * ```ts

@@ -1,26 +1,12 @@
-// The transport: the default single-attempt path on the platform's fetch, the one ky instance
-// per client for opted-in retries, the logging hooks, and the one place that turns a response
-// (or a failure to get one) into a typed error. Data flows one way: wire body → here → typed
-// response or typed error.
-import type { KyInstance } from 'ky';
+// The transport: every call goes through the client's one ky instance (prefixUrl, per-attempt
+// timeout, opted-in retries with Retry-After, hooks), then the body is read within the attempt's
+// timeout, and one function turns what happened into a typed response or a typed error.
+import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { ApiError, ConnectionError, TimeoutError, type ValidationIssue } from './errors.js';
+import { ApiError, ConnectionError, TimeoutError, ValidationError, type ValidationIssue } from './errors.js';
 import { toValidationIssues } from './internal/issues.js';
-import { stringifyWireBody } from './internal/json.js';
-import {
-  cardSecretsOf,
-  redactHeaders,
-  redactText,
-  redactWireBody,
-  type CardSecrets,
-} from './internal/redact.js';
-
-// ky is loaded on first use (opted-in retries only): importing it runs a feature probe that builds
-// a Request with a ReadableStream, which makes Node load its fetch and web streams at import time —
-// ~50 ms of the main entry's cold start (bench/experiments/import-cost.mjs), for a path the default
-// client never takes. Its errors are recognised by name, so no class import is needed.
-const isKyError = (error: unknown, name: 'HTTPError' | 'TimeoutError'): boolean =>
-  error instanceof Error && error.name === name && 'request' in error;
+import { stringifyWireBody, type WireCardEncoding } from './internal/json.js';
+import { redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
 
 /**
  * The four client operations, as named in hook events and error messages.
@@ -34,7 +20,7 @@ export type Operation =
   'initiateCardPayment' | 'initiateMobileMoneyPayment' | 'createCheckoutSession' | 'initiatePayout';
 
 /**
- * What a `beforeRequest` hook receives. Card number and cvc are already redacted.
+ * What a `beforeRequest` hook receives. Card number, cvc and the Authorization value are redacted.
  *
  * @example
  * ```ts
@@ -52,7 +38,8 @@ export interface RequestLogEvent {
 }
 
 /**
- * What an `afterResponse` hook receives. Card number and cvc are redacted from the body text.
+ * What an `afterResponse` hook receives. The request's card number, cvc and Authorization value
+ * are redacted from the response's headers and body text.
  *
  * @example
  * ```ts
@@ -63,15 +50,17 @@ export interface RequestLogEvent {
  */
 export interface ResponseLogEvent extends RequestLogEvent {
   readonly status: number;
+  /** Response headers, lower-cased names, the request's secrets redacted if echoed. */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** The raw response body text, card number and cvc of the request redacted if echoed. */
+  /** The raw response body text, the request's secrets redacted if echoed. */
   readonly responseBody: string;
   /** Milliseconds from sending to the whole body read. */
   readonly durationMs: number;
 }
 
 /**
- * Logging hooks. A hook that throws fails the call (for `afterResponse`, after the request was sent).
+ * Logging hooks. A hook that throws fails the call (for `afterResponse`, after the request was sent)
+ * with the hook's own error.
  *
  * @example
  * ```ts
@@ -104,7 +93,7 @@ export interface RetryOptions {
   statusCodes?: number[];
   /** Also retry after a timeout. Default `false`. */
   retryOnTimeout?: boolean;
-  /** Longest `Retry-After` (429, 503) honoured, in ms; a longer one ends the retries. Default: the timeout. */
+  /** Longest `Retry-After` (413, 429, 503) honoured, in ms; a longer one ends the retries. Default: the timeout. */
   maxRetryAfter?: number;
   /** Upper bound of the exponential backoff (300 ms, 600 ms, …) in ms. Default: none. */
   backoffLimit?: number;
@@ -129,35 +118,74 @@ export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersIn
  * ```
  */
 export interface RequestOptions {
-  /** Aborts the call; it then rejects with a `ConnectionError` whose `aborted` is true. */
+  /**
+   * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
+   * `aborted` is true.
+   */
   signal?: AbortSignal;
-  /** Timeout of this call in ms, replacing the client's `timeout`. */
+  /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
   timeout?: number;
+  /** Deadline of this whole call in ms (every attempt, the waits between them, the body), replacing the client's. */
+  totalTimeout?: number;
   /** Headers of this call, merged over the client's. */
   headers?: HeadersInit;
 }
 
 /** The resolved transport settings of a client. */
 export interface HttpConfig {
+  /** Absolute http(s) URL ending in `/`. */
   baseUrl: string;
   apiKey?: string;
   headers?: HeadersOption;
   timeout: number;
+  totalTimeout?: number;
   retry?: RetryOptions | number;
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
   hooks?: ClientHooks;
 }
 
-const lowerCased = (init: HeadersInit | undefined): Record<string, string> => {
+/** One call, as the client describes it: what to send, where, and how to read the answer. */
+export interface Outgoing<S extends z.core.$ZodType> {
+  readonly operation: Operation;
+  /** A path of `endpointPaths`, relative to the base URL. */
+  readonly path: string;
+  /** The builder's wire body. */
+  readonly body: object;
+  readonly schema: S;
+  /** Card payments: how the card fields go on the wire, and the card secrets to redact. */
+  readonly card?: { readonly encoding: WireCardEncoding; readonly secrets: Secrets | undefined };
+}
+
+const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Lower-cased header names; a name or value that HTTP cannot carry is refused, never echoed. */
+function headerRecord(init: HeadersInit | undefined, source: string): Record<string, string> {
   const out: Record<string, string> = {};
   if (init === undefined) return out;
-  if (!Array.isArray(init) && !(init instanceof Headers)) {
-    for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = value;
-    return out;
+  const entries: Iterable<[string, string]> =
+    init instanceof Headers || Array.isArray(init)
+      ? (init as Iterable<[string, string]>)
+      : Object.entries(init as Record<string, string>);
+  const issues: ValidationIssue[] = [];
+  for (const [name, value] of entries) {
+    if (typeof name !== 'string' || !tokenName.test(name)) {
+      issues.push({
+        path: [source],
+        code: 'invalid_header',
+        message: 'a header name is not a valid HTTP token',
+      });
+    } else if (typeof value !== 'string' || !fieldValue.test(value)) {
+      issues.push({
+        path: [source, name.toLowerCase()],
+        code: 'invalid_header',
+        message: 'expected a header value HTTP can carry (no CR, LF, NUL or character above U+00FF)',
+      });
+    } else out[name.toLowerCase()] = value;
   }
-  new Headers(init).forEach((value, name) => (out[name] = value));
+  if (issues.length > 0) throw new ValidationError(issues, { prefix: 'Invalid request headers' });
   return out;
-};
+}
 
 const headersOf = (response: Response): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -165,258 +193,413 @@ const headersOf = (response: Response): Record<string, string> => {
   return out;
 };
 
-/** `https://x/api/v2/` + `api/payment/…` keeps the prefix; the spec's path keeps its own trailing slash. */
-export const joinUrl = (baseUrl: string, path: string): string =>
-  `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+/** Marks an error thrown by a merchant's hook, so it reaches the caller as it is. */
+class HookFailure {
+  constructor(readonly error: unknown) {}
+}
 
-interface Context {
+/** What the instance's ky hooks need of the call in flight (passed as ky's `context`). */
+interface CallState {
   readonly operation: Operation;
   readonly url: string;
-  readonly secrets: CardSecrets | undefined;
+  readonly secrets: Secrets;
+  readonly timeout: number;
+  /** The caller's signal. */
+  readonly signal: AbortSignal | undefined;
+  /** The whole-call deadline and its controller, when there is one. */
+  readonly totalTimeout: number | undefined;
+  readonly deadline: AbortController | undefined;
+  readonly logEvent: RequestLogEvent | undefined;
+  attemptStarted: number;
 }
 
 /**
  * The one function that turns a response into an error: a non-2xx (`issues` empty), or a 2xx
- * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body
- * has the request's card number and cvc redacted.
+ * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body and
+ * headers have the request's secrets redacted.
  */
-export function errorFromResponse(
-  context: Context,
-  response: { status: number; statusText?: string; headers: Record<string, string>; body: string },
+function errorFromResponse(
+  call: CallState,
+  response: Response,
+  text: string,
   issues: readonly ValidationIssue[] = [],
 ): ApiError {
-  const where = `${context.operation} (POST ${context.url})`;
+  const where = `${call.operation} (POST ${call.url})`;
   const message =
     issues.length === 0
       ? `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}; see error.body`
-      : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape (spec §2.8): ${issues
+      : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${issues
           .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
           .join('; ')}`;
-  return new ApiError(message, {
+  // The status text is the server's: it may echo what was sent.
+  return new ApiError(redactText(message, call.secrets), {
     status: response.status,
-    body: redactText(response.body, context.secrets),
-    headers: response.headers,
+    body: redactText(text, call.secrets),
+    headers: redactHeaders(headersOf(response), call.secrets),
     issues,
   });
 }
 
-/** Maps a failure to get a response. Never keeps a ky object (it holds the request) as `cause`. */
-function errorFromFailure(
-  context: Context,
-  error: unknown,
-  signal: AbortSignal | undefined,
-  timeout: number,
-): Error {
-  if (signal?.aborted) {
-    return new ConnectionError(`${context.operation} was aborted by the caller's signal`, {
+interface NetworkCause {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  /** undici's socket errors say where through the socket's remote end. */
+  socket?: { remoteAddress?: unknown; remotePort?: unknown };
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/** `127.0.0.1:4010`, `[::1]:4010`: only an IP address (never a name or text) and a port. */
+function addressOf(address: unknown, port: unknown): string | undefined {
+  if (typeof address !== 'string' || !/^[0-9A-Fa-f:.]{2,45}$/.test(address)) return undefined;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return Number.isInteger(port) ? `${host}:${String(port)}` : host;
+}
+
+/**
+ * `ECONNREFUSED 127.0.0.1:4010`: the deepest system error code in the cause chain and the address
+ * it concerns. Only a code and an address, never the platform's message (it may quote a header).
+ */
+function rootCause(error: unknown): string {
+  let code: string | undefined;
+  let where: string | undefined;
+  let current = error as NetworkCause | undefined;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(current.code)) code = current.code;
+    where =
+      addressOf(current.address, current.port) ??
+      addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
+      where;
+    const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
+    current = (current.cause ?? first) as NetworkCause | undefined;
+  }
+  if (code === undefined) return 'network error';
+  return where === undefined ? code : `${code} ${where}`;
+}
+
+/**
+ * The one function that maps a failure to get a response: ky's `HTTPError` hands back its
+ * response (a non-2xx, read and turned into an `ApiError` by the caller), ky's `TimeoutError`
+ * and the body deadline become `TimeoutError`, the caller's abort and network failures
+ * `ConnectionError`, and a hook's own error is rethrown as it is. No ky object (it holds the
+ * request) is kept as a `cause`.
+ */
+function fromFailure(call: CallState, error: unknown): Response | Error {
+  if (error instanceof HTTPError) return error.response;
+  if (error instanceof HookFailure)
+    return error.error instanceof Error ? error.error : new Error(String(error.error));
+  if (call.signal?.aborted) {
+    return new ConnectionError(`${call.operation} was aborted by the caller's signal`, {
       aborted: true,
-      cause: signal.reason,
+      cause: call.signal.reason,
     });
   }
-  if (isKyError(error, 'TimeoutError') || (error instanceof DOMException && error.name === 'TimeoutError')) {
-    return new TimeoutError(timeout, {
-      cause: new DOMException(`${context.operation} timed out after ${timeout} ms`, 'TimeoutError'),
+  if (call.deadline?.signal.aborted && call.totalTimeout !== undefined) {
+    const { totalTimeout } = call;
+    return new TimeoutError(totalTimeout, {
+      cause: new DOMException(`${call.operation} did not complete within ${totalTimeout} ms`, 'TimeoutError'),
     });
   }
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  const detail = typeof code === 'string' ? code : error instanceof Error ? error.message : 'network error';
+  if (error instanceof KyTimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
+    return new TimeoutError(call.timeout, {
+      cause: new DOMException(`${call.operation} timed out after ${call.timeout} ms`, 'TimeoutError'),
+    });
+  }
   return new ConnectionError(
-    `Could not get a response to ${context.operation} from ${new URL(context.url).origin} (${detail}); if the connection was reset, the service may have received the request`,
-    { cause: isKyError(error, 'HTTPError') || isKyError(error, 'TimeoutError') ? undefined : error },
+    `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error)}); if the connection was reset, the service may have received the request`,
+    { cause: error },
   );
 }
 
+/** A number of milliseconds a timer can take. */
+export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
+  z.refine((value) => Number.isFinite(value) && value > 0 && value <= 2_147_483_647, {
+    error: 'expected a number of milliseconds above 0 (at most 2147483647)',
+    abort: true,
+  }),
+);
+
+const requestOptionsSchema = z.optional(
+  z.object({
+    signal: z.optional(
+      z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'expected an AbortSignal' }),
+    ),
+    timeout: z.optional(milliseconds),
+    totalTimeout: z.optional(milliseconds),
+  }),
+);
+
 const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
 
-/**
- * Sends wire bodies: one attempt on the platform's `fetch` by default; the one ky instance
- * when retries are opted in; errors mapped here.
- */
+/** The wait a `Retry-After` value asks for, in ms (seconds or an HTTP date), or undefined. */
+function retryAfterMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const at = /^\d+$/.test(value.trim()) ? Date.now() + Number(value) * 1_000 : Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
+}
+
+const kyRetry = (retry: RetryOptions | number | undefined, timeout: number) => {
+  const options = typeof retry === 'number' ? { limit: retry } : retry;
+  if (options === undefined || !(options.limit > 0)) return 0;
+  const afterStatusCodes = [413, 429, 503];
+  const maxRetryAfter = options.maxRetryAfter ?? timeout;
+  return {
+    limit: options.limit,
+    methods: ['post'],
+    statusCodes: options.statusCodes ?? defaultStatusCodes,
+    afterStatusCodes,
+    retryOnTimeout: options.retryOnTimeout ?? false,
+    maxRetryAfter,
+    ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
+    // A hook's error is no reason to send the POST again, nor is a Retry-After longer than the
+    // merchant allows (ky would shorten it: retrying sooner than the service asked).
+    shouldRetry: ({ error }: { error: Error }) => {
+      if (error instanceof HookFailure) return false;
+      if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
+        const wait = retryAfterMs(error.response.headers.get('retry-after'));
+        if (wait !== undefined && wait > maxRetryAfter) return false;
+      }
+      return undefined;
+    },
+  };
+};
+
+/** Sends wire bodies through the client's one ky instance; failures mapped in {@link fromFailure}. */
 export class Http {
-  #ky: Promise<KyInstance> | undefined;
+  readonly #ky: KyInstance;
   readonly #config: HttpConfig;
   readonly #staticHeaders: Record<string, string>;
-  readonly #retry: RetryOptions | undefined;
-  readonly #urls = new Map<string, string>();
 
   constructor(config: HttpConfig) {
     this.#config = config;
-    this.#retry = typeof config.retry === 'number' ? { limit: config.retry } : config.retry;
-    if (this.#retry !== undefined && !(this.#retry.limit > 0)) this.#retry = undefined;
     this.#staticHeaders = {
       'content-type': 'application/json',
       accept: 'application/json',
       ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
-      ...(typeof config.headers === 'function' ? {} : lowerCased(config.headers)),
+      ...(typeof config.headers === 'function' ? {} : headerRecord(config.headers, 'headers')),
     };
+    const hooks = config.hooks;
+    this.#ky = ky.create({
+      prefixUrl: config.baseUrl,
+      method: 'post',
+      timeout: config.timeout,
+      retry: kyRetry(config.retry, config.timeout),
+      ...(config.fetch === undefined ? {} : { fetch: config.fetch as typeof fetch }),
+      hooks: {
+        beforeRequest: [
+          async (_request, options, { retryCount }) => {
+            const call = options.context.call as CallState;
+            if (retryCount === 0 && hooks?.beforeRequest && call.logEvent) {
+              try {
+                await hooks.beforeRequest(call.logEvent);
+              } catch (error) {
+                throw new HookFailure(error);
+              }
+            }
+            // Each attempt's timeout runs from here to its last body byte.
+            call.attemptStarted = Date.now();
+          },
+        ],
+      },
+    });
   }
 
-  /** POSTs a wire body to `path` and returns the response validated by `schema`. */
+  /** POSTs a wire body and returns the response validated by the schema. */
   async post<S extends z.core.$ZodType>(
-    operation: Operation,
-    path: string,
-    body: object,
-    schema: S,
+    outgoing: Outgoing<S>,
     options: RequestOptions = {},
   ): Promise<z.output<S>> {
-    let url = this.#urls.get(path);
-    if (url === undefined) this.#urls.set(path, (url = joinUrl(this.#config.baseUrl, path)));
-    const context: Context = { operation, url, secrets: cardSecretsOf(body) };
-    const timeout = options.timeout ?? this.#config.timeout;
-    const dynamic =
-      typeof this.#config.headers === 'function' ? lowerCased(await this.#config.headers()) : undefined;
-    const headers =
-      dynamic === undefined && options.headers === undefined
-        ? this.#staticHeaders
-        : { ...this.#staticHeaders, ...dynamic, ...lowerCased(options.headers) };
-    const hooks = this.#config.hooks;
-    const logEvent: RequestLogEvent | undefined =
-      hooks?.beforeRequest || hooks?.afterResponse
-        ? { operation, method: 'POST', url, headers: redactHeaders(headers), body: redactWireBody(body) }
-        : undefined;
-    if (hooks?.beforeRequest && logEvent) await hooks.beforeRequest(logEvent);
-
-    const started = Date.now();
-    const wireText = stringifyWireBody(body);
-    const custom = this.#config.fetch;
-    const signal = options.signal;
-    let response: Response;
-    let text: string;
-    if (this.#retry === undefined) {
-      // Default path (no retries): one timer and one AbortController cover the whole call —
-      // connect, headers and body — and the caller's signal is forwarded to it.
-      const controller = new AbortController();
-      const abort = () => controller.abort(signal?.reason);
-      const timer = setTimeout(
-        () =>
-          controller.abort(new DOMException(`${operation} timed out after ${timeout} ms`, 'TimeoutError')),
-        timeout,
-      );
-      if (signal?.aborted) abort();
-      else signal?.addEventListener('abort', abort, { once: true });
-      const init = { method: 'POST', headers, body: wireText, signal: controller.signal };
-      const send = custom === undefined ? () => fetch(url, init) : () => custom(new Request(url, init));
-      try {
-        // Not through ky: even with no timeout, no retry and this fetch, each ky call builds two
-        // undici Requests (its own and a clone for retries), each with an AbortSignal that undici
-        // follows through a FinalizationRegistry — ~1.5× a bare fetch on loopback (bench/experiments/
-        // ky-variants.mjs). The opted-in retry path below keeps ky for its backoff and Retry-After.
-        response = await send();
-        // A custom fetch may ignore the signal while reading the body: race it there.
-        text =
-          custom === undefined ? await response.text() : await this.#readBody(response, controller.signal);
-      } catch (error) {
-        throw errorFromFailure(context, error, signal, timeout);
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', abort);
-      }
-    } else {
-      // Opted-in retries: ky's timeout (per attempt), signal and retry machinery, then the body
-      // read within what is left of the timeout.
-      const retry = this.#retry;
-      const send = (request: Request): Promise<Response> => {
-        const init = { method: 'POST', headers, body: wireText, signal: request.signal };
-        return custom === undefined ? fetch(url, init) : custom(new Request(url, init));
-      };
-      try {
-        // ky runs the opted-in retries (backoff, Retry-After, per-attempt timeout, the caller's
-        // signal). It is handed a body-less Request and a per-call `fetch` that sends the
-        // pre-serialised string itself: given the body, ky turns it into a stream and tees it
-        // with `clone()` for retries, and undici re-pipes a Request's stream body (about a
-        // millisecond per call on loopback).
-        this.#ky ??= import('ky').then(({ default: ky }) =>
-          ky.create({ throwHttpErrors: false, retry: 0, timeout: this.#config.timeout }),
-        );
-        response = await (
-          await this.#ky
-        ).post(url, {
-          fetch: send as typeof fetch,
-          timeout,
-          signal,
-          throwHttpErrors: true,
-          retry: {
-            limit: retry.limit,
-            methods: ['post'],
-            statusCodes: retry.statusCodes ?? defaultStatusCodes,
-            afterStatusCodes: [413, 429, 503],
-            retryOnTimeout: retry.retryOnTimeout ?? false,
-            maxRetryAfter: retry.maxRetryAfter ?? timeout,
-            ...(retry.backoffLimit === undefined ? {} : { backoffLimit: retry.backoffLimit }),
-          },
-        });
-      } catch (error) {
-        if (!isKyError(error, 'HTTPError')) throw errorFromFailure(context, error, signal, timeout);
-        response = (error as { response: Response }).response;
-      }
-      const deadline = AbortSignal.timeout(Math.max(timeout - (Date.now() - started), 1));
-      try {
-        text = await this.#readBody(response, deadline);
-      } catch (error) {
-        throw errorFromFailure(context, error, signal, timeout);
-      }
+    const checked = z.safeParse(requestOptionsSchema, options);
+    if (!checked.success) {
+      throw new ValidationError(toValidationIssues(checked.error.issues), {
+        prefix: 'Invalid request options',
+      });
     }
-
-    if (hooks?.afterResponse && logEvent) {
-      await hooks.afterResponse({
-        ...logEvent,
+    const { card } = outgoing;
+    const headers = await this.#headersFor(options);
+    const wireText = stringifyWireBody(
+      outgoing.body,
+      card === undefined ? undefined : { cardFieldEncoding: card.encoding },
+    );
+    const call = this.#callState(outgoing, options, headers);
+    const started = Date.now();
+    const { response, text } = await this.#exchange(call, outgoing.path, wireText, headers, options);
+    const afterResponse = this.#config.hooks?.afterResponse;
+    if (afterResponse && call.logEvent) {
+      await afterResponse({
+        ...call.logEvent,
         status: response.status,
-        responseHeaders: headersOf(response),
-        responseBody: redactText(text, context.secrets),
+        responseHeaders: redactHeaders(headersOf(response), call.secrets),
+        responseBody: redactText(text, call.secrets),
         durationMs: Date.now() - started,
       });
     }
-    const raw = () => ({
-      status: response.status,
-      statusText: response.statusText,
-      headers: headersOf(response),
-      body: text,
-    });
-    if (!response.ok) throw errorFromResponse(context, raw());
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // The SyntaxError quotes the body, so it is not kept as the cause.
-      throw errorFromResponse(context, raw(), [
-        { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
-      ]);
-    }
-    const result = z.safeParse(schema, json);
-    if (!result.success) throw errorFromResponse(context, raw(), toValidationIssues(result.error.issues));
-    return result.data;
+    return parseResponse(call, response, text, outgoing.schema);
+  }
+
+  /** The client's headers, then the dynamic ones, then the call's, each checked for the wire. */
+  async #headersFor(options: RequestOptions): Promise<Record<string, string>> {
+    const dynamic =
+      typeof this.#config.headers === 'function'
+        ? headerRecord(await this.#config.headers(), 'headers')
+        : undefined;
+    return { ...this.#staticHeaders, ...dynamic, ...headerRecord(options.headers, 'headers') };
+  }
+
+  /** What the call redacts, logs and maps its failures with. */
+  #callState(
+    outgoing: Outgoing<z.core.$ZodType>,
+    options: RequestOptions,
+    headers: Record<string, string>,
+  ): CallState {
+    const { operation, body, card } = outgoing;
+    const url = `${this.#config.baseUrl}${outgoing.path}`;
+    const credential = headers.authorization;
+    const secrets: Secrets = {
+      ...card?.secrets,
+      values: credential === undefined ? [] : [credential, credential.replace(/^\S+\s+/, '')],
+    };
+    const hooks = this.#config.hooks;
+    const logEvent: RequestLogEvent | undefined =
+      hooks?.beforeRequest || hooks?.afterResponse
+        ? {
+            operation,
+            method: 'POST',
+            url,
+            headers: redactHeaders(headers),
+            body: card === undefined ? body : redactWireBody(body),
+          }
+        : undefined;
+    const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
+    return {
+      operation,
+      url,
+      secrets,
+      timeout: options.timeout ?? this.#config.timeout,
+      signal: options.signal,
+      totalTimeout,
+      deadline: totalTimeout === undefined ? undefined : new AbortController(),
+      logEvent,
+      attemptStarted: Date.now(),
+    };
   }
 
   /**
-   * Reads the body, giving up when `deadline` aborts. It reads through its own reader so that
-   * giving up cancels the stream and frees the socket (`body.cancel()` on the stream that
-   * `response.text()` has locked would be refused, leaving the connection open).
+   * Sends through ky and reads the body before the attempt's timeout, the whole-call deadline or
+   * the caller's abort, whichever comes first.
    */
-  async #readBody(response: Response, deadline: AbortSignal): Promise<string> {
-    if (deadline.aborted) throw deadline.reason;
-    const body = response.body;
-    if (body === null) return '';
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let onAbort: () => void = () => undefined;
-    const expired = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        reject(deadline.reason);
-        reader.cancel(deadline.reason).catch(() => undefined);
-      };
-    });
-    deadline.addEventListener('abort', onAbort, { once: true });
+  async #exchange(
+    call: CallState,
+    path: string,
+    wireText: string,
+    headers: Record<string, string>,
+    options: RequestOptions,
+  ): Promise<{ response: Response; text: string }> {
+    const { deadline, totalTimeout } = call;
+    const signal =
+      deadline === undefined
+        ? options.signal
+        : options.signal === undefined
+          ? deadline.signal
+          : AbortSignal.any([options.signal, deadline.signal]);
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(
+            () => deadline.abort(new DOMException('the call deadline passed', 'TimeoutError')),
+            totalTimeout,
+          );
     try {
-      let text = '';
-      for (;;) {
-        const chunk = await Promise.race([reader.read(), expired]);
-        // Cancelling settles a pending read as done: that is the deadline, not the end of the body.
-        if (deadline.aborted) throw deadline.reason;
-        if (chunk.done) return text + decoder.decode();
-        text += decoder.decode(chunk.value, { stream: true });
+      let response: Response;
+      try {
+        response = await this.#ky(path, {
+          body: wireText,
+          headers,
+          timeout: call.timeout,
+          signal,
+          throwHttpErrors: true,
+          context: { call },
+        });
+      } catch (error) {
+        const mapped = fromFailure(call, error);
+        if (!(mapped instanceof Response)) throw mapped;
+        response = mapped;
+      }
+      try {
+        return { response, text: await readBody(response, call.attemptStarted + call.timeout, signal) };
+      } catch (error) {
+        throw fromFailure(call, error);
       }
     } finally {
-      deadline.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
     }
+  }
+}
+
+/** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
+function parseResponse<S extends z.core.$ZodType>(
+  call: CallState,
+  response: Response,
+  text: string,
+  schema: S,
+): z.output<S> {
+  if (!response.ok) throw errorFromResponse(call, response, text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // The SyntaxError quotes the body, so it is not kept as the cause.
+    throw errorFromResponse(call, response, text, [
+      { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
+    ]);
+  }
+  const result = z.safeParse(schema, json);
+  if (!result.success) {
+    throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
+  }
+  return result.data;
+}
+
+/**
+ * Reads the body until `deadline` (epoch ms) or the caller's abort. It reads through its own
+ * reader so that giving up cancels the stream and frees the socket, also with a custom `fetch`
+ * that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
+ * refused, leaving the connection open).
+ */
+async function readBody(
+  response: Response,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let stop: (reason: unknown) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = (reason) => {
+      reject(reason);
+      reader.cancel(reason).catch(() => undefined);
+    };
+  });
+  stopped.catch(() => undefined);
+  const onAbort = () => stop(signal?.reason);
+  const timer = setTimeout(
+    () => stop(new DOMException('the response body did not arrive in time', 'TimeoutError')),
+    Math.max(deadline - Date.now(), 0),
+  );
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let text = '';
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), stopped]);
+      if (chunk.done) return text + decoder.decode();
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }

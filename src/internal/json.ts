@@ -1,4 +1,4 @@
-// Exact JSON for card numbers. spec §2.4 types card_number as a JSON integer, and 16-digit
+// Exact JSON for card numbers. The API reference types card_number as a JSON integer, and 16-digit
 // numbers above 2^53 (e.g. starting with 9) cannot pass through a JS number unrounded. Node 20
 // has no JSON.rawJSON, so the serialiser writes the digits itself and the parser keeps long
 // integers as strings.
@@ -13,6 +13,19 @@ function stringifyCardDetails(card: Record<string, unknown>, encoding: WireCardE
   for (const key in card) {
     const value = card[key];
     if (value === undefined) continue;
+    if (
+      key === 'card_number' &&
+      encoding === 'integer' &&
+      typeof value === 'string' &&
+      digitsOnly.test(value)
+    ) {
+      // A JSON integer cannot start with 0: the client refuses such a number before it gets here.
+      if (value.startsWith('0')) {
+        throw new RangeError(
+          "a card number starting with 0 cannot be written as a JSON integer; use cardFieldEncoding: 'string'",
+        );
+      }
+    }
     const text =
       key === 'card_number' && encoding === 'integer' && typeof value === 'string' && digitsOnly.test(value)
         ? value

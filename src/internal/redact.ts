@@ -1,14 +1,19 @@
-// Redaction of card secrets for hooks, errors and logs (DESIGN "Security": the card number and
-// cvc never appear in an error, a toString, JSON, util.inspect or a hook's log data).
+// Redaction of secrets for hooks, errors and logs (DESIGN "Security": the card number, the cvc and
+// the API key never appear in an error, a toString, JSON, util.inspect or a hook's log data).
 
-/** The secrets of one request: card number digits and cvc digits, when the body has them. */
-export interface CardSecrets {
+/**
+ * What to remove from everything a server sends back: the request's card number and cvc (card
+ * payments only) and literal values such as the Authorization header sent.
+ */
+export interface Secrets {
   readonly cardNumber?: string;
   readonly cvc?: string;
+  /** Literal values (an API key, a whole Authorization value), removed wherever they appear. */
+  readonly values?: readonly string[];
 }
 
-/** Reads the secrets out of a wire body (only card payments have them). */
-export function cardSecretsOf(body: unknown): CardSecrets | undefined {
+/** The secrets of a card payment's wire body (undefined for the other bodies). */
+export function cardSecretsOf(body: unknown): Secrets | undefined {
   const card = (body as { card_details?: { card_number?: unknown; cvc?: unknown } } | null)?.card_details;
   if (typeof card !== 'object' || card === null) return undefined;
   return { cardNumber: String(card.card_number ?? ''), cvc: String(card.cvc ?? '').padStart(3, '0') };
@@ -27,32 +32,50 @@ export function redactWireBody<T>(body: T): T {
   } as T;
 }
 
-const escapeDigits = (digits: string): string => digits.split('').join('[\\s-]?');
+// Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
+// number, no-break ones included), dashes, dots, slashes, and their escaped forms (`%20`, `\u0020`,
+// `&nbsp;`) — anything but a letter or another digit.
+const separator = '(?:%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|&#?[0-9A-Za-z]{1,8};|[^0-9A-Za-z]){0,8}';
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const minimumValueLength = 6;
 
 /**
- * Removes the request's card number (also when written with spaces or dashes) and cvc (as a
- * standalone 3-digit group) from a text such as a response body the server echoed.
+ * Removes the secrets from a text such as a response body or header the server echoed: the card
+ * number whatever separates its digits, the cvc as a standalone 3-digit group, and every literal
+ * value.
  */
-export function redactText(text: string, secrets: CardSecrets | undefined): string {
+export function redactText(text: string, secrets: Secrets | undefined): string {
   if (secrets === undefined) return text;
   let out = text;
-  if (secrets.cardNumber !== undefined && /^\d{12,19}$/.test(secrets.cardNumber)) {
-    out = out.replace(new RegExp(`(?<!\\d)${escapeDigits(secrets.cardNumber)}(?!\\d)`, 'g'), (match) =>
-      maskCardNumber(match.replace(/\D/g, '')),
-    );
+  for (const value of secrets.values ?? []) {
+    if (value.length >= minimumValueLength) out = out.replaceAll(value, '[redacted]');
   }
-  if (secrets.cvc !== undefined && /^\d{3}$/.test(secrets.cvc)) {
-    out = out.replace(new RegExp(`(?<![\\d.])${secrets.cvc}(?![\\d.])`, 'g'), '[redacted]');
+  const { cardNumber, cvc } = secrets;
+  if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
+    const pattern = new RegExp(`(?<![0-9])${cardNumber.split('').join(separator)}(?![0-9])`, 'g');
+    out = out.replace(pattern, maskCardNumber(cardNumber));
+  }
+  if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
+    out = out.replace(new RegExp(`(?<![\\d.])${escapeRegExp(cvc)}(?![\\d.])`, 'g'), '[redacted]');
   }
   return out;
 }
 
-/** Headers for a log line: the Authorization value replaced. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+const credentialHeaders = new Set(['authorization', 'proxy-authorization']);
+
+/**
+ * Headers for a log line or an error: credential values keep only their scheme (`Bearer
+ * [redacted]`), and every other value goes through {@link redactText}.
+ */
+export function redactHeaders(
+  headers: Readonly<Record<string, string>>,
+  secrets?: Secrets,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] =
-      name.toLowerCase() === 'authorization' ? value.replace(/^(\S+\s+).*$/, '$1[redacted]') : value;
+    out[name] = credentialHeaders.has(name.toLowerCase())
+      ? value.replace(/^(\S+\s+).*$/s, '$1[redacted]').replace(/^\S+$/, '[redacted]')
+      : redactText(value, secrets);
   }
   return out;
 }

@@ -20,7 +20,7 @@ const luhn = (digits: string): boolean => {
 };
 
 /**
- * True when `digits` is a 16-digit card number that passes the Luhn check (spec §2.4, §8).
+ * True when `digits` is a 16-digit card number that passes the Luhn check.
  * Spaces and dashes between digit groups are ignored.
  *
  * @example
@@ -70,7 +70,7 @@ const toInteger = (input: unknown, pattern: RegExp): number | undefined => {
   return undefined;
 };
 
-/** expiry_month: 1–12 as a number or `'7'`/`'07'` (spec §2.4 "2 digits; must be valid"). */
+/** expiry_month: 1–12 as a number or `'7'`/`'07'`. */
 export function checkExpiryMonth(input: unknown): Check<number> {
   const month = toInteger(input, /^\d{1,2}$/);
   if (month === undefined || month < 1 || month > 12) {
@@ -79,7 +79,7 @@ export function checkExpiryMonth(input: unknown): Check<number> {
   return pass(month);
 }
 
-/** expiry_year: 4 digits (spec §2.4, §8). A 2-digit year is the usual mistake. */
+/** expiry_year: 4 digits. A 2-digit year is the usual mistake. */
 export function checkExpiryYear(input: unknown): Check<number> {
   const year = toInteger(input, /^\d{1,4}$/);
   if (year === undefined || year < 1000 || year > 9999) {
@@ -101,7 +101,7 @@ export function checkNotExpired(month: number, year: number, now: Date): Check<t
   return pass(true);
 }
 
-/** cvc: exactly 3 digits, as a string (`'042'`) or a number of 3 digits (spec §2.4, §8). */
+/** cvc: exactly 3 digits, as a string (`'042'`) or a number of 3 digits. */
 export function checkCvc(input: unknown): Check<string> {
   if (typeof input === 'number') {
     if (Number.isInteger(input) && input >= 100 && input <= 999) return pass(String(input));
@@ -109,4 +109,18 @@ export function checkCvc(input: unknown): Check<string> {
   }
   if (typeof input === 'string' && /^\d{3}$/.test(input)) return pass(input);
   return fail('invalid_cvc', 'expected exactly 3 digits');
+}
+
+/**
+ * card_number under `cardFieldEncoding: 'integer'`: a JSON integer cannot start with 0, so such a
+ * number can only be sent as a digit string. `digits` is the checked 16-digit number.
+ */
+export function checkCardNumberEncoding(digits: string, encoding: 'integer' | 'string'): Check<string> {
+  if (encoding === 'integer' && digits.startsWith('0')) {
+    return fail(
+      'card_number_leading_zero',
+      "a card number starting with 0 cannot be sent as a JSON integer; set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
+    );
+  }
+  return pass(digits);
 }

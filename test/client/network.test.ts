@@ -1,6 +1,6 @@
 // Connection failures against real sockets (no msw in this file).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
+import { ApiError, ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
 import { payoutInput } from '../helpers/inputs.js';
 import { refusedUrl, resetting, silent, stalling, startServer, type TestServer } from '../helpers/servers.js';
 
@@ -20,10 +20,13 @@ const rejection = (promise: Promise<unknown>) =>
 
 describe('PaymentsClient over real sockets', () => {
   it('turns a refused connection into a ConnectionError whose cause is the network error', async () => {
-    const client = new PaymentsClient({ baseUrl: await refusedUrl() });
+    const baseUrl = await refusedUrl();
+    const client = new PaymentsClient({ baseUrl });
     const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error.message).toMatch(/ECONNREFUSED/);
+    // the root code and address, not the platform's "fetch failed"
+    expect(error.message).toContain(`(ECONNREFUSED ${new URL(baseUrl).host})`);
+    expect(error.message).not.toMatch(/fetch failed/);
     expect(error.aborted).toBe(false);
     expect((error.cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
   });
@@ -34,6 +37,7 @@ describe('PaymentsClient over real sockets', () => {
     const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toMatch(/may have received the request/);
+    expect(error.message).toContain(` ${new URL(server.url).host})`);
   });
 
   it('turns a server that never answers into a TimeoutError', async () => {
@@ -50,6 +54,68 @@ describe('PaymentsClient over real sockets', () => {
     const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.timeout).toBe(150);
+  });
+
+  it('cuts a body that trickles in forever at the timeout or totalTimeout, and frees the socket', async () => {
+    let open = 0;
+    server = await startServer((request, response) => {
+      open += 1;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"message":"');
+      const drip = setInterval(() => response.write('x'), 20);
+      request.socket.on('close', () => {
+        clearInterval(drip);
+        open -= 1;
+      });
+    });
+    const variants = [
+      { timeout: 300 },
+      { timeout: 300, retry: { limit: 2 } },
+      { timeout: 10_000, totalTimeout: 300 },
+    ];
+    for (const options of variants) {
+      const client = new PaymentsClient({ baseUrl: server.url, ...options });
+      const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.timeout).toBe(300);
+    }
+    await expect.poll(() => open, { timeout: 2_000 }).toBe(0);
+  });
+
+  it('ends a whole call with retries at totalTimeout, waits and body included', async () => {
+    let attempts = 0;
+    server = await startServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(503, { 'retry-after': '5' });
+      response.end('busy');
+    });
+    const client = new PaymentsClient({
+      baseUrl: server.url,
+      retry: { limit: 3, maxRetryAfter: 5_000 },
+      totalTimeout: 400,
+    });
+    const started = Date.now();
+    const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeout).toBe(400);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(attempts).toBe(1);
+  });
+
+  it('ends the retries when Retry-After asks for a longer wait than maxRetryAfter', async () => {
+    let attempts = 0;
+    server = await startServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(503, { 'retry-after': '5' });
+      response.end('busy');
+    });
+    const client = new PaymentsClient({ baseUrl: server.url, retry: { limit: 2, maxRetryAfter: 1_000 } });
+    const started = Date.now();
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(503);
+    expect(attempts).toBe(1);
+    expect(Date.now() - started).toBeLessThan(900);
   });
 
   it('answers a real server end to end', async () => {

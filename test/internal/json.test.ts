@@ -21,6 +21,13 @@ describe('stringifyWireBody', () => {
     );
   });
 
+  it('never writes a card number starting with 0 as an integer (that would not be JSON)', () => {
+    expect(() => stringifyWireBody(card({ card_number: '0000000000000000' }))).toThrow(RangeError);
+    expect(
+      stringifyWireBody(card({ card_number: '0000000000000000' }), { cardFieldEncoding: 'string' }),
+    ).toContain('"card_number":"0000000000000000"');
+  });
+
   it('follows an explicit encoding and leaves bodies without a card untouched', () => {
     expect(stringifyWireBody(card(), { cardFieldEncoding: 'string' })).toContain(
       '"card_number":"9999999999999995"',

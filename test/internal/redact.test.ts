@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cardSecretsOf, redactHeaders, redactText, redactWireBody } from '../../src/internal/redact.js';
 
@@ -33,10 +34,48 @@ describe('redaction', () => {
     expect(text).toContain('17370');
   });
 
+  it.each([
+    ['double spaces', '9999  9999  9999  9995'],
+    ['dots', '9999.9999.9999.9995'],
+    ['mixed separators', '9999 -9999.9999/ 9995'],
+    ['a no-break space', '9999\u00a09999\u00a09999\u00a09995'],
+    ['one separator per digit', '9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-5'],
+    ['URL-encoded spaces', '9999%209999%209999%209995'],
+  ])('finds the card number written with %s', (_name, written) => {
+    const text = redactText(`{"echo":"${written}"}`, cardSecretsOf(body));
+    expect(text).not.toMatch(/9999\D*9999\D*9999\D*9995/);
+    expect(text).toContain('**** **** **** 9995');
+  });
+
+  it('finds the card number whatever non-alphanumeric separators sit between its digits', () => {
+    const separators = fc.array(
+      fc.constantFrom(' ', '  ', '-', '.', '/', '\u00a0', '\t', '_', '%20', '\\u0020', '&nbsp;', ''),
+      { minLength: 15, maxLength: 15 },
+    );
+    fc.assert(
+      fc.property(separators, (between) => {
+        const written = [...'9999999999999995'].map((digit, i) => digit + (between[i] ?? '')).join('');
+        const text = redactText(`echo: ${written} done`, cardSecretsOf(body));
+        expect(text).toBe('echo: **** **** **** 9995 done');
+      }),
+      { seed: 7, numRuns: 500 },
+    );
+  });
+
+  it('removes literal values such as an echoed API key', () => {
+    expect(redactText('bad key sk_live_abcdef (Bearer sk_live_abcdef)', { values: ['sk_live_abcdef'] })).toBe(
+      'bad key [redacted] (Bearer [redacted])',
+    );
+  });
+
   it('redacts the Authorization value in log headers', () => {
     expect(redactHeaders({ authorization: 'Bearer sk_live_123', 'x-a': '1' })).toEqual({
       authorization: 'Bearer [redacted]',
       'x-a': '1',
+    });
+    expect(redactHeaders({ 'x-echo': '9999 9999  9999 9995', 'x-cvc': '737' }, cardSecretsOf(body))).toEqual({
+      'x-echo': '**** **** **** 9995',
+      'x-cvc': '[redacted]',
     });
   });
 });

@@ -165,6 +165,42 @@ describe('fuzzing the request builders', { timeout: 120_000 }, () => {
     expect(networkRequests).toBe(builders.length);
   });
 
+  it('accepts an apiKey only if HTTP carries it unchanged, and never echoes a refused one', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', minLength: 0, maxLength: 24 }),
+        fc.string({ unit: 'binary', maxLength: 4 }),
+        (middle, edge) => {
+          const apiKey = `${edge}sk_fuzz_${middle}${edge}`;
+          let error: unknown;
+          try {
+            new PaymentsClient({ baseUrl, apiKey });
+          } catch (e) {
+            error = e;
+          }
+          const carried = (() => {
+            try {
+              return (
+                new Headers({ authorization: `Bearer ${apiKey}` }).get('authorization') === `Bearer ${apiKey}`
+              );
+            } catch {
+              return false;
+            }
+          })();
+          if (error === undefined) {
+            if (!carried)
+              throw new Error(`accepted an apiKey the wire would change: ${JSON.stringify(apiKey)}`);
+            return;
+          }
+          expect(error).toBeInstanceOf(ValidationError);
+          const dump = `${(error as Error).message} ${JSON.stringify(error)}`;
+          if (dump.includes('sk_fuzz_')) throw new Error('a refused apiKey was echoed');
+        },
+      ),
+      { seed: seed + 30, numRuns: Math.round(2_000 * scale) },
+    );
+  });
+
   it('never puts a card number or cvc in a ValidationError (message, JSON, inspect, stack)', () => {
     expect(capture.size).toBeGreaterThan(0);
     expect(findSecrets(capture.items)).toEqual([]);

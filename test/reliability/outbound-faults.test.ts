@@ -64,7 +64,7 @@ describe('faults on the way out (client in a child process)', () => {
     expect(report.reports.length).toBe(Object.keys(expected).length * 4 + 5 + 1);
   });
 
-  // Regression (src/http.ts, Http#readBody): a timed-out body read once called
+  // Regression (readBody in src/http.ts): a timed-out body read once called
   // `response.body.cancel()` on the stream `response.text()` had locked, which is refused, so the
   // socket stayed open until the server gave up and the process could not exit.
   it('slow-body: a timed-out body read releases its socket (the process can exit)', async () => {

@@ -4,6 +4,7 @@ import {
   checkCvc,
   checkExpiryMonth,
   checkExpiryYear,
+  checkCardNumberEncoding,
   checkNotExpired,
   isValidCardNumber,
 } from '../../src/validation/card.js';
@@ -79,5 +80,21 @@ describe('expiry and cvc', () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.message).not.toMatch(/\d{2}/);
     }
+  });
+});
+
+describe('checkCardNumberEncoding', () => {
+  it("refuses a leading 0 only under 'integer', and points to 'string'", () => {
+    const refused = checkCardNumberEncoding('0000000000000000', 'integer');
+    expect(refused).toMatchObject({ ok: false, code: 'card_number_leading_zero' });
+    expect(!refused.ok && refused.message).toContain("cardFieldEncoding: 'string'");
+    expect(checkCardNumberEncoding('0000000000000000', 'string')).toEqual({
+      ok: true,
+      value: '0000000000000000',
+    });
+    expect(checkCardNumberEncoding('4242424242424242', 'integer')).toEqual({
+      ok: true,
+      value: '4242424242424242',
+    });
   });
 });

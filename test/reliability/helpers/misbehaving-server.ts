@@ -11,7 +11,7 @@
 //   truncated-json 200, Content-Type JSON, body cut mid-string
 //   wrong-shape    200 with valid JSON of the wrong shape
 //   not-json       200, Content-Type JSON, body is plain text
-//   echo-500       500 whose body echoes the request body (card number and cvc included)
+//   echo-500       500 whose body and headers echo the request's card number and cvc
 //   ok             the documented success response of each endpoint
 //
 // Every request is recorded (method, path, fault) so tests can assert nothing was repeated.
@@ -122,9 +122,17 @@ export async function startMisbehavingServer(options: { stallMs?: number } = {})
       case 'not-json':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end('OK');
-      case 'echo-500':
-        res.writeHead(500, { 'content-type': 'application/json' });
+      case 'echo-500': {
+        // the card number and cvc echoed in headers too, the number grouped in fours
+        const card = /"card_number":"?(\d+)/.exec(body)?.[1];
+        const cvc = /"cvc":"?(\d+)/.exec(body)?.[1];
+        res.writeHead(500, {
+          'content-type': 'application/json',
+          ...(card ? { 'x-echo-card': card.replace(/(\d{4})(?=\d)/g, '$1 ') } : {}),
+          ...(cvc ? { 'x-echo-cvc': `cvc=${cvc}` } : {}),
+        });
         return res.end(JSON.stringify({ error: 'could not process', request: body }));
+      }
       case 'ok':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(okBody(path)));
