@@ -1,13 +1,33 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
-import { urlForLog, type SandboxLogger } from './log.js';
+import { escapeForLog, urlForLog, type SandboxLogger } from './log.js';
+import { buildDeliveryReport, type DeliveryReport } from './report.js';
 
 /**
- * Sends one callback: resolves with the HTTP status the merchant answered, rejects when there
- * was no answer. The default POSTs JSON with `fetch`.
+ * What the merchant answered to one delivery attempt: its status and, for a refusal with a JSON
+ * body such as `{ "error": "invalid_signature" }`, that word.
  *
  * @example
  * ```ts
+ * import type { CallbackAnswer } from 'hosted-payments/sandbox';
+ *
+ * const answer: CallbackAnswer = { status: 401, reason: 'invalid_signature' };
+ * ```
+ */
+export interface CallbackAnswer {
+  readonly status: number;
+  readonly reason?: string;
+}
+
+/**
+ * Sends one callback: resolves with the HTTP status the merchant answered (or a
+ * {@link CallbackAnswer}), rejects when there was no answer. The default POSTs JSON with `fetch`.
+ *
+ * @example
+ * ```ts
+ * import { createSandboxApp, type CallbackTransport } from 'hosted-payments/sandbox';
+ *
+ * const received: unknown[] = [];
  * const capture: CallbackTransport = async ({ url, payload }) => {
  *   received.push({ url, payload });
  *   return 200;
@@ -21,7 +41,7 @@ export type CallbackTransport = (request: {
   readonly payload: CallbackPayload;
   readonly body: string;
   readonly signal: AbortSignal;
-}) => Promise<number>;
+}) => Promise<number | CallbackAnswer>;
 
 /**
  * One attempt at delivering a callback.
@@ -36,7 +56,9 @@ export interface DeliveryAttempt {
   readonly at: Date;
   /** The merchant's HTTP status, when it answered. */
   readonly status?: number;
-  /** Why there was no answer (connection refused, timeout, …). */
+  /** The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …). */
+  readonly reason?: string;
+  /** Why there was no answer (`ECONNREFUSED`, `timeout`, …). */
   readonly error?: string;
 }
 
@@ -57,8 +79,11 @@ export interface CallbackDelivery {
   /** 0 for the first delivery, 1… for deliberate duplicates (`duplicateDeliveries`). */
   readonly copy: number;
   readonly attempts: readonly DeliveryAttempt[];
-  /** `pending` until a 2xx (`delivered`), the last retry (`failed`) or `close()` (`cancelled`). */
-  readonly state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  /**
+   * `pending` until a 2xx (`delivered`), the last retry (`failed`) or `close()` (`cancelled`);
+   * `dropped` when a test value asked the sandbox never to send it.
+   */
+  readonly state: 'pending' | 'delivered' | 'failed' | 'cancelled' | 'dropped';
 }
 
 /**
@@ -100,21 +125,33 @@ export interface DeliveryQueueOptions {
 export interface DeliveryQueue {
   /** Schedules the delivery of one callback (plus duplicates); returns at once. */
   enqueue(type: CallbackEventType, url: string, payload: CallbackPayload): CallbackDelivery;
+  /** Records a callback that is never sent (state `dropped`), and logs why. */
+  drop(type: CallbackEventType, url: string, payload: CallbackPayload, because: string): CallbackDelivery;
   /** Every delivery so far (the latest 1000), oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once no delivery is pending (immediately when none is). */
-  waitForIdle(): Promise<void>;
+  /** Resolves, once no delivery is pending (immediately when none is), with the report of every delivery. */
+  waitForIdle(): Promise<DeliveryReport>;
   /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
   close(): void;
 }
 
+const MAX_ANSWER_CHARS = 4096;
+
+/** The `error` word of a JSON refusal (`{ "error": "invalid_signature" }`), short and one line. */
+function refusalReason(text: string): string | undefined {
+  if (text.length === 0 || text.length > MAX_ANSWER_CHARS) return undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+    return typeof error === 'string' && error !== '' ? escapeForLog(error.slice(0, 80)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The default transport: `POST` the JSON body with `fetch`, read and discard the answer.
- *
- * @example
- * ```ts
- * const queue = createDeliveryQueue({ transport: fetchTransport });
- * ```
+ * The default transport: `POST` the JSON body with `fetch` to the URL exactly as the merchant
+ * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer.
  */
 export const fetchTransport: CallbackTransport = async ({ url, body, signal }) => {
   const response = await fetch(url, {
@@ -123,8 +160,10 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
     body,
     signal,
   });
-  await response.arrayBuffer().catch(() => undefined);
-  return response.status;
+  const text = await response.text().catch(() => '');
+  if (response.ok) return response.status;
+  const reason = refusalReason(text);
+  return reason ? { status: response.status, reason } : response.status;
 };
 
 const MAX_RECORDS = 1000;
@@ -134,9 +173,9 @@ function describeError(error: unknown): string {
     const cause = (error as { cause?: { code?: unknown } }).cause;
     if (cause && typeof cause.code === 'string') return cause.code;
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
-    return error.message;
+    return escapeForLog(error.message);
   }
-  return String(error);
+  return escapeForLog(String(error));
 }
 
 /**
@@ -213,16 +252,17 @@ export function createDeliveryQueue(options: DeliveryQueueOptions = {}): Deliver
       () => controller.abort(new DOMException('timeout', 'TimeoutError')),
       attemptTimeoutMs,
     );
-    let status: number | undefined;
+    let answer: CallbackAnswer | undefined;
     let error: string | undefined;
     try {
-      status = await transport({
+      const result = await transport({
         url: delivery.url,
         type: delivery.type,
         payload: delivery.payload,
         body: JSON.stringify(delivery.payload),
         signal: controller.signal,
       });
+      answer = typeof result === 'number' ? { status: result } : result;
     } catch (cause) {
       error = describeError(cause);
     } finally {
@@ -230,7 +270,11 @@ export function createDeliveryQueue(options: DeliveryQueueOptions = {}): Deliver
       inFlight.delete(controller);
     }
     if (closed || delivery.state !== 'pending') return;
-    delivery.attempts.push(status !== undefined ? { at: new Date(), status } : { at: new Date(), error });
+    const status = answer?.status;
+    const result = answer
+      ? { status: answer.status, ...(answer.reason ? { reason: answer.reason } : {}) }
+      : { error: error ?? 'no answer' };
+    delivery.attempts.push({ at: new Date(), ...result });
     const n = delivery.attempts.length;
     const ok = status !== undefined && status >= 200 && status < 300;
     const outcome = ok ? 'delivered' : n > retries ? 'gave_up' : 'retrying';
@@ -241,7 +285,7 @@ export function createDeliveryQueue(options: DeliveryQueueOptions = {}): Deliver
       attempt: n,
       copy: delivery.copy,
       outcome,
-      ...(status !== undefined ? { status } : { error: error ?? 'no answer' }),
+      ...result,
     });
     if (outcome === 'retrying') {
       later(Math.min(retryDelayMs * 2 ** (n - 1), maxRetryDelayMs), () => void attempt(delivery));
@@ -281,14 +325,36 @@ export function createDeliveryQueue(options: DeliveryQueueOptions = {}): Deliver
     return delivery;
   };
 
+  const drop = (
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    because: string,
+  ): CallbackDelivery => {
+    const delivery: MutableDelivery = {
+      id: nextId++,
+      type,
+      url,
+      payload,
+      copy: 0,
+      attempts: [],
+      state: 'dropped',
+    };
+    deliveries.push(delivery);
+    prune();
+    log?.({ kind: 'callback_dropped', type, url: urlForLog(url), because });
+    return delivery;
+  };
+
   return {
     enqueue: (type, url, payload) => start(type, url, payload, 0, delayMs),
+    drop,
     get deliveries() {
       return deliveries;
     },
     waitForIdle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
+      new Promise<DeliveryReport>((resolve) => {
+        idleWaiters.push(() => resolve(buildDeliveryReport(deliveries)));
         checkIdle();
       }),
     close: () => {

@@ -8,7 +8,7 @@ import {
   payoutFailurePayload,
   payoutSuccessPayload,
   type CallbackPayloadByType,
-} from './payloads.js';
+} from '../sandbox/payloads.js';
 import type { CallbackEventType } from '../callbacks/events.js';
 
 const TIMESTAMP = 1_717_200_000; // 2024-06-01T00:00:00Z, fixed so fixtures are stable

@@ -136,3 +136,28 @@ describe('hosted-payments CLI', () => {
     expect(log).toContain('sandbox stopped');
   });
 });
+
+describe('hosted-payments CLI, hardened', () => {
+  it('trigger reads the secret from HOSTED_PAYMENTS_WEBHOOK_SECRET, so it stays out of ps and history', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, out, err } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: SECRET } });
+    const code = await run(['trigger', 'payout.succeeded', '--url', url], io);
+    expect(err()).toBe('');
+    expect(out()).toContain('200');
+    expect(code).toBe(0);
+    expect(events).toHaveLength(1);
+  });
+
+  it('the sandbox banner shows the interface it really bound', async () => {
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(['sandbox', '--port', '0', '--host', '0.0.0.0'], io);
+    const base = await ready;
+    controller.abort();
+    expect(await running).toBe(0);
+    const port = new URL(base).port;
+    expect(out()).toContain(`0.0.0.0:${port}`);
+  });
+});

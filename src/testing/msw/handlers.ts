@@ -1,8 +1,10 @@
 import { http, type HttpHandler } from 'msw';
-import { createSandboxApp, sandboxPaths, type SandboxBehaviourOptions } from '../sandbox/app.js';
-import type { CallbackDelivery, CallbackTransport } from '../sandbox/delivery.js';
-import type { CallbackEventType } from '../callbacks/events.js';
-import type { CallbackPayload } from '../callbacks/schemas.js';
+import type { CallbackEventType } from '../../callbacks/events.js';
+import type { CallbackPayload } from '../../callbacks/schemas.js';
+import { createSandboxApp, sandboxPaths } from '../../sandbox/app.js';
+import type { CallbackDelivery, CallbackTransport } from '../../sandbox/delivery.js';
+import type { DeliveryReport } from '../../sandbox/report.js';
+import type { SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
 
 /**
  * Options of {@link createPaymentsHandlers}.
@@ -47,8 +49,8 @@ export interface PaymentsHandlers {
   readonly walletBalance: number;
   /** Every callback delivery so far, oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once every callback has been delivered (or given up). */
-  waitForIdle(): Promise<void>;
+  /** Resolves once every callback has been delivered (or given up), with the delivery report. */
+  waitForIdle(): Promise<DeliveryReport>;
   /** Cancels pending deliveries and their timers. Call it in `afterEach`/`afterAll`. */
   close(): void;
 }
@@ -62,7 +64,7 @@ export interface PaymentsHandlers {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createPaymentsHandlers } from 'hosted-payments/testing';
+ * import { createPaymentsHandlers } from 'hosted-payments/testing/msw';
  * import { PaymentsClient, parseCallback } from 'hosted-payments';
  *
  * const received: unknown[] = [];

@@ -1,8 +1,8 @@
 /**
- * Builders of the eight callback payloads of spec §2.9, with the spec's exact keys (several
- * contain a space), value types and message texts. The mobile-money brand word is a parameter
- * (`'MOBILE-MONEY'` by default, e.g. `'M-PESA'`). The sandbox, the msw handlers, the CLI's
- * `trigger` and {@link callbackFixtures} all build their payloads here — one implementation.
+ * What the service sends: builders of the eight callback payloads, with the API reference's
+ * exact keys (several contain a space), value types and message texts. The mobile-money brand
+ * word is a parameter (`'MOBILE-MONEY'` by default, e.g. `'M-PESA'`). The sandbox, the CLI's
+ * `trigger` and the fixtures of `hosted-payments/testing` all build their payloads here.
  *
  * @module
  */
@@ -20,7 +20,7 @@ import type {
 } from '../callbacks/schemas.js';
 
 /**
- * The neutral brand word of the spec; the default of every `brand` parameter.
+ * The neutral brand word of the API reference; the default of every `brand` parameter.
  *
  * @example
  * ```ts
@@ -30,7 +30,7 @@ import type {
 export const DEFAULT_MOBILE_MONEY_BRAND = 'MOBILE-MONEY';
 
 /**
- * The eight event types, in the order of spec §2.9 (the callbacks module's `callbackEventTypes`).
+ * The eight event types, in the order of the API reference (the callbacks module's `callbackEventTypes`).
  *
  * @example
  * ```ts
@@ -54,7 +54,7 @@ export type CallbackPayloadType = CallbackEventType;
  *
  * @example
  * ```ts
- * const payload: CallbackPayloadByType['payout.failed'] = callbackFixtures['payout.failed'];
+ * const payload: CallbackPayloadByType['payout.failed'] = buildCallbackPayload('payout.failed');
  * ```
  */
 export interface CallbackPayloadByType {
@@ -119,7 +119,7 @@ export interface PaymentPayloadInput {
 }
 
 /**
- * Card payment success payload (spec §2.9).
+ * Card payment success payload (as the API reference describes it).
  *
  * @example
  * ```ts
@@ -147,7 +147,7 @@ export function cardPaymentSuccessPayload(
 }
 
 /**
- * Card payment failure payload (spec §2.9): no `amount captured`, `paid: 'False'`.
+ * Card payment failure payload (as the API reference describes it): no `amount captured`, `paid: 'False'`.
  *
  * @example
  * ```ts
@@ -172,7 +172,7 @@ export function cardPaymentFailurePayload(
 }
 
 /**
- * Mobile-money payment success payload (spec §2.9); `amount` and `amount_captured` are numbers.
+ * Mobile-money payment success payload (as the API reference describes it); `amount` and `amount_captured` are numbers.
  *
  * @example
  * ```ts
@@ -199,7 +199,7 @@ export function mobileMoneyPaymentSuccessPayload(
 }
 
 /**
- * The reason text of the described mobile-money failure (spec §7: insufficient funds).
+ * The reason text of the described mobile-money failure (insufficient funds).
  *
  * @example
  * ```ts
@@ -209,7 +209,7 @@ export function mobileMoneyPaymentSuccessPayload(
 export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds';
 
 /**
- * Mobile-money payment failure payload (spec §2.9). Defaults to the case the spec describes:
+ * Mobile-money payment failure payload (as the API reference describes it). Defaults to the case the API reference describes:
  * `response_status` 406 with an insufficient-funds reason.
  *
  * @example
@@ -263,8 +263,8 @@ export interface CheckoutPayloadInput {
 }
 
 /**
- * Redirect checkout success payload (spec §2.9). For a card payment it carries the contradictory
- * `paid: 'False'` with `payment_status: 'Payment complete.'`, exactly as the spec describes.
+ * Redirect checkout success payload. For a card payment it carries the contradictory
+ * `paid: 'False'` with `payment_status: 'Payment complete.'`, exactly as the API reference describes.
  *
  * @example
  * ```ts
@@ -280,7 +280,7 @@ export function checkoutSuccessPayload(
   const card = input.method === 'card';
   return {
     payment_method: card ? 'CARD' : brand,
-    // spec §2.9: the described card success carries paid False; emitted as described.
+    // The described card success carries paid False; emitted as described.
     paid: card ? 'False' : 'True',
     response_status: 200,
     order_id: String(input.orderId),
@@ -291,7 +291,7 @@ export function checkoutSuccessPayload(
 }
 
 /**
- * Redirect checkout failure payload (spec §2.9), `message` a reason such as `Insufficient funds`.
+ * Redirect checkout failure payload (as the API reference describes it), `message` a reason such as `Insufficient funds`.
  *
  * @example
  * ```ts
@@ -333,7 +333,7 @@ export interface PayoutPayloadInput {
 }
 
 /**
- * Payout success payload (spec §2.9).
+ * Payout success payload (as the API reference describes it).
  *
  * @example
  * ```ts
@@ -357,7 +357,7 @@ export function payoutSuccessPayload(
 }
 
 /**
- * Payout failure payload (spec §2.9): no `payout_fee`.
+ * Payout failure payload (as the API reference describes it): no `payout_fee`.
  *
  * @example
  * ```ts
