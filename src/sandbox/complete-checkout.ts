@@ -99,7 +99,11 @@ export async function completeCheckout(
   const html = await page.text();
   if (!page.ok) throw new Error(`The checkout page ${checkoutLink} answered ${page.status}.`);
   const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
-  if (action === undefined) throw new Error(`The checkout page ${checkoutLink} has no payment form.`);
+  if (action === undefined) {
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: its page shows no payment form (already paid or failed, or not a sandbox checkout page).`,
+    );
+  }
   const submitted = await fetch(new URL(decodeAttribute(action), checkoutLink), {
     method: 'POST',
     body: new URLSearchParams(formFields(options)),

@@ -168,14 +168,19 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
 
 const MAX_RECORDS = 1000;
 
+/** The root of a failed attempt: the system code (`ECONNREFUSED`) or the innermost message. */
 function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (cause && typeof cause.code === 'string') return cause.code;
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
-    return escapeForLog(error.message);
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return 'timeout';
+  let current: unknown = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const code = (current as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    const cause = (current as { cause?: unknown } | null)?.cause;
+    if (cause === undefined || cause === null) break;
+    current = cause;
   }
-  return escapeForLog(String(error));
+  return escapeForLog(current instanceof Error ? current.message : String(current));
 }
 
 /**
