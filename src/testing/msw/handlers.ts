@@ -98,7 +98,7 @@ export function createPaymentsHandlers(options: PaymentsHandlersOptions): Paymen
     transport,
   });
 
-  // The app routes on the spec's paths; strip a path prefix of baseUrl before handing over.
+  // The app routes on the service's paths; strip a path prefix of baseUrl before handing over.
   const forward = async ({ request }: { request: Request }): Promise<Response> => {
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || '/';
