@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
+import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import { run, type CliIo } from '../../src/cli/program.js';
 
@@ -22,7 +23,7 @@ afterEach(async () => {
   webhook = undefined;
 });
 
-async function startWebhook(secret?: string) {
+async function startWebhook(secret: string) {
   const events: CallbackEvent[] = [];
   const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
   webhook = createServer(toNodeListener(handler));
@@ -101,7 +102,8 @@ describe('hosted-payments CLI', () => {
   });
 
   it('sandbox runs in the foreground with a request/callback log that masks card numbers, until stopped', async () => {
-    const { url: hookUrl } = await startWebhook();
+    const { url } = await startWebhook(SECRET);
+    const hookUrl = await signCallbackUrl(url, { secret: SECRET, reference: 'R-1' });
     const controller = new AbortController();
     let listening: (url: string) => void = () => undefined;
     const ready = new Promise<string>((resolve) => (listening = resolve));
@@ -215,7 +217,8 @@ describe('hosted-payments CLI, for a merchant testing their route', () => {
   });
 
   it('sandbox --log json writes one JSON object per line; --failure-rate must be a probability', async () => {
-    const { url: hookUrl } = await startWebhook();
+    const { url } = await startWebhook(SECRET);
+    const hookUrl = await signCallbackUrl(url, { secret: SECRET, reference: '123456789012' });
     const controller = new AbortController();
     let listening: (url: string) => void = () => undefined;
     const ready = new Promise<string>((resolve) => (listening = resolve));

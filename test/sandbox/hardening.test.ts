@@ -34,7 +34,7 @@ describe('the sandbox under hostile requests', () => {
     'answers 400 at once to an unterminated string full of \\" after a long integer',
     { timeout: 5000 },
     async () => {
-      sandbox = await startSandbox({});
+      sandbox = await startSandbox({ log: false });
       const body = `{"card_number":1234567890123456,"x":"${'\\"'.repeat(80_000)}`;
       const response = await fetch(`${sandbox.url}${paymentPath}`, {
         method: 'POST',
@@ -63,7 +63,7 @@ describe('the sandbox under hostile requests', () => {
   it.each(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''])(
     'refuses a JSON body sent as %j with 415, creating nothing',
     async (contentType) => {
-      sandbox = await startSandbox({ callbackDelayMs: 0 });
+      sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
       const response = await fetch(`${sandbox.url}${paymentPath}`, {
         method: 'POST',
         headers: contentType ? { 'content-type': contentType } : {},
