@@ -48,7 +48,10 @@ export type CallbackTransport = (request: {
  *
  * @example
  * ```ts
- * const [first] = sandbox.deliveries[0]!.attempts;
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
+ * const [first] = sandbox.deliveries[0]?.attempts ?? [];
  * console.log(first?.status ?? first?.error);
  * ```
  */
@@ -67,6 +70,9 @@ export interface DeliveryAttempt {
  *
  * @example
  * ```ts
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
  * await sandbox.waitForIdle();
  * for (const d of sandbox.deliveries) console.log(d.type, d.state, d.attempts.length);
  * ```

@@ -54,6 +54,8 @@ export type CallbackPayloadType = CallbackEventType;
  *
  * @example
  * ```ts
+ * import { buildCallbackPayload, type CallbackPayloadByType } from 'hosted-payments/testing';
+ *
  * const payload: CallbackPayloadByType['payout.failed'] = buildCallbackPayload('payout.failed');
  * ```
  */
@@ -104,6 +106,8 @@ export function unixTimestamp(date: Date = new Date()): number {
  *
  * @example
  * ```ts
+ * import { type PaymentPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: PaymentPayloadInput = { amount: '1500', transactionId: 'TXN1', timestamp: 1717200000 };
  * ```
  */
@@ -123,6 +127,8 @@ export interface PaymentPayloadInput {
  *
  * @example
  * ```ts
+ * import { cardPaymentSuccessPayload } from 'hosted-payments/testing';
+ *
  * const payload = cardPaymentSuccessPayload({ amount: '1500', currency: 'KES' });
  * payload['payment status']; // 'Payment complete.'
  * ```
@@ -151,6 +157,8 @@ export function cardPaymentSuccessPayload(
  *
  * @example
  * ```ts
+ * import { cardPaymentFailurePayload } from 'hosted-payments/testing';
+ *
  * cardPaymentFailurePayload({ amount: '1500', currency: 'KES' }).message; // 'CARD Payment Failed'
  * ```
  */
@@ -176,6 +184,8 @@ export function cardPaymentFailurePayload(
  *
  * @example
  * ```ts
+ * import { mobileMoneyPaymentSuccessPayload } from 'hosted-payments/testing';
+ *
  * mobileMoneyPaymentSuccessPayload({ amount: 1500 }, 'M-PESA').message; // 'M-PESA Payment Success'
  * ```
  */
@@ -214,6 +224,8 @@ export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds';
  *
  * @example
  * ```ts
+ * import { mobileMoneyPaymentFailurePayload } from 'hosted-payments/testing';
+ *
  * const payload = mobileMoneyPaymentFailurePayload({ amount: 1500, transactionReference: 'ORDER-1' });
  * payload.response_status; // 406
  * ```
@@ -242,6 +254,8 @@ export function mobileMoneyPaymentFailurePayload(
  *
  * @example
  * ```ts
+ * import { type CheckoutPaymentMethod } from 'hosted-payments/testing';
+ *
  * const method: CheckoutPaymentMethod = 'mobile_money';
  * ```
  */
@@ -252,6 +266,8 @@ export type CheckoutPaymentMethod = 'card' | 'mobile_money';
  *
  * @example
  * ```ts
+ * import { type CheckoutPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: CheckoutPayloadInput = { method: 'card', orderId: 1001, amount: '2500' };
  * ```
  */
@@ -268,6 +284,8 @@ export interface CheckoutPayloadInput {
  *
  * @example
  * ```ts
+ * import { checkoutSuccessPayload } from 'hosted-payments/testing';
+ *
  * checkoutSuccessPayload({ method: 'card', orderId: 42, amount: '2500' }).paid; // 'False'
  * checkoutSuccessPayload({ method: 'mobile_money', orderId: 42, amount: '2500' }).message;
  * // 'MOBILE-MONEY Payment Successful'
@@ -295,6 +313,8 @@ export function checkoutSuccessPayload(
  *
  * @example
  * ```ts
+ * import { checkoutFailurePayload } from 'hosted-payments/testing';
+ *
  * checkoutFailurePayload({ method: 'card', orderId: 42, amount: '2500' }).payment_status;
  * // 'Payment Incomplete.'
  * ```
@@ -319,6 +339,8 @@ export function checkoutFailurePayload(
  *
  * @example
  * ```ts
+ * import { type PayoutPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: PayoutPayloadInput = { amount: 1000, currency: 'KES', referenceId: '123456789012', walletBalance: 99000 };
  * ```
  */
@@ -337,6 +359,8 @@ export interface PayoutPayloadInput {
  *
  * @example
  * ```ts
+ * import { payoutSuccessPayload } from 'hosted-payments/testing';
+ *
  * payoutSuccessPayload({ amount: 1000, currency: 'KES', referenceId: 123456789012, payoutFee: 50, walletBalance: 98950 });
  * // { amount: '1000', …, payout_fee: '50', reference_id: '123456789012', status: 'Success', wallet_balance: '98950' }
  * ```
@@ -361,6 +385,8 @@ export function payoutSuccessPayload(
  *
  * @example
  * ```ts
+ * import { payoutFailurePayload } from 'hosted-payments/testing';
+ *
  * payoutFailurePayload({ amount: 999999, currency: 'KES', referenceId: '123456789012', walletBalance: 100000 }).status;
  * // 'Failed'
  * ```
@@ -382,6 +408,8 @@ export function payoutFailurePayload(input: PayoutPayloadInput): PayoutFailureCa
  *
  * @example
  * ```ts
+ * import { type BuildCallbackPayloadOptions } from 'hosted-payments/testing';
+ *
  * const options: BuildCallbackPayloadOptions = { brand: 'M-PESA', reference: 'ORDER-7', amount: 250 };
  * ```
  */
@@ -401,6 +429,8 @@ export interface BuildCallbackPayloadOptions {
  *
  * @example
  * ```ts
+ * import { buildCallbackPayload } from 'hosted-payments/testing';
+ *
  * const payload = buildCallbackPayload('payout.failed', { reference: '123456789012' });
  * payload.reference_id; // '123456789012'
  * ```

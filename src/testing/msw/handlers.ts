@@ -11,7 +11,13 @@ import type { SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
  *
  * @example
  * ```ts
- * const options: PaymentsHandlersOptions = { baseUrl: 'https://payments.example.test', onCallback: (payload) => void inbox.push(payload) };
+ * import type { PaymentsHandlersOptions } from 'hosted-payments/testing/msw';
+ *
+ * const inbox: unknown[] = [];
+ * const options: PaymentsHandlersOptions = {
+ *   baseUrl: 'https://payments.example.test',
+ *   onCallback: (payload) => void inbox.push(payload),
+ * };
  * ```
  */
 export interface PaymentsHandlersOptions extends Omit<
@@ -37,9 +43,15 @@ export interface PaymentsHandlersOptions extends Omit<
  *
  * @example
  * ```ts
- * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl });
- * server.use(...payments.handlers);
- * afterEach(() => payments.close());
+ * import { setupServer } from 'msw/node';
+ * import { createPaymentsHandlers, type PaymentsHandlers } from 'hosted-payments/testing/msw';
+ *
+ * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl: 'https://payments.example.test' });
+ * const server = setupServer(...payments.handlers);
+ * server.listen();
+ * // … in afterEach / afterAll:
+ * payments.close();
+ * server.close();
  * ```
  */
 export interface PaymentsHandlers {
@@ -76,8 +88,12 @@ export interface PaymentsHandlers {
  * server.listen();
  *
  * const client = new PaymentsClient({ baseUrl: 'https://payments.example.test' });
- * await client.initiateMobileMoneyPayment(input);
- * await payments.waitForIdle(); // received[0].type === 'payment.mobile_money.succeeded'
+ * await client.initiateMobileMoneyPayment({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+ *   callback_details: { transaction_reference: 'ORDER-1', callback_url: 'https://shop.example/webhooks' },
+ * });
+ * const report = await payments.waitForIdle(); // report.ok; received[0].type === 'payment.mobile_money.succeeded'
  * ```
  */
 export function createPaymentsHandlers(options: PaymentsHandlersOptions): PaymentsHandlers {
