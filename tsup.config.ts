@@ -6,6 +6,7 @@ export default defineConfig({
     'callbacks/index': 'src/callbacks/index.ts',
     'sandbox/index': 'src/sandbox/index.ts',
     'testing/index': 'src/testing/index.ts',
+    'testing/msw/index': 'src/testing/msw/index.ts',
     'redis/index': 'src/redis/index.ts',
     cli: 'src/cli.ts',
   },

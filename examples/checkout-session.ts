@@ -1,12 +1,18 @@
 // Endpoint 3: a hosted redirect checkout. Run: npx tsx examples/checkout-session.ts
-// Prints the checkout link: open it to pay on the sandbox's checkout page. With PAY=1 the
-// example submits that page itself (as the customer's browser would) and waits for the callback.
+// Prints the checkout link and keeps running until the order is paid: open the link in a browser
+// and pay on the sandbox's checkout page (or press Ctrl-C). With PAY=1 the example pays the page
+// itself with completeCheckout — the same form post the customer's browser makes.
 import { PaymentsClient } from 'hosted-payments';
 import { signCallbackUrl } from 'hosted-payments/callbacks';
+import { completeCheckout } from 'hosted-payments/sandbox';
 import { exampleEnvironment } from './support/environment.js';
 
 const env = await exampleEnvironment();
 const client = new PaymentsClient({ baseUrl: env.baseUrl });
+process.once('SIGINT', () => {
+  console.log('\nstopped before the order was paid');
+  void env.close().then(() => process.exit(130));
+});
 
 const orderId = Math.floor(Date.now() / 1000) % 1_000_000_000;
 // order_id is what the checkout callback carries back: sign the URL for it.
@@ -29,17 +35,13 @@ try {
 
   if (process.env.PAY === '1') {
     // What the customer does on the hosted page: pick mobile money and pay.
-    const page = await fetch(session.checkout_link);
-    const form = new URLSearchParams({ method: 'mobile_money', phone_number: '0712345678', action: 'pay' });
-    const action = /<form[^>]*action="([^"]+)"/.exec(await page.text())?.[1] ?? session.checkout_link;
-    await fetch(new URL(action.replaceAll('&amp;', '&'), session.checkout_link), {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    const event = await env.nextEvent();
-    console.log(`callback: ${event.type} order=${event.reference} paid=${event.paid}`);
+    const { paid, redirectedTo } = await completeCheckout(session.checkout_link, { method: 'mobile_money' });
+    console.log(`paid on the page: ${paid}, redirected to ${redirectedTo}`);
+  } else {
+    console.log('open it in your browser and pay; waiting for the callback (Ctrl-C to stop)…');
   }
+  const event = await env.nextEvent(24 * 60 * 60 * 1000);
+  console.log(`callback: ${event.type} order=${event.reference} paid=${event.paid}`);
 } finally {
   await env.close();
 }

@@ -1,13 +1,33 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
-import { urlForLog, type SandboxLogger } from './log.js';
+import { escapeForLog, urlForLog, type SandboxLogger } from './log.js';
+import { buildDeliveryReport, type DeliveryReport } from './report.js';
 
 /**
- * Sends one callback: resolves with the HTTP status the merchant answered, rejects when there
- * was no answer. The default POSTs JSON with `fetch`.
+ * What the merchant answered to one delivery attempt: its status and, for a refusal with a JSON
+ * body such as `{ "error": "invalid_signature" }`, that word.
  *
  * @example
  * ```ts
+ * import type { CallbackAnswer } from 'hosted-payments/sandbox';
+ *
+ * const answer: CallbackAnswer = { status: 401, reason: 'invalid_signature' };
+ * ```
+ */
+export interface CallbackAnswer {
+  readonly status: number;
+  readonly reason?: string;
+}
+
+/**
+ * Sends one callback: resolves with the HTTP status the merchant answered (or a
+ * {@link CallbackAnswer}), rejects when there was no answer. The default POSTs JSON with `fetch`.
+ *
+ * @example
+ * ```ts
+ * import { createSandboxApp, type CallbackTransport } from 'hosted-payments/sandbox';
+ *
+ * const received: unknown[] = [];
  * const capture: CallbackTransport = async ({ url, payload }) => {
  *   received.push({ url, payload });
  *   return 200;
@@ -21,14 +41,17 @@ export type CallbackTransport = (request: {
   readonly payload: CallbackPayload;
   readonly body: string;
   readonly signal: AbortSignal;
-}) => Promise<number>;
+}) => Promise<number | CallbackAnswer>;
 
 /**
  * One attempt at delivering a callback.
  *
  * @example
  * ```ts
- * const [first] = sandbox.deliveries[0]!.attempts;
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
+ * const [first] = sandbox.deliveries[0]?.attempts ?? [];
  * console.log(first?.status ?? first?.error);
  * ```
  */
@@ -36,7 +59,9 @@ export interface DeliveryAttempt {
   readonly at: Date;
   /** The merchant's HTTP status, when it answered. */
   readonly status?: number;
-  /** Why there was no answer (connection refused, timeout, …). */
+  /** The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …). */
+  readonly reason?: string;
+  /** Why there was no answer (`ECONNREFUSED`, `timeout`, …). */
   readonly error?: string;
 }
 
@@ -45,6 +70,9 @@ export interface DeliveryAttempt {
  *
  * @example
  * ```ts
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
  * await sandbox.waitForIdle();
  * for (const d of sandbox.deliveries) console.log(d.type, d.state, d.attempts.length);
  * ```
@@ -57,8 +85,11 @@ export interface CallbackDelivery {
   /** 0 for the first delivery, 1… for deliberate duplicates (`duplicateDeliveries`). */
   readonly copy: number;
   readonly attempts: readonly DeliveryAttempt[];
-  /** `pending` until a 2xx (`delivered`), the last retry (`failed`) or `close()` (`cancelled`). */
-  readonly state: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  /**
+   * `pending` until a 2xx (`delivered`), the last retry (`failed`) or `close()` (`cancelled`);
+   * `dropped` when a test value asked the sandbox never to send it.
+   */
+  readonly state: 'pending' | 'delivered' | 'failed' | 'cancelled' | 'dropped';
 }
 
 /**
@@ -100,21 +131,33 @@ export interface DeliveryQueueOptions {
 export interface DeliveryQueue {
   /** Schedules the delivery of one callback (plus duplicates); returns at once. */
   enqueue(type: CallbackEventType, url: string, payload: CallbackPayload): CallbackDelivery;
+  /** Records a callback that is never sent (state `dropped`), and logs why. */
+  drop(type: CallbackEventType, url: string, payload: CallbackPayload, because: string): CallbackDelivery;
   /** Every delivery so far (the latest 1000), oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once no delivery is pending (immediately when none is). */
-  waitForIdle(): Promise<void>;
+  /** Resolves, once no delivery is pending (immediately when none is), with the report of every delivery. */
+  waitForIdle(): Promise<DeliveryReport>;
   /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
   close(): void;
 }
 
+const MAX_ANSWER_CHARS = 4096;
+
+/** The `error` word of a JSON refusal (`{ "error": "invalid_signature" }`), short and one line. */
+function refusalReason(text: string): string | undefined {
+  if (text.length === 0 || text.length > MAX_ANSWER_CHARS) return undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+    return typeof error === 'string' && error !== '' ? escapeForLog(error.slice(0, 80)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * The default transport: `POST` the JSON body with `fetch`, read and discard the answer.
- *
- * @example
- * ```ts
- * const queue = createDeliveryQueue({ transport: fetchTransport });
- * ```
+ * The default transport: `POST` the JSON body with `fetch` to the URL exactly as the merchant
+ * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer.
  */
 export const fetchTransport: CallbackTransport = async ({ url, body, signal }) => {
   const response = await fetch(url, {
@@ -123,20 +166,27 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
     body,
     signal,
   });
-  await response.arrayBuffer().catch(() => undefined);
-  return response.status;
+  const text = await response.text().catch(() => '');
+  if (response.ok) return response.status;
+  const reason = refusalReason(text);
+  return reason ? { status: response.status, reason } : response.status;
 };
 
 const MAX_RECORDS = 1000;
 
+/** The root of a failed attempt: the system code (`ECONNREFUSED`) or the innermost message. */
 function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (cause && typeof cause.code === 'string') return cause.code;
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
-    return error.message;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return 'timeout';
+  let current: unknown = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const code = (current as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    const cause = (current as { cause?: unknown } | null)?.cause;
+    if (cause === undefined || cause === null) break;
+    current = cause;
   }
-  return String(error);
+  return escapeForLog(current instanceof Error ? current.message : String(current));
 }
 
 /**
@@ -154,153 +204,176 @@ function describeError(error: unknown): string {
  * ```
  */
 export function createDeliveryQueue(options: DeliveryQueueOptions = {}): DeliveryQueue {
-  const delayMs = options.delayMs ?? 0;
-  const retries = options.retries ?? 5;
-  const retryDelayMs = options.retryDelayMs ?? 500;
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
-  const duplicates = options.duplicates ?? 0;
-  const attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
-  const transport = options.transport ?? fetchTransport;
-  const log = options.log;
+  return new CallbackDeliveryQueue(options);
+}
 
-  interface MutableDelivery {
-    id: number;
-    type: CallbackEventType;
-    url: string;
-    payload: CallbackPayload;
-    copy: number;
-    attempts: DeliveryAttempt[];
-    state: CallbackDelivery['state'];
+interface MutableDelivery {
+  id: number;
+  type: CallbackEventType;
+  url: string;
+  payload: CallbackPayload;
+  copy: number;
+  attempts: DeliveryAttempt[];
+  state: CallbackDelivery['state'];
+}
+
+/** What one attempt got: the merchant's answer, or why there was none. */
+type AttemptResult = { status: number; reason?: string } | { error: string };
+
+class CallbackDeliveryQueue implements DeliveryQueue {
+  private readonly delayMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+  private readonly duplicates: number;
+  private readonly attemptTimeoutMs: number;
+  private readonly transport: CallbackTransport;
+  private readonly log: SandboxLogger | undefined;
+
+  private readonly records: MutableDelivery[] = [];
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly inFlight = new Set<AbortController>();
+  /** Deliveries planned but not yet created (duplicates waiting for the original). */
+  private scheduled = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+  private nextId = 1;
+
+  constructor(options: DeliveryQueueOptions) {
+    this.delayMs = options.delayMs ?? 0;
+    this.retries = options.retries ?? 5;
+    this.retryDelayMs = options.retryDelayMs ?? 500;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+    this.duplicates = options.duplicates ?? 0;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
+    this.transport = options.transport ?? fetchTransport;
+    this.log = options.log;
   }
 
-  const deliveries: MutableDelivery[] = [];
-  const timers = new Set<ReturnType<typeof setTimeout>>();
-  const inFlight = new Set<AbortController>();
-  let scheduled = 0; // deliveries planned but not yet created (duplicates waiting for the original)
-  let idleWaiters: (() => void)[] = [];
-  let closed = false;
-  let nextId = 1;
+  get deliveries(): readonly CallbackDelivery[] {
+    return this.records;
+  }
 
-  // Keep the record bounded for long-running sandboxes: drop the oldest finished deliveries.
-  const prune = (): void => {
-    if (deliveries.length <= MAX_RECORDS) return;
-    const index = deliveries.findIndex((d) => d.state !== 'pending');
-    if (index >= 0) deliveries.splice(index, 1);
-  };
+  enqueue(type: CallbackEventType, url: string, payload: CallbackPayload): CallbackDelivery {
+    return this.start(type, url, payload, 0, this.delayMs);
+  }
 
-  const pendingCount = (): number => scheduled + deliveries.filter((d) => d.state === 'pending').length;
-  const checkIdle = (): void => {
-    if (pendingCount() > 0) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
+  drop(type: CallbackEventType, url: string, payload: CallbackPayload, because: string): CallbackDelivery {
+    const delivery = this.record({ type, url, payload, copy: 0, state: 'dropped' });
+    this.log?.({ kind: 'callback_dropped', type, url: urlForLog(url), because });
+    return delivery;
+  }
+
+  waitForIdle(): Promise<DeliveryReport> {
+    return new Promise<DeliveryReport>((resolve) => {
+      this.idleWaiters.push(() => resolve(buildDeliveryReport(this.records)));
+      this.checkIdle();
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const controller of this.inFlight)
+      controller.abort(new DOMException('sandbox closed', 'AbortError'));
+    this.inFlight.clear();
+    this.scheduled = 0;
+    for (const delivery of this.records) if (delivery.state === 'pending') delivery.state = 'cancelled';
+    this.checkIdle();
+  }
+
+  private record(fields: Omit<MutableDelivery, 'id' | 'attempts'>): MutableDelivery {
+    const delivery: MutableDelivery = { id: this.nextId++, attempts: [], ...fields };
+    this.records.push(delivery);
+    // Keep the record bounded for long-running sandboxes: drop the oldest finished delivery.
+    if (this.records.length > MAX_RECORDS) {
+      const index = this.records.findIndex((d) => d.state !== 'pending');
+      if (index >= 0) this.records.splice(index, 1);
+    }
+    return delivery;
+  }
+
+  private start(
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    copy: number,
+    wait: number,
+  ): MutableDelivery {
+    const delivery = this.record({ type, url, payload, copy, state: this.closed ? 'cancelled' : 'pending' });
+    this.later(wait, () => void this.attempt(delivery));
+    return delivery;
+  }
+
+  private checkIdle(): void {
+    const pending = this.scheduled + this.records.filter((d) => d.state === 'pending').length;
+    if (pending > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
     for (const resolve of waiters) resolve();
-  };
+  }
 
-  const later = (ms: number, fn: () => void): void => {
-    if (closed) return;
+  private later(ms: number, fn: () => void): void {
+    if (this.closed) return;
     const timer = setTimeout(() => {
-      timers.delete(timer);
+      this.timers.delete(timer);
       fn();
     }, ms);
-    timers.add(timer);
-  };
+    this.timers.add(timer);
+  }
 
-  const attempt = async (delivery: MutableDelivery): Promise<void> => {
-    if (closed || delivery.state !== 'pending') return;
+  /** One POST of the callback, bounded by `attemptTimeoutMs`. */
+  private async send(delivery: MutableDelivery): Promise<AttemptResult> {
     const controller = new AbortController();
-    inFlight.add(controller);
+    this.inFlight.add(controller);
     const timeout = setTimeout(
       () => controller.abort(new DOMException('timeout', 'TimeoutError')),
-      attemptTimeoutMs,
+      this.attemptTimeoutMs,
     );
-    let status: number | undefined;
-    let error: string | undefined;
     try {
-      status = await transport({
+      const answer = await this.transport({
         url: delivery.url,
         type: delivery.type,
         payload: delivery.payload,
         body: JSON.stringify(delivery.payload),
         signal: controller.signal,
       });
+      if (typeof answer === 'number') return { status: answer };
+      return answer.reason ? { status: answer.status, reason: answer.reason } : { status: answer.status };
     } catch (cause) {
-      error = describeError(cause);
+      return { error: describeError(cause) };
     } finally {
       clearTimeout(timeout);
-      inFlight.delete(controller);
+      this.inFlight.delete(controller);
     }
-    if (closed || delivery.state !== 'pending') return;
-    delivery.attempts.push(status !== undefined ? { at: new Date(), status } : { at: new Date(), error });
+  }
+
+  /** Sends once, records and logs the attempt, then retries, finishes, or schedules a duplicate. */
+  private async attempt(delivery: MutableDelivery): Promise<void> {
+    if (this.closed || delivery.state !== 'pending') return;
+    const result = await this.send(delivery);
+    if (this.closed || delivery.state !== 'pending') return;
+    delivery.attempts.push({ at: new Date(), ...result });
     const n = delivery.attempts.length;
-    const ok = status !== undefined && status >= 200 && status < 300;
-    const outcome = ok ? 'delivered' : n > retries ? 'gave_up' : 'retrying';
-    log?.({
-      kind: 'callback',
-      type: delivery.type,
-      url: urlForLog(delivery.url),
-      attempt: n,
-      copy: delivery.copy,
-      outcome,
-      ...(status !== undefined ? { status } : { error: error ?? 'no answer' }),
-    });
+    const ok = 'status' in result && result.status >= 200 && result.status < 300;
+    const outcome = ok ? 'delivered' : n > this.retries ? 'gave_up' : 'retrying';
+    const { type, url, copy } = delivery;
+    this.log?.({ kind: 'callback', type, url: urlForLog(url), attempt: n, copy, outcome, ...result });
     if (outcome === 'retrying') {
-      later(Math.min(retryDelayMs * 2 ** (n - 1), maxRetryDelayMs), () => void attempt(delivery));
+      const backoff = Math.min(this.retryDelayMs * 2 ** (n - 1), this.maxRetryDelayMs);
+      this.later(backoff, () => void this.attempt(delivery));
       return;
     }
     delivery.state = ok ? 'delivered' : 'failed';
-    if (ok && delivery.copy < duplicates) {
-      scheduled += 1;
-      later(delayMs, () => {
-        scheduled -= 1;
-        start(delivery.type, delivery.url, delivery.payload, delivery.copy + 1, 0);
+    if (ok && copy < this.duplicates) {
+      this.scheduled += 1;
+      this.later(this.delayMs, () => {
+        this.scheduled -= 1;
+        this.start(type, url, delivery.payload, copy + 1, 0);
       });
     }
-    checkIdle();
-  };
-
-  const start = (
-    type: CallbackEventType,
-    url: string,
-    payload: CallbackPayload,
-    copy: number,
-    wait: number,
-  ): MutableDelivery => {
-    const delivery: MutableDelivery = {
-      id: nextId++,
-      type,
-      url,
-      payload,
-      copy,
-      attempts: [],
-      state: 'pending',
-    };
-    deliveries.push(delivery);
-    prune();
-    if (closed) delivery.state = 'cancelled';
-    else later(wait, () => void attempt(delivery));
-    return delivery;
-  };
-
-  return {
-    enqueue: (type, url, payload) => start(type, url, payload, 0, delayMs),
-    get deliveries() {
-      return deliveries;
-    },
-    waitForIdle: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        checkIdle();
-      }),
-    close: () => {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      for (const controller of inFlight) controller.abort(new DOMException('sandbox closed', 'AbortError'));
-      inFlight.clear();
-      scheduled = 0;
-      for (const delivery of deliveries) if (delivery.state === 'pending') delivery.state = 'cancelled';
-      checkIdle();
-    },
-  };
+    this.checkIdle();
+  }
 }

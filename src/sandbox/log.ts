@@ -6,9 +6,11 @@ import type { CallbackEventType } from '../callbacks/events.js';
  *
  * @example
  * ```ts
- * startSandbox({
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * await startSandbox({
  *   log: (event) => {
- *     if (event.kind === 'callback' && event.outcome === 'gave_up') alert(event.url);
+ *     if (event.kind === 'callback' && event.outcome === 'gave_up') console.error(event.url, event.reason);
  *   },
  * });
  * ```
@@ -16,7 +18,10 @@ import type { CallbackEventType } from '../callbacks/events.js';
 export type SandboxLogEvent =
   | {
       readonly kind: 'listening';
+      /** The base URL to give the client. */
       readonly url: string;
+      /** The interface and port the server really bound, e.g. `0.0.0.0:4010` or `[::1]:4010`. */
+      readonly address: string;
     }
   | {
       readonly kind: 'request';
@@ -38,8 +43,18 @@ export type SandboxLogEvent =
       readonly outcome: 'delivered' | 'retrying' | 'gave_up';
       /** The HTTP status the merchant answered, when it answered. */
       readonly status?: number;
-      /** Why the attempt failed, when it did not get an answer. */
+      /** The `error` word of a refusing answer's JSON body (e.g. `invalid_signature`), when it had one. */
+      readonly reason?: string;
+      /** Why the attempt got no answer (`ECONNREFUSED`, `timeout`, …). */
       readonly error?: string;
+    }
+  | {
+      readonly kind: 'callback_dropped';
+      readonly type: CallbackEventType;
+      /** The callback URL without its query string. */
+      readonly url: string;
+      /** Why the sandbox never sends it, e.g. the test phone that loses its callback. */
+      readonly because: string;
     };
 
 /**
@@ -47,19 +62,28 @@ export type SandboxLogEvent =
  *
  * @example
  * ```ts
+ * import { formatSandboxLogEvent, type SandboxLogger } from 'hosted-payments/sandbox';
+ *
+ * const lines: string[] = [];
  * const log: SandboxLogger = (event) => lines.push(formatSandboxLogEvent(event));
  * ```
  */
 export type SandboxLogger = (event: SandboxLogEvent) => void;
 
 /**
- * The URL as it is safe and short to log: origin and path, `?…` when a query string was there.
+ * How the sandbox's log is written: `pretty` (one readable line per event, with the time),
+ * `json` (one JSON object per line) or `silent`.
  *
  * @example
  * ```ts
- * urlForLog('http://127.0.0.1:3000/hooks?ref=1&sig=abc'); // 'http://127.0.0.1:3000/hooks?…'
+ * import type { SandboxLogFormat } from 'hosted-payments/sandbox';
+ *
+ * const format: SandboxLogFormat = process.env.CI ? 'json' : 'pretty';
  * ```
  */
+export type SandboxLogFormat = 'pretty' | 'json' | 'silent';
+
+/** The URL as it is safe and short to log: origin and path, `?…` when a query string was there. */
 export function urlForLog(url: string): string {
   try {
     const parsed = new URL(url);
@@ -69,39 +93,94 @@ export function urlForLog(url: string): string {
   }
 }
 
-/**
- * Masks a card number to its last 4 digits (`•••• 4242`); anything else becomes `••••`.
- *
- * @example
- * ```ts
- * maskCardNumber('4242424242424242'); // '•••• 4242'
- * ```
- */
+/** Masks a card number to its last 4 digits (`•••• 4242`); anything else becomes `••••`. */
 export function maskCardNumber(cardNumber: unknown): string {
   const digits = typeof cardNumber === 'string' || typeof cardNumber === 'number' ? String(cardNumber) : '';
   return /^\d{4,}$/.test(digits) ? `•••• ${digits.slice(-4)}` : '••••';
 }
 
-/**
- * Renders a log event as one human-readable line (what `hosted-payments sandbox` prints).
- *
- * @example
- * ```ts
- * startSandbox({ log: (event) => process.stdout.write(`${formatSandboxLogEvent(event)}\n`) });
- * ```
- */
-export function formatSandboxLogEvent(event: SandboxLogEvent): string {
+// C0 and C1 controls, DEL, the Unicode line separators and the bidirectional overrides: anything
+// that could end a log line early, move the cursor, colour the terminal or reorder what is shown.
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Writes control characters as visible escapes (`\n`, `\u001b`), so one event stays one line. */
+export function escapeForLog(text: string): string {
+  return text.replace(
+    UNPRINTABLE,
+    (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** `401 invalid_signature`, `200`, `ECONNREFUSED`: what one delivery attempt got back. */
+export function describeAnswer(answer: { status?: number; reason?: string; error?: string }): string {
+  if (answer.status !== undefined)
+    return answer.reason ? `${answer.status} ${answer.reason}` : `${answer.status}`;
+  return answer.error ?? 'no answer';
+}
+
+function describeEvent(event: SandboxLogEvent): string {
   switch (event.kind) {
     case 'listening':
-      return `sandbox listening on ${event.url}`;
+      return `sandbox listening on ${event.url} (bound to ${event.address})`;
     case 'request':
       return `→ ${event.method} ${event.path} ${event.status}${event.summary ? `  ${event.summary}` : ''}`;
     case 'callback': {
       const copy = event.copy > 0 ? ` (duplicate ${event.copy})` : '';
-      const answer = event.status !== undefined ? `HTTP ${event.status}` : (event.error ?? 'no answer');
       const outcome =
         event.outcome === 'delivered' ? 'delivered' : event.outcome === 'retrying' ? 'will retry' : 'gave up';
-      return `← callback ${event.type}${copy} to ${event.url} attempt ${event.attempt}: ${answer}, ${outcome}`;
+      return `← callback ${event.type}${copy} to ${event.url} attempt ${event.attempt}: ${describeAnswer(event)}, ${outcome}`;
     }
+    case 'callback_dropped':
+      return `✕ callback ${event.type} to ${event.url} dropped: ${event.because}`;
   }
 }
+
+/**
+ * Renders a log event as one human-readable line (what `hosted-payments sandbox` prints), with
+ * every control character escaped: a reference holding a newline or a terminal escape cannot
+ * forge a line.
+ *
+ * @example
+ * ```ts
+ * import { formatSandboxLogEvent, startSandbox } from 'hosted-payments/sandbox';
+ *
+ * await startSandbox({ log: (event) => process.stdout.write(`${formatSandboxLogEvent(event)}\n`) });
+ * ```
+ */
+export function formatSandboxLogEvent(event: SandboxLogEvent): string {
+  return escapeForLog(describeEvent(event));
+}
+
+/**
+ * A logger that writes each event as one line in the given format: `pretty` prefixes the time
+ * (`12:00:01.250 ← callback …`), `json` writes `{"time":…,"kind":…}`, `silent` writes nothing. The
+ * CLI's log, and `startSandbox`'s default (`pretty`, delivery attempts only, to standard output).
+ *
+ * @example
+ * ```ts
+ * import { createSandboxLogger, startSandbox } from 'hosted-payments/sandbox';
+ *
+ * await startSandbox({ log: createSandboxLogger('json', (line) => process.stderr.write(line)) });
+ * ```
+ */
+export function createSandboxLogger(
+  format: SandboxLogFormat = 'pretty',
+  write: (line: string) => void = (line) => void process.stdout.write(line),
+): SandboxLogger {
+  if (format === 'silent') return () => undefined;
+  if (format === 'json') {
+    return (event) =>
+      write(`${escapeForLog(JSON.stringify({ time: new Date().toISOString(), ...event }))}\n`);
+  }
+  return (event) => write(`${new Date().toISOString().slice(11, 23)} ${formatSandboxLogEvent(event)}\n`);
+}
+
+/** The default log of `startSandbox`: one pretty line per delivery attempt (and dropped callback). */
+export const deliveryLogger = (write?: (line: string) => void): SandboxLogger => {
+  const logger = createSandboxLogger('pretty', write);
+  return (event) => {
+    if (event.kind === 'callback' || event.kind === 'callback_dropped') logger(event);
+  };
+};

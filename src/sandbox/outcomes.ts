@@ -1,11 +1,11 @@
 /**
- * The sandbox's outcome engine: which documented test value leads to which callback
- * (DESIGN.md "Sandbox"). Pure functions, shared by the sandbox server and the msw handlers.
+ * The sandbox's outcome engine: which documented test value leads to which callback. Pure
+ * functions, shared by the sandbox server and the msw handlers.
  *
  * @module
  */
 
-import { INSUFFICIENT_FUNDS_MESSAGE } from '../testing/payloads.js';
+import { INSUFFICIENT_FUNDS_MESSAGE } from './payloads.js';
 
 /**
  * The documented test values of the sandbox and the msw handlers.
@@ -15,6 +15,7 @@ import { INSUFFICIENT_FUNDS_MESSAGE } from '../testing/payloads.js';
  * | card `4242424242424242` (and any other valid card) | card success callback |
  * | card `4000000000000002` | card failure callback; on the checkout page, a failed redirect callback (`Insufficient funds`) |
  * | phone `254700000406` | mobile-money failure callback, `response_status` 406, insufficient funds |
+ * | phone `254700000000` | payment accepted, and no callback ever sent (a lost callback: find it with your pending-payment tracking) |
  * | any other valid phone | mobile-money success callback |
  * | payout `amount` + fee above the wallet balance | payout failure callback, balance unchanged |
  * | any other payout | payout success callback, fee charged, `wallet_balance` reduced |
@@ -23,8 +24,10 @@ import { INSUFFICIENT_FUNDS_MESSAGE } from '../testing/payloads.js';
  * ```ts
  * import { sandboxTestValues } from 'hosted-payments/sandbox';
  *
- * await client.initiateCardPayment({ ...order, card_details: { card_number: sandboxTestValues.cards.declined, … } });
- * // → the callback URL receives a `CARD Payment Failed` callback
+ * const card_details = { card_number: sandboxTestValues.cards.declined, expiry_month: 12, expiry_year: 2030, cvc: '123' };
+ * // initiateCardPayment({ …, card_details }) → the callback URL receives `CARD Payment Failed`
+ * const phone_number = sandboxTestValues.phones.noCallback;
+ * // initiateMobileMoneyPayment({ customer_details: { …, phone_number } }) → accepted, never called back
  * ```
  */
 export const sandboxTestValues = Object.freeze({
@@ -39,6 +42,12 @@ export const sandboxTestValues = Object.freeze({
     success: '254712345678',
     /** Fails with `response_status` 406, insufficient funds. */
     insufficientFunds: '254700000406',
+    /**
+     * Accepted (`Payment Initiated`), and its callback is never sent: the sandbox drops it, as a
+     * lost callback would be, so pending-payment tracking can be seen to find it. The delivery
+     * report lists it as `dropped`.
+     */
+    noCallback: '254700000000',
   }),
   /** Starting wallet balance of a sandbox (option `walletBalance`). */
   walletBalance: 100_000,
@@ -55,10 +64,22 @@ export const sandboxTestValues = Object.freeze({
  * ```
  */
 export type PaymentOutcome =
-  | { readonly ok: true; readonly reason?: never; readonly responseStatus?: never }
-  | { readonly ok: false; readonly reason: string; readonly responseStatus: number };
+  | {
+      readonly ok: true;
+      readonly reason?: never;
+      readonly responseStatus?: never;
+      /** The test value that makes the sandbox never send the callback. */
+      readonly dropCallback?: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly responseStatus: number;
+      readonly dropCallback?: never;
+    };
 
 const SUCCESS: PaymentOutcome = { ok: true };
+const SUCCESS_WITHOUT_CALLBACK: PaymentOutcome = { ok: true, dropCallback: true };
 const INSUFFICIENT_FUNDS: PaymentOutcome = {
   ok: false,
   reason: INSUFFICIENT_FUNDS_MESSAGE,
@@ -87,6 +108,7 @@ export function decideCardPayment(cardNumber: string): PaymentOutcome {
  * ```
  */
 export function decideMobileMoneyPayment(phoneNumber: string): PaymentOutcome {
+  if (phoneNumber === sandboxTestValues.phones.noCallback) return SUCCESS_WITHOUT_CALLBACK;
   return phoneNumber === sandboxTestValues.phones.insufficientFunds ? INSUFFICIENT_FUNDS : SUCCESS;
 }
 

@@ -1,12 +1,23 @@
 import { createAdaptorServer } from '@hono/node-server';
-import { createSandboxApp, type SandboxBehaviourOptions } from './app.js';
+import type { AddressInfo } from 'node:net';
+import { createSandboxApp } from './app.js';
+import {
+  completeCheckout,
+  type CheckoutCompletion,
+  type CompleteCheckoutOptions,
+} from './complete-checkout.js';
 import type { CallbackDelivery } from './delivery.js';
+import { deliveryLogger } from './log.js';
+import type { DeliveryReport } from './report.js';
+import type { SandboxBehaviourOptions } from './sandbox-state.js';
 
 /**
  * Options of {@link startSandbox}. Every one is optional.
  *
  * @example
  * ```ts
+ * import type { StartSandboxOptions } from 'hosted-payments/sandbox';
+ *
  * const options: StartSandboxOptions = { port: 4010, callbackDelayMs: 1000, mobileMoneyBrand: 'M-PESA' };
  * ```
  */
@@ -22,6 +33,8 @@ export interface StartSandboxOptions extends SandboxBehaviourOptions {
  *
  * @example
  * ```ts
+ * import { startSandbox, type Sandbox } from 'hosted-payments/sandbox';
+ *
  * const sandbox: Sandbox = await startSandbox();
  * console.log(sandbox.url, sandbox.walletBalance, sandbox.deliveries.length);
  * await sandbox.close();
@@ -32,42 +45,65 @@ export interface Sandbox {
   readonly url: string;
   /** The port it listens on. */
   readonly port: number;
+  /** The interface and port it really bound, e.g. `127.0.0.1:4010`, `0.0.0.0:4010` or `[::1]:4010`. */
+  readonly address: string;
   /** Current wallet balance (payouts reduce it by amount + fee). */
   readonly walletBalance: number;
   /** Every callback delivery so far with its attempts, oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once no callback delivery is pending (all delivered, given up or cancelled). */
-  waitForIdle(): Promise<void>;
+  /**
+   * Resolves once no callback delivery is pending (all delivered, given up or cancelled), with a
+   * report of every delivery: `report.ok` is false when one failed, and `report.summary` says
+   * which, where, and what your route answered (`401 invalid_signature`, `ECONNREFUSED`).
+   */
+  waitForIdle(): Promise<DeliveryReport>;
+  /**
+   * Pays a checkout link of this sandbox as the customer's browser would (loads the page and
+   * submits its form with the test values), so the checkout callback is sent.
+   */
+  completeCheckout(checkoutLink: string, options: CompleteCheckoutOptions): Promise<CheckoutCompletion>;
   /** Stops pending deliveries and their timers, closes open connections and the server. */
   close(): Promise<void>;
 }
 
-const formatHost = (host: string): string => {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-};
+const withPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+/** The bound address, and a URL a client on this machine can reach it at (loopback for a wildcard bind). */
+function describeBinding(address: AddressInfo): { bound: string; url: string } {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  return {
+    bound: withPort(address.address, address.port),
+    url: `http://${withPort(wildcard ? '127.0.0.1' : address.address, address.port)}`,
+  };
+}
 
 /**
- * Starts the sandbox: a real HTTP server (Hono on Node) implementing the four endpoints of the
- * spec with the SDK's own schemas, a hosted checkout page, and callbacks delivered with retries.
- * Outcomes follow {@link sandboxTestValues}.
+ * Starts the sandbox: a real HTTP server (Hono on Node) implementing the service's four endpoints
+ * with the SDK's own schemas, a hosted checkout page, and callbacks delivered with retries.
+ * Outcomes follow `sandboxTestValues`. By default it prints one line per delivery attempt to
+ * standard output (`log: false` silences it, a function receives every event instead).
  *
  * @example
  * ```ts
  * import { PaymentsClient } from 'hosted-payments';
- * import { startSandbox, sandboxTestValues } from 'hosted-payments/sandbox';
+ * import { startSandbox } from 'hosted-payments/sandbox';
  *
  * const sandbox = await startSandbox({ callbackDelayMs: 50 });
  * const client = new PaymentsClient({ baseUrl: sandbox.url });
- * await client.initiatePayout(payout); // { message: 'Mobile Payout Initiated', status: 200 }
- * await sandbox.waitForIdle(); // the payout callback reached your webhook
- * console.log(sandbox.walletBalance);
+ * await client.initiateMobileMoneyPayment({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+ *   callback_details: { transaction_reference: 'ORDER-1', callback_url: 'http://127.0.0.1:3000/webhooks/payments' },
+ * });
+ * const report = await sandbox.waitForIdle();
+ * console.log(report.summary); // '1 callback: 1 delivered', or which failed and why
  * await sandbox.close();
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   const host = options.host ?? '127.0.0.1';
-  const engine = createSandboxApp(options);
+  const log = options.log ?? deliveryLogger();
+  const engine = createSandboxApp({ ...options, log });
   const server = createAdaptorServer({
     fetch: engine.app.fetch,
     hostname: host,
@@ -86,15 +122,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     engine.close();
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
-  const url = `http://${formatHost(host)}:${port}`;
-  options.log?.({ kind: 'listening', url });
+  const { bound, url } = describeBinding(server.address() as AddressInfo);
+  const port = (server.address() as AddressInfo).port;
+  if (log) log({ kind: 'listening', url, address: bound });
 
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
+    address: bound,
     get walletBalance() {
       return engine.walletBalance;
     },
@@ -102,6 +138,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       return engine.deliveries;
     },
     waitForIdle: () => engine.waitForIdle(),
+    completeCheckout: (checkoutLink, checkoutOptions) => completeCheckout(checkoutLink, checkoutOptions),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
         engine.close();

@@ -8,16 +8,20 @@ import {
   payoutFailurePayload,
   payoutSuccessPayload,
   type CallbackPayloadByType,
-} from './payloads.js';
+} from '../sandbox/payloads.js';
 import type { CallbackEventType } from '../callbacks/events.js';
 
 const TIMESTAMP = 1_717_200_000; // 2024-06-01T00:00:00Z, fixed so fixtures are stable
 
 /**
- * One deterministic callback payload per event type (spec §2.9), exactly as the service would
- * post it, with the neutral brand word `MOBILE-MONEY`. Frozen; copy before changing a value
+ * One deterministic callback payload per event type, exactly as the service would post it, with
+ * the neutral brand word `MOBILE-MONEY`. Frozen; copy before changing a value
  * (`{ ...callbackFixtures['payout.failed'], amount: '5' }`). `checkout.succeeded` is the card
- * variant with the contradictory `paid: 'False'` the spec describes.
+ * variant with the contradictory `paid: 'False'` the API reference describes. Their references:
+ * `ORDER-1002` (`payment.mobile_money.failed`), `1001` / `1003` (`checkout.succeeded` /
+ * `checkout.failed`), `123456789012` / `123456789013` (payouts); the card and mobile-money success
+ * payloads carry none. To post one to a handler that verifies signed URLs, use
+ * `createCallbackRequest`, which signs for the reference you choose.
  *
  * @example
  * ```ts

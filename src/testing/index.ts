@@ -1,8 +1,9 @@
-// hosted-payments/testing — msw handlers, callback payload builders and fixtures, so merchants
-// unit-test their own code without a server. msw is imported here only.
-export { createPaymentsHandlers } from './handlers.js';
-export type { PaymentsHandlers, PaymentsHandlersOptions } from './handlers.js';
+// hosted-payments/testing — fixtures, callback payload builders and signed callback requests, so
+// merchants unit-test their own routes without a server. Loads without msw: the msw handlers
+// live in hosted-payments/testing/msw.
 export { callbackFixtures } from './fixtures.js';
+export { createCallbackRequest } from './callback-request.js';
+export type { CallbackRequestOptions } from './callback-request.js';
 export {
   buildCallbackPayload,
   cardPaymentFailurePayload,
@@ -13,7 +14,7 @@ export {
   mobileMoneyPaymentSuccessPayload,
   payoutFailurePayload,
   payoutSuccessPayload,
-} from './payloads.js';
+} from '../sandbox/payloads.js';
 export type {
   BuildCallbackPayloadOptions,
   CallbackPayloadByType,
@@ -21,4 +22,4 @@ export type {
   CheckoutPaymentMethod,
   PaymentPayloadInput,
   PayoutPayloadInput,
-} from './payloads.js';
+} from '../sandbox/payloads.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
 import { startSandbox, sandboxTestValues, type Sandbox } from '../../src/sandbox/index.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   site = await startMerchantSite();
-  sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 10 });
+  sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 10, log: false });
   page = await browser.newPage({ viewport: { width: 720, height: 860 } });
   pageProblems = [];
   page.on('console', (message) => {
@@ -164,5 +164,71 @@ describe('the hosted checkout page in Chromium', () => {
     expect(site.attempts).toHaveLength(0);
     // The re-rendered form answers 422, which Chromium reports on its console; that one is expected.
     pageProblems = pageProblems.filter((problem) => !problem.includes('status of 422'));
+  });
+});
+
+describe('sandbox.completeCheckout', () => {
+  it('submits the same form post as the browser: same action, encoding, method and fields', async () => {
+    // The browser pays the first order; record its form post.
+    let browserPost: { url: string; contentType?: string; fields: URLSearchParams } | undefined;
+    page.on('request', (request) => {
+      if (request.method() === 'POST') {
+        browserPost = {
+          url: request.url(),
+          contentType: request.headers()['content-type'],
+          fields: new URLSearchParams(request.postData() ?? ''),
+        };
+      }
+    });
+    const browserLink = await openCheckout(2001);
+    await fillCard(sandboxTestValues.cards.success);
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForURL(`${site.url}/success`);
+
+    // completeCheckout pays the second; record what it sends.
+    const client = new PaymentsClient({ baseUrl: sandbox.url });
+    const session = await client.createCheckoutSession({
+      customer_details: customer,
+      amount: { delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES', order_id: 2002 },
+      redirect_urls: {
+        success_url: `${site.url}/success`,
+        failed_url: `${site.url}/failed`,
+        callback_url: `${site.url}/hooks/checkout`,
+      },
+    });
+    const realFetch = globalThis.fetch;
+    const posts: { url: string; init?: RequestInit }[] = [];
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      // (the sandbox's own callback delivery goes through fetch too)
+      if (init?.method === 'POST' && String(input).includes('/checkout/'))
+        posts.push({ url: String(input), init });
+      return realFetch(input, init);
+    });
+    try {
+      const done = await sandbox.completeCheckout(session.checkout_link, { method: 'card' });
+      expect(done).toEqual({ paid: true, redirectedTo: `${site.url}/success` });
+    } finally {
+      spy.mockRestore();
+    }
+
+    expect(browserPost).toBeDefined();
+    expect(posts).toHaveLength(1);
+    const scripted = posts[0]!;
+    expect(new URL(browserPost!.url).pathname).toBe(new URL(browserLink).pathname);
+    expect(new URL(scripted.url).pathname).toBe(new URL(session.checkout_link).pathname);
+    expect(browserPost!.contentType).toBe('application/x-www-form-urlencoded');
+    expect(scripted.init?.body).toBeInstanceOf(URLSearchParams); // fetch sends it urlencoded
+    const fields = scripted.init!.body as URLSearchParams;
+    for (const [name, value] of fields) {
+      expect(browserPost!.fields.has(name), name).toBe(true);
+      if (name === 'method' || name === 'action' || name === 'card_number') {
+        expect(value, name).toBe(browserPost!.fields.get(name));
+      }
+    }
+    const callbacks = await site.waitForCallbacks(2);
+    expect(callbacks.map((callback) => parseCallback(callback.body).type)).toEqual([
+      'checkout.succeeded',
+      'checkout.succeeded',
+    ]);
   });
 });

@@ -1,8 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
+import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import { run, type CliIo } from '../../src/cli/program.js';
 
@@ -21,7 +23,7 @@ afterEach(async () => {
   webhook = undefined;
 });
 
-async function startWebhook(secret?: string) {
+async function startWebhook(secret: string) {
   const events: CallbackEvent[] = [];
   const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
   webhook = createServer(toNodeListener(handler));
@@ -100,7 +102,8 @@ describe('hosted-payments CLI', () => {
   });
 
   it('sandbox runs in the foreground with a request/callback log that masks card numbers, until stopped', async () => {
-    const { url: hookUrl } = await startWebhook();
+    const { url } = await startWebhook(SECRET);
+    const hookUrl = await signCallbackUrl(url, { secret: SECRET, reference: 'R-1' });
     const controller = new AbortController();
     let listening: (url: string) => void = () => undefined;
     const ready = new Promise<string>((resolve) => (listening = resolve));
@@ -134,5 +137,120 @@ describe('hosted-payments CLI', () => {
     expect(log).not.toContain('5555555555554444');
     expect(log.toLowerCase()).not.toContain('cvc');
     expect(log).toContain('sandbox stopped');
+  });
+});
+
+describe('hosted-payments CLI, hardened', () => {
+  it('trigger reads the secret from HOSTED_PAYMENTS_WEBHOOK_SECRET, so it stays out of ps and history', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, out, err } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: SECRET } });
+    const code = await run(['trigger', 'payout.succeeded', '--url', url], io);
+    expect(err()).toBe('');
+    expect(out()).toContain('200');
+    expect(code).toBe(0);
+    expect(events).toHaveLength(1);
+  });
+
+  it('the sandbox banner shows the interface it really bound', async () => {
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(['sandbox', '--port', '0', '--host', '0.0.0.0'], io);
+    const base = await ready;
+    controller.abort();
+    expect(await running).toBe(0);
+    const port = new URL(base).port;
+    expect(out()).toContain(`0.0.0.0:${port}`);
+  });
+});
+
+describe('hosted-payments CLI, for a merchant testing their route', () => {
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    const { io, out } = capture();
+    expect(await run(['--version'], io)).toBe(0);
+    expect(out()).toBe(`${version}\n`);
+  });
+
+  it('trigger --repeat 3 sends the same delivery three times: the route processes it once', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, out, err } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: SECRET } });
+    const code = await run(['trigger', 'payout.succeeded', '--url', url, '--repeat', '3'], io);
+    expect(err()).toBe('');
+    expect(code).toBe(0);
+    expect(events).toHaveLength(1);
+    const lines = out()
+      .split('\n')
+      .filter((line) => line.startsWith('posted'));
+    expect(lines).toEqual([
+      expect.stringMatching(/^posted payout\.succeeded \[1\/3\] .* HTTP 200 OK$/),
+      expect.stringMatching(/^posted payout\.succeeded \[2\/3\] .* HTTP 200 OK \(duplicate\)$/),
+      expect.stringMatching(/^posted payout\.succeeded \[3\/3\] .* HTTP 200 OK \(duplicate\)$/),
+    ]);
+  });
+
+  it('trigger --help states the default reference of each event type, which is what gets signed', async () => {
+    const help = capture();
+    expect(await run(['trigger', '--help'], help.io)).toBe(0);
+    const text = help.out().replace(/\s+/g, ' ');
+    expect(text).toContain('ORDER-1001 for payment.*');
+    expect(text).toContain('1001 for checkout.*');
+    expect(text).toContain('123456789012 for payout.*');
+    expect(text).toContain('HOSTED_PAYMENTS_WEBHOOK_SECRET');
+
+    const { url, events } = await startWebhook(SECRET);
+    for (const type of ['payment.mobile_money.failed', 'checkout.failed', 'payout.failed'] as const) {
+      expect(await run(['trigger', type, '--url', url, '--secret', SECRET], capture().io)).toBe(0);
+    }
+    expect(events.map((event) => event.reference)).toEqual(['ORDER-1001', '1001', '123456789012']);
+  });
+
+  it('trigger refuses a payout reference that is not a 12-digit reference_id instead of replacing it', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, err } = capture();
+    expect(
+      await run(['trigger', 'payout.failed', '--url', url, '--secret', SECRET, '--reference', 'ORDER-1'], io),
+    ).toBe(2);
+    expect(err()).toContain('12-digit reference_id');
+    expect(events).toHaveLength(0);
+  });
+
+  it('sandbox --log json writes one JSON object per line; --failure-rate must be a probability', async () => {
+    const { url } = await startWebhook(SECRET);
+    const hookUrl = await signCallbackUrl(url, { secret: SECRET, reference: '123456789012' });
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(['sandbox', '--port', '0', '--callback-delay', '0', '--log', 'json'], io);
+    const base = await ready;
+    await fetch(`${base}/api/payout/mobile-money-payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customer_details: { full_name: 'A', phone_number: '254712345678', email: 'a@example.com' },
+        destination: {
+          type: 'mobile_wallet',
+          country_code: 'KE',
+          mobile_number: '254712345678',
+          wallet_name: 'W',
+        },
+        transfer: { amount: '10', currency: 'KES', reference_id: 123456789012, description: 'x' },
+        webhook_endpoint: { webhook_url: hookUrl },
+      }),
+    });
+    await expect.poll(() => out(), { timeout: 5000 }).toContain('"kind":"callback"');
+    controller.abort();
+    expect(await running).toBe(0);
+    const events = out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string });
+    expect(events.map((event) => event.kind)).toEqual(['listening', 'request', 'callback']);
+
+    const bad = capture();
+    expect(await run(['sandbox', '--failure-rate', '2'], bad.io)).not.toBe(0);
+    expect(bad.err()).toContain('probability from 0 to 1');
   });
 });

@@ -8,7 +8,7 @@ import { safeParseCallback } from '../../src/callbacks/parse.js';
 import { callbackSchemas } from '../../src/callbacks/schemas.js';
 import { callbackWarningCodes } from '../../src/callbacks/events.js';
 import { callbackFixtures } from '../../src/testing/fixtures.js';
-import { callbackPayloadTypes, type CallbackPayloadType } from '../../src/testing/payloads.js';
+import { callbackPayloadTypes, type CallbackPayloadType } from '../../src/sandbox/payloads.js';
 import { anyValidPayload, garbageBody, mutatedPayload, pollutingPayload } from './arbitraries/callbacks.js';
 import { recordFigures, resetFigures } from './helpers/figures.js';
 

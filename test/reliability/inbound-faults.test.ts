@@ -7,7 +7,7 @@ import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import { PaymentsClient } from '../../src/client.js';
 import { formatSandboxLogEvent } from '../../src/sandbox/log.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { buildCallbackPayload, callbackPayloadTypes } from '../../src/testing/payloads.js';
+import { buildCallbackPayload, callbackPayloadTypes } from '../../src/sandbox/payloads.js';
 import { recordFigures, resetFigures } from './helpers/figures.js';
 import {
   hashUnit,

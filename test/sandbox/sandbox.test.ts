@@ -71,7 +71,8 @@ describe('the sandbox over loopback with the real client', () => {
   it('binds to 127.0.0.1 on a free port by default', async () => {
     await start();
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(logs[0]).toEqual({ kind: 'listening', url: sandbox.url });
+    expect(sandbox.address).toBe(`127.0.0.1:${sandbox.port}`);
+    expect(logs[0]).toEqual({ kind: 'listening', url: sandbox.url, address: sandbox.address });
   });
 
   it('answers a card payment and posts the card success callback with the exact keys', async () => {
@@ -366,6 +367,7 @@ describe('the sandbox over loopback with the real client', () => {
       await start();
       const bad = await fetch(`${sandbox.url}/api/payout/mobile-money-payout`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: '{nope',
       });
       expect(bad.status).toBe(400);
@@ -388,6 +390,7 @@ describe('the sandbox over loopback with the real client', () => {
       await start();
       const response = await fetch(`${sandbox.url}/api/payment/payment-initiate-callback/`, {
         method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify(mobileMoney('254712345678')).replace(
           '"customer_details":{',
           '"customer_details":{"payment_method":"CARD",',

@@ -12,7 +12,7 @@ beforeAll(async () => {
   await writeFile(
     join(dir, 'child.mjs'),
     `import { startSandbox } from './sandbox.js';
-const sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 60_000 });
+const sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 60_000, log: false });
 const response = await fetch(sandbox.url + '/api/payout/mobile-money-payout', {
   method: 'POST',
   headers: { 'content-type': 'application/json', connection: 'keep-alive' },

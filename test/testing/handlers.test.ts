@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
-import { createPaymentsHandlers, type PaymentsHandlers } from '../../src/testing/index.js';
+import { createPaymentsHandlers, type PaymentsHandlers } from '../../src/testing/msw/index.js';
 import { sandboxTestValues } from '../../src/sandbox/index.js';
 
 const baseUrl = 'https://payments.example.test';
@@ -179,7 +179,11 @@ describe('createPaymentsHandlers (msw)', () => {
 
   it('answers 400 naming the fields for a bad body', async () => {
     use();
-    const response = await fetch(`${baseUrl}/api/payout/mobile-money-payout`, { method: 'POST', body: '{}' });
+    const response = await fetch(`${baseUrl}/api/payout/mobile-money-payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { issues: { field: string }[] };
     expect(body.issues.map((i) => i.field)).toEqual(

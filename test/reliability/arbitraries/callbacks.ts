@@ -16,7 +16,7 @@ import {
   payoutFailurePayload,
   payoutSuccessPayload,
   type CallbackPayloadType,
-} from '../../../src/testing/payloads.js';
+} from '../../../src/sandbox/payloads.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Payload = Record<string, unknown>;

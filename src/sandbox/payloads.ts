@@ -1,8 +1,8 @@
 /**
- * Builders of the eight callback payloads of spec §2.9, with the spec's exact keys (several
- * contain a space), value types and message texts. The mobile-money brand word is a parameter
- * (`'MOBILE-MONEY'` by default, e.g. `'M-PESA'`). The sandbox, the msw handlers, the CLI's
- * `trigger` and {@link callbackFixtures} all build their payloads here — one implementation.
+ * What the service sends: builders of the eight callback payloads, with the API reference's
+ * exact keys (several contain a space), value types and message texts. The mobile-money brand
+ * word is a parameter (`'MOBILE-MONEY'` by default, e.g. `'M-PESA'`). The sandbox, the CLI's
+ * `trigger` and the fixtures of `hosted-payments/testing` all build their payloads here.
  *
  * @module
  */
@@ -20,7 +20,7 @@ import type {
 } from '../callbacks/schemas.js';
 
 /**
- * The neutral brand word of the spec; the default of every `brand` parameter.
+ * The neutral brand word of the API reference; the default of every `brand` parameter.
  *
  * @example
  * ```ts
@@ -30,7 +30,7 @@ import type {
 export const DEFAULT_MOBILE_MONEY_BRAND = 'MOBILE-MONEY';
 
 /**
- * The eight event types, in the order of spec §2.9 (the callbacks module's `callbackEventTypes`).
+ * The eight event types, in the order of the API reference (the callbacks module's `callbackEventTypes`).
  *
  * @example
  * ```ts
@@ -54,7 +54,9 @@ export type CallbackPayloadType = CallbackEventType;
  *
  * @example
  * ```ts
- * const payload: CallbackPayloadByType['payout.failed'] = callbackFixtures['payout.failed'];
+ * import { buildCallbackPayload, type CallbackPayloadByType } from 'hosted-payments/testing';
+ *
+ * const payload: CallbackPayloadByType['payout.failed'] = buildCallbackPayload('payout.failed');
  * ```
  */
 export interface CallbackPayloadByType {
@@ -104,6 +106,8 @@ export function unixTimestamp(date: Date = new Date()): number {
  *
  * @example
  * ```ts
+ * import { type PaymentPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: PaymentPayloadInput = { amount: '1500', transactionId: 'TXN1', timestamp: 1717200000 };
  * ```
  */
@@ -119,10 +123,12 @@ export interface PaymentPayloadInput {
 }
 
 /**
- * Card payment success payload (spec §2.9).
+ * Card payment success payload (as the API reference describes it).
  *
  * @example
  * ```ts
+ * import { cardPaymentSuccessPayload } from 'hosted-payments/testing';
+ *
  * const payload = cardPaymentSuccessPayload({ amount: '1500', currency: 'KES' });
  * payload['payment status']; // 'Payment complete.'
  * ```
@@ -147,10 +153,12 @@ export function cardPaymentSuccessPayload(
 }
 
 /**
- * Card payment failure payload (spec §2.9): no `amount captured`, `paid: 'False'`.
+ * Card payment failure payload (as the API reference describes it): no `amount captured`, `paid: 'False'`.
  *
  * @example
  * ```ts
+ * import { cardPaymentFailurePayload } from 'hosted-payments/testing';
+ *
  * cardPaymentFailurePayload({ amount: '1500', currency: 'KES' }).message; // 'CARD Payment Failed'
  * ```
  */
@@ -172,10 +180,12 @@ export function cardPaymentFailurePayload(
 }
 
 /**
- * Mobile-money payment success payload (spec §2.9); `amount` and `amount_captured` are numbers.
+ * Mobile-money payment success payload (as the API reference describes it); `amount` and `amount_captured` are numbers.
  *
  * @example
  * ```ts
+ * import { mobileMoneyPaymentSuccessPayload } from 'hosted-payments/testing';
+ *
  * mobileMoneyPaymentSuccessPayload({ amount: 1500 }, 'M-PESA').message; // 'M-PESA Payment Success'
  * ```
  */
@@ -199,7 +209,7 @@ export function mobileMoneyPaymentSuccessPayload(
 }
 
 /**
- * The reason text of the described mobile-money failure (spec §7: insufficient funds).
+ * The reason text of the described mobile-money failure (insufficient funds).
  *
  * @example
  * ```ts
@@ -209,11 +219,13 @@ export function mobileMoneyPaymentSuccessPayload(
 export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds';
 
 /**
- * Mobile-money payment failure payload (spec §2.9). Defaults to the case the spec describes:
+ * Mobile-money payment failure payload (as the API reference describes it). Defaults to the case the API reference describes:
  * `response_status` 406 with an insufficient-funds reason.
  *
  * @example
  * ```ts
+ * import { mobileMoneyPaymentFailurePayload } from 'hosted-payments/testing';
+ *
  * const payload = mobileMoneyPaymentFailurePayload({ amount: 1500, transactionReference: 'ORDER-1' });
  * payload.response_status; // 406
  * ```
@@ -242,6 +254,8 @@ export function mobileMoneyPaymentFailurePayload(
  *
  * @example
  * ```ts
+ * import { type CheckoutPaymentMethod } from 'hosted-payments/testing';
+ *
  * const method: CheckoutPaymentMethod = 'mobile_money';
  * ```
  */
@@ -252,6 +266,8 @@ export type CheckoutPaymentMethod = 'card' | 'mobile_money';
  *
  * @example
  * ```ts
+ * import { type CheckoutPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: CheckoutPayloadInput = { method: 'card', orderId: 1001, amount: '2500' };
  * ```
  */
@@ -263,11 +279,13 @@ export interface CheckoutPayloadInput {
 }
 
 /**
- * Redirect checkout success payload (spec §2.9). For a card payment it carries the contradictory
- * `paid: 'False'` with `payment_status: 'Payment complete.'`, exactly as the spec describes.
+ * Redirect checkout success payload. For a card payment it carries the contradictory
+ * `paid: 'False'` with `payment_status: 'Payment complete.'`, exactly as the API reference describes.
  *
  * @example
  * ```ts
+ * import { checkoutSuccessPayload } from 'hosted-payments/testing';
+ *
  * checkoutSuccessPayload({ method: 'card', orderId: 42, amount: '2500' }).paid; // 'False'
  * checkoutSuccessPayload({ method: 'mobile_money', orderId: 42, amount: '2500' }).message;
  * // 'MOBILE-MONEY Payment Successful'
@@ -280,7 +298,7 @@ export function checkoutSuccessPayload(
   const card = input.method === 'card';
   return {
     payment_method: card ? 'CARD' : brand,
-    // spec §2.9: the described card success carries paid False; emitted as described.
+    // The described card success carries paid False; emitted as described.
     paid: card ? 'False' : 'True',
     response_status: 200,
     order_id: String(input.orderId),
@@ -291,10 +309,12 @@ export function checkoutSuccessPayload(
 }
 
 /**
- * Redirect checkout failure payload (spec §2.9), `message` a reason such as `Insufficient funds`.
+ * Redirect checkout failure payload (as the API reference describes it), `message` a reason such as `Insufficient funds`.
  *
  * @example
  * ```ts
+ * import { checkoutFailurePayload } from 'hosted-payments/testing';
+ *
  * checkoutFailurePayload({ method: 'card', orderId: 42, amount: '2500' }).payment_status;
  * // 'Payment Incomplete.'
  * ```
@@ -319,6 +339,8 @@ export function checkoutFailurePayload(
  *
  * @example
  * ```ts
+ * import { type PayoutPayloadInput } from 'hosted-payments/testing';
+ *
  * const input: PayoutPayloadInput = { amount: 1000, currency: 'KES', referenceId: '123456789012', walletBalance: 99000 };
  * ```
  */
@@ -333,10 +355,12 @@ export interface PayoutPayloadInput {
 }
 
 /**
- * Payout success payload (spec §2.9).
+ * Payout success payload (as the API reference describes it).
  *
  * @example
  * ```ts
+ * import { payoutSuccessPayload } from 'hosted-payments/testing';
+ *
  * payoutSuccessPayload({ amount: 1000, currency: 'KES', referenceId: 123456789012, payoutFee: 50, walletBalance: 98950 });
  * // { amount: '1000', …, payout_fee: '50', reference_id: '123456789012', status: 'Success', wallet_balance: '98950' }
  * ```
@@ -357,10 +381,12 @@ export function payoutSuccessPayload(
 }
 
 /**
- * Payout failure payload (spec §2.9): no `payout_fee`.
+ * Payout failure payload (as the API reference describes it): no `payout_fee`.
  *
  * @example
  * ```ts
+ * import { payoutFailurePayload } from 'hosted-payments/testing';
+ *
  * payoutFailurePayload({ amount: 999999, currency: 'KES', referenceId: '123456789012', walletBalance: 100000 }).status;
  * // 'Failed'
  * ```
@@ -382,6 +408,8 @@ export function payoutFailurePayload(input: PayoutPayloadInput): PayoutFailureCa
  *
  * @example
  * ```ts
+ * import { type BuildCallbackPayloadOptions } from 'hosted-payments/testing';
+ *
  * const options: BuildCallbackPayloadOptions = { brand: 'M-PESA', reference: 'ORDER-7', amount: 250 };
  * ```
  */
@@ -401,6 +429,8 @@ export interface BuildCallbackPayloadOptions {
  *
  * @example
  * ```ts
+ * import { buildCallbackPayload } from 'hosted-payments/testing';
+ *
  * const payload = buildCallbackPayload('payout.failed', { reference: '123456789012' });
  * payload.reference_id; // '123456789012'
  * ```

@@ -1,15 +1,23 @@
 import { http, type HttpHandler } from 'msw';
-import { createSandboxApp, sandboxPaths, type SandboxBehaviourOptions } from '../sandbox/app.js';
-import type { CallbackDelivery, CallbackTransport } from '../sandbox/delivery.js';
-import type { CallbackEventType } from '../callbacks/events.js';
-import type { CallbackPayload } from '../callbacks/schemas.js';
+import type { CallbackEventType } from '../../callbacks/events.js';
+import type { CallbackPayload } from '../../callbacks/schemas.js';
+import { createSandboxApp, sandboxPaths } from '../../sandbox/app.js';
+import type { CallbackDelivery, CallbackTransport } from '../../sandbox/delivery.js';
+import type { DeliveryReport } from '../../sandbox/report.js';
+import type { SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
 
 /**
  * Options of {@link createPaymentsHandlers}.
  *
  * @example
  * ```ts
- * const options: PaymentsHandlersOptions = { baseUrl: 'https://payments.example.test', onCallback: (payload) => void inbox.push(payload) };
+ * import type { PaymentsHandlersOptions } from 'hosted-payments/testing/msw';
+ *
+ * const inbox: unknown[] = [];
+ * const options: PaymentsHandlersOptions = {
+ *   baseUrl: 'https://payments.example.test',
+ *   onCallback: (payload) => void inbox.push(payload),
+ * };
  * ```
  */
 export interface PaymentsHandlersOptions extends Omit<
@@ -35,9 +43,15 @@ export interface PaymentsHandlersOptions extends Omit<
  *
  * @example
  * ```ts
- * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl });
- * server.use(...payments.handlers);
- * afterEach(() => payments.close());
+ * import { setupServer } from 'msw/node';
+ * import { createPaymentsHandlers, type PaymentsHandlers } from 'hosted-payments/testing/msw';
+ *
+ * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl: 'https://payments.example.test' });
+ * const server = setupServer(...payments.handlers);
+ * server.listen();
+ * // … in afterEach / afterAll:
+ * payments.close();
+ * server.close();
  * ```
  */
 export interface PaymentsHandlers {
@@ -47,8 +61,8 @@ export interface PaymentsHandlers {
   readonly walletBalance: number;
   /** Every callback delivery so far, oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once every callback has been delivered (or given up). */
-  waitForIdle(): Promise<void>;
+  /** Resolves once every callback has been delivered (or given up), with the delivery report. */
+  waitForIdle(): Promise<DeliveryReport>;
   /** Cancels pending deliveries and their timers. Call it in `afterEach`/`afterAll`. */
   close(): void;
 }
@@ -62,7 +76,7 @@ export interface PaymentsHandlers {
  * @example
  * ```ts
  * import { setupServer } from 'msw/node';
- * import { createPaymentsHandlers } from 'hosted-payments/testing';
+ * import { createPaymentsHandlers } from 'hosted-payments/testing/msw';
  * import { PaymentsClient, parseCallback } from 'hosted-payments';
  *
  * const received: unknown[] = [];
@@ -74,8 +88,12 @@ export interface PaymentsHandlers {
  * server.listen();
  *
  * const client = new PaymentsClient({ baseUrl: 'https://payments.example.test' });
- * await client.initiateMobileMoneyPayment(input);
- * await payments.waitForIdle(); // received[0].type === 'payment.mobile_money.succeeded'
+ * await client.initiateMobileMoneyPayment({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+ *   callback_details: { transaction_reference: 'ORDER-1', callback_url: 'https://shop.example/webhooks' },
+ * });
+ * const report = await payments.waitForIdle(); // report.ok; received[0].type === 'payment.mobile_money.succeeded'
  * ```
  */
 export function createPaymentsHandlers(options: PaymentsHandlersOptions): PaymentsHandlers {
@@ -96,7 +114,7 @@ export function createPaymentsHandlers(options: PaymentsHandlersOptions): Paymen
     transport,
   });
 
-  // The app routes on the spec's paths; strip a path prefix of baseUrl before handing over.
+  // The app routes on the service's paths; strip a path prefix of baseUrl before handing over.
   const forward = async ({ request }: { request: Request }): Promise<Response> => {
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(prefix.length) || '/';

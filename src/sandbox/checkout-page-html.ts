@@ -162,6 +162,8 @@ ${body}
  * Renders the hosted checkout page of a session: the order total and currency, a choice of
  * card or mobile-money, the fields of each, "Pay" and "Simulate a failed payment", and an
  * `aria-live` error summary. `errors` and `values` re-render the form after a bad submission.
+ * Long because it is one HTML template, kept whole so the page reads top to bottom as the
+ * customer sees it.
  *
  * @example
  * ```ts

@@ -1,0 +1,128 @@
+/**
+ * `hosted-payments trigger <event-type> --url <callback-url>`: posts a fixture callback, signed
+ * like your app signs its callback URLs, and prints what the route answered.
+ *
+ * @module
+ */
+
+import { Option, type Command } from 'commander';
+import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
+import { signCallbackUrl } from '../callbacks/signing.js';
+import { escapeForLog } from '../sandbox/log.js';
+import {
+  buildCallbackPayload,
+  DEFAULT_MOBILE_MONEY_BRAND,
+  isCallbackEventType,
+} from '../sandbox/payloads.js';
+import type { CliIo } from './io.js';
+import { integer } from './sandbox-command.js';
+
+/** The environment variable `trigger` reads the webhook secret from (out of `ps` and shell history). */
+export const SECRET_ENV = 'HOSTED_PAYMENTS_WEBHOOK_SECRET';
+
+/** The reference each event type carries when `--reference` is not given. */
+const defaultReference = (type: CallbackEventType): string =>
+  type.startsWith('payout.') ? '123456789012' : type.startsWith('checkout.') ? '1001' : 'ORDER-1001';
+
+const REFERENCE_HELP = [
+  'merchant reference signed into the URL and written into the payload where it has a field for it;',
+  'default: ORDER-1001 for payment.* (transaction_reference of payment.mobile_money.failed; the card and',
+  'mobile-money success payloads carry none), 1001 for checkout.* (order_id), 123456789012 for payout.*',
+  '(reference_id, 12 digits)',
+].join(' ');
+
+interface TriggerFlags {
+  url: string;
+  secret?: string;
+  reference?: string;
+  amount: string;
+  currency: string;
+  brand: string;
+  repeat: number;
+}
+
+type Outcome = { code: 0 | 1 | 2; error?: string };
+
+async function post(io: CliIo, url: string, body: string): Promise<Response | { error: string }> {
+  try {
+    return await (io.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-cli' },
+      body,
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    const why = typeof cause?.code === 'string' ? cause.code : (error as Error).message;
+    return { error: `could not reach ${new URL(url).origin}: ${escapeForLog(why)}` };
+  }
+}
+
+async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Outcome> {
+  if (!isCallbackEventType(type)) {
+    return {
+      code: 2,
+      error: `unknown event type "${type}"; expected one of: ${callbackEventTypes.join(', ')}`,
+    };
+  }
+  const reference = flags.reference ?? defaultReference(type);
+  if (type.startsWith('payout.') && !/^[1-9]\d{11}$/.test(reference)) {
+    return { code: 2, error: `--reference of a payout is its 12-digit reference_id, e.g. 123456789012` };
+  }
+  const secret = flags.secret ?? (io.env ?? process.env)[SECRET_ENV];
+  let url: string;
+  try {
+    url = secret ? await signCallbackUrl(flags.url, { secret, reference }) : new URL(flags.url).href;
+  } catch (error) {
+    return { code: 2, error: error instanceof Error ? error.message : String(error) };
+  }
+  const payload = buildCallbackPayload(type, {
+    reference,
+    amount: flags.amount,
+    currency: flags.currency,
+    brand: flags.brand,
+  });
+  const body = JSON.stringify(payload);
+  let allAccepted = true;
+  for (let n = 1; n <= flags.repeat; n++) {
+    const response = await post(io, url, body);
+    if ('error' in response) return { code: 1, error: response.error };
+    const text = escapeForLog(await response.text());
+    const copy = flags.repeat > 1 ? ` [${n}/${flags.repeat}]` : '';
+    const duplicate = response.headers.get('x-callback-duplicate') === 'true' ? ' (duplicate)' : '';
+    io.stdout(
+      `posted ${type}${copy} (reference ${escapeForLog(reference)}) → HTTP ${response.status} ${response.statusText}${duplicate}\n`,
+    );
+    if (text) io.stdout(`${text.length > 500 ? `${text.slice(0, 500)}…` : text}\n`);
+    allAccepted &&= response.ok;
+  }
+  return { code: allAccepted ? 0 : 1 };
+}
+
+/** Defines the `trigger` command on `command` (made by the program, so it inherits its output settings). */
+export function triggerCommand(command: Command, io: CliIo, setExitCode: (code: number) => void): Command {
+  return command
+    .description(
+      'Post a fixture callback of one event type to a callback URL and print the response status. ' +
+        `The URL is signed (signCallbackUrl) with --secret or, better, the ${SECRET_ENV} environment variable.`,
+    )
+    .argument('<event-type>', `one of: ${callbackEventTypes.join(', ')}`)
+    .requiredOption('--url <callback-url>', 'the webhook URL to post to')
+    .option(
+      '--secret <secret>',
+      `sign the URL with this secret (default: $${SECRET_ENV}, which stays out of ps and shell history)`,
+    )
+    .option('--reference <reference>', REFERENCE_HELP)
+    .option('--amount <amount>', 'amount in the payload', '1500')
+    .option('--currency <code>', 'currency in the payload', 'KES')
+    .option('--brand <word>', 'mobile-money brand word', DEFAULT_MOBILE_MONEY_BRAND)
+    .addOption(
+      new Option('--repeat <n>', 'send the same delivery n times (same body, same ids), to test your dedupe')
+        .argParser(integer('a count', 1, 100))
+        .default(1),
+    )
+    .action(async (type: string, flags: TriggerFlags) => {
+      const outcome = await trigger(io, type, flags);
+      if (outcome.error) io.stderr(`error: ${outcome.error}\n`);
+      setExitCode(outcome.code);
+    });
+}

@@ -1,0 +1,121 @@
+/**
+ * Paying a hosted checkout from a script: the requests a customer's browser makes on the page.
+ *
+ * @module
+ */
+
+import { sandboxTestValues } from './outcomes.js';
+
+/** The header of the page's answer to its form saying how the payment ended (`paid` or `failed`); browsers ignore it. */
+export const CHECKOUT_STATE_HEADER = 'x-sandbox-checkout-state';
+
+/**
+ * How {@link completeCheckout} pays: the method picked on the page and whether the payment goes
+ * through (`'failure'` pays with the declined card or the insufficient-funds phone). `phoneNumber`
+ * overrides the test phone, e.g. `sandboxTestValues.phones.noCallback`.
+ *
+ * @example
+ * ```ts
+ * import type { CompleteCheckoutOptions } from 'hosted-payments/sandbox';
+ *
+ * const options: CompleteCheckoutOptions = { method: 'mobile_money', outcome: 'failure' };
+ * ```
+ */
+export interface CompleteCheckoutOptions {
+  readonly method: 'card' | 'mobile_money';
+  /** Default `'success'`. */
+  readonly outcome?: 'success' | 'failure';
+  /** The phone typed on the page (mobile-money only); default the test phone for `outcome`. */
+  readonly phoneNumber?: string;
+}
+
+/**
+ * What the page answered to the submitted form.
+ *
+ * @example
+ * ```ts
+ * import type { CheckoutCompletion } from 'hosted-payments/sandbox';
+ *
+ * const done: CheckoutCompletion = { paid: true, redirectedTo: 'https://shop.example/thanks' };
+ * ```
+ */
+export interface CheckoutCompletion {
+  /** True when the page sent the customer to `success_url`. */
+  readonly paid: boolean;
+  /** The `success_url` or `failed_url` the page redirected to. */
+  readonly redirectedTo: string;
+}
+
+function formFields(options: CompleteCheckoutOptions): Record<string, string> {
+  const failure = options.outcome === 'failure';
+  if (options.method === 'mobile_money') {
+    const phone = failure ? sandboxTestValues.phones.insufficientFunds : sandboxTestValues.phones.success;
+    return { method: 'mobile_money', phone_number: options.phoneNumber ?? phone, action: 'pay' };
+  }
+  return {
+    method: 'card',
+    card_number: failure ? sandboxTestValues.cards.declined : sandboxTestValues.cards.success,
+    expiry_month: '12',
+    expiry_year: String(new Date().getUTCFullYear() + 2),
+    cvc: '123',
+    action: 'pay',
+  };
+}
+
+const decodeAttribute = (value: string): string =>
+  value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
+
+/**
+ * Pays a sandbox checkout link the way the customer's browser does: loads the page, reads its
+ * form, and submits it with the card or phone test values (the same form post, not a shortcut),
+ * so the sandbox sends the checkout callback and redirects to `success_url` or `failed_url`.
+ * Rejects when the page is not found, was already paid, or refuses the form.
+ *
+ * @example
+ * ```ts
+ * import { PaymentsClient } from 'hosted-payments';
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
+ * const client = new PaymentsClient({ baseUrl: sandbox.url });
+ * const session = await client.createCheckoutSession({
+ *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+ *   amount: { order_id: 1001, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   redirect_urls: {
+ *     success_url: 'https://shop.example/thanks',
+ *     failed_url: 'https://shop.example/failed',
+ *     callback_url: 'http://127.0.0.1:3000/webhooks/payments',
+ *   },
+ * });
+ * const { paid } = await sandbox.completeCheckout(session.checkout_link, { method: 'card' }); // true
+ * await sandbox.close();
+ * ```
+ */
+export async function completeCheckout(
+  checkoutLink: string,
+  options: CompleteCheckoutOptions,
+): Promise<CheckoutCompletion> {
+  const page = await fetch(checkoutLink);
+  const html = await page.text();
+  if (!page.ok) throw new Error(`The checkout page ${checkoutLink} answered ${page.status}.`);
+  const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
+  if (action === undefined) {
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: its page shows no payment form (already paid or failed, or not a sandbox checkout page).`,
+    );
+  }
+  const submitted = await fetch(new URL(decodeAttribute(action), checkoutLink), {
+    method: 'POST',
+    body: new URLSearchParams(formFields(options)),
+    redirect: 'manual',
+  });
+  await submitted.arrayBuffer();
+  const location = submitted.headers.get('location');
+  if (submitted.status !== 303 || location === null) {
+    const why =
+      submitted.status === 409 ? 'it was already paid or failed' : `the form answered ${submitted.status}`;
+    throw new Error(`Could not complete the checkout ${checkoutLink}: ${why}.`);
+  }
+  const redirectedTo = new URL(location, checkoutLink).href;
+  return { paid: submitted.headers.get(CHECKOUT_STATE_HEADER) === 'paid', redirectedTo };
+}

@@ -1,0 +1,108 @@
+import type { CallbackEventType } from '../callbacks/events.js';
+import type { CallbackDelivery } from './delivery.js';
+import { describeAnswer, urlForLog } from './log.js';
+
+/**
+ * One callback in a {@link DeliveryReport}: where it went, how many attempts, and how it ended.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryReportEntry } from 'hosted-payments/sandbox';
+ *
+ * const entry: DeliveryReportEntry = {
+ *   type: 'payout.succeeded',
+ *   url: 'http://127.0.0.1:3000/webhooks/payouts?…',
+ *   copy: 0,
+ *   attempts: 6,
+ *   state: 'failed',
+ *   lastAnswer: '401 invalid_signature',
+ * };
+ * ```
+ */
+export interface DeliveryReportEntry {
+  readonly type: CallbackEventType;
+  /** The callback URL without its query string (`?…` where the signature was). */
+  readonly url: string;
+  /** 0 for the first delivery, 1… for deliberate duplicates. */
+  readonly copy: number;
+  readonly attempts: number;
+  readonly state: CallbackDelivery['state'];
+  /** What the last attempt got: `200`, `401 invalid_signature`, `ECONNREFUSED`, `timeout`; absent before any attempt. */
+  readonly lastAnswer?: string;
+}
+
+/**
+ * What `waitForIdle()` resolves with: every callback since the sandbox started and how it ended.
+ * `ok` is false as soon as one was not delivered (given up or cancelled; a callback dropped on
+ * purpose by a test value does not count); `summary` says which, one line each.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox();
+ * // … initiate payments with callback URLs pointing at your route …
+ * const report = await sandbox.waitForIdle();
+ * if (!report.ok) throw new Error(report.summary);
+ * // 2 callbacks: 1 delivered, 1 failed
+ * //   ✗ payment.card.succeeded to http://127.0.0.1:3000/webhooks/payments?… failed after 6 attempts: 401 invalid_signature
+ * await sandbox.close();
+ * ```
+ */
+export interface DeliveryReport {
+  /** True when every callback was delivered (or dropped on purpose). */
+  readonly ok: boolean;
+  readonly delivered: number;
+  readonly failed: number;
+  readonly cancelled: number;
+  readonly dropped: number;
+  /** Every callback, oldest first (the latest 1000). */
+  readonly deliveries: readonly DeliveryReportEntry[];
+  /** The callbacks that failed or were cancelled. */
+  readonly failures: readonly DeliveryReportEntry[];
+  /** A count line, then one line per failed, cancelled or dropped callback. */
+  readonly summary: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function describeEntry(entry: DeliveryReportEntry): string {
+  const copy = entry.copy > 0 ? ` (duplicate ${entry.copy})` : '';
+  const target = `${entry.type}${copy} to ${entry.url}`;
+  if (entry.state === 'dropped') return `  - ${target} dropped on purpose (test value), never sent`;
+  const how = entry.lastAnswer ? `: ${entry.lastAnswer}` : '';
+  return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
+}
+
+/** Builds the report of a set of finished deliveries. */
+export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): DeliveryReport {
+  const entries = deliveries.map((delivery): DeliveryReportEntry => {
+    const last = delivery.attempts.at(-1);
+    return {
+      type: delivery.type,
+      url: urlForLog(delivery.url),
+      copy: delivery.copy,
+      attempts: delivery.attempts.length,
+      state: delivery.state,
+      ...(last ? { lastAnswer: describeAnswer(last) } : {}),
+    };
+  });
+  const count = (state: CallbackDelivery['state']) => entries.filter((e) => e.state === state).length;
+  const failures = entries.filter((e) => e.state === 'failed' || e.state === 'cancelled');
+  const counts = (['delivered', 'failed', 'cancelled', 'dropped'] as const)
+    .map((state) => [state, count(state)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
+  const head = `${plural(entries.length, 'callback')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`;
+  const lines = entries.filter((e) => e.state !== 'delivered' && e.state !== 'pending').map(describeEntry);
+  return {
+    ok: failures.length === 0,
+    delivered: count('delivered'),
+    failed: count('failed'),
+    cancelled: count('cancelled'),
+    dropped: count('dropped'),
+    deliveries: entries,
+    failures,
+    summary: [head, ...lines].join('\n'),
+  };
+}

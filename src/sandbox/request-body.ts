@@ -1,0 +1,116 @@
+/**
+ * Reading and refusing the sandbox's JSON request bodies: the content type, the JSON itself
+ * (long integers kept as exact digits), and the 4xx bodies that name the fields at fault.
+ *
+ * @module
+ */
+
+import type { Context } from 'hono';
+import type { ValidationIssue } from '../errors.js';
+import { formatIssuePath } from '../errors.js';
+
+/** Hono's environment of the sandbox: each route leaves a secret-free summary for the log. */
+export interface SandboxEnv {
+  Variables: { summary: string };
+}
+
+/** A route's request context. */
+export type SandboxContext = Context<SandboxEnv>;
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+const isNumberPart = (code: number): boolean =>
+  isDigit(code) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x65 || code === 0x45;
+const longInteger = /^-?\d{16,}$/;
+
+/**
+ * `JSON.parse`, except that integers written with 16 or more digits come back as exact digit
+ * strings (a 16-digit card_number above 2^53 keeps every digit). One pass over the text: strings
+ * are skipped by their closing quote, so no input makes it rescan. Throws a `SyntaxError` on
+ * invalid JSON, like `JSON.parse`.
+ */
+export function parseJsonKeepingLongIntegers(text: string): unknown {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      // A string: step over escapes to its closing quote.
+      i += 1;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+      i += 1;
+    } else if (code === 0x2d || isDigit(code)) {
+      const start = i;
+      i += 1;
+      while (i < text.length && isNumberPart(text.charCodeAt(i))) i += 1;
+      const token = text.slice(start, i);
+      if (longInteger.test(token)) {
+        out += `${text.slice(copied, start)}"${token}"`;
+        copied = i;
+      }
+    } else {
+      i += 1;
+    }
+  }
+  return JSON.parse(out + text.slice(copied));
+}
+
+/** `application/json`, or a `+json` type, with or without parameters. */
+function isJsonContentType(header: string | undefined): boolean {
+  const type = header?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
+}
+
+/** A 4xx answer in the sandbox's one error shape. */
+export function refuse(c: SandboxContext, status: 400 | 413 | 415, error: string, message: string) {
+  return c.json({ error, message, issues: [] }, status);
+}
+
+/**
+ * Reads a JSON body. Anything but a JSON content type is refused with 415 (a web page can post
+ * `text/plain` across origins without asking; the service's clients always send JSON), and a
+ * body that is not JSON with 400.
+ */
+export async function readJsonBody(
+  c: SandboxContext,
+): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  if (!isJsonContentType(c.req.header('content-type'))) {
+    c.set('summary', 'refused: content-type is not application/json');
+    const response = refuse(
+      c,
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with the header content-type: application/json.',
+    );
+    return { ok: false, response };
+  }
+  const text = await c.req.text();
+  try {
+    return { ok: true, body: parseJsonKeepingLongIntegers(text) };
+  } catch {
+    c.set('summary', 'body is not JSON');
+    return { ok: false, response: refuse(c, 400, 'invalid_json', 'The request body is not valid JSON.') };
+  }
+}
+
+/** 400 naming each field at fault, with its code and message. Never a value. */
+export function refuseInvalid(c: SandboxContext, what: string, issues: readonly ValidationIssue[]) {
+  const fields = issues.map((issue) => formatIssuePath(issue.path));
+  c.set('summary', `invalid: ${fields.join(', ')}`);
+  return c.json(
+    {
+      error: 'invalid_request',
+      message: `Invalid ${what}: ${fields.join(', ')}`,
+      issues: issues.map((issue, index) => ({
+        field: fields[index],
+        path: issue.path,
+        code: issue.code,
+        // Messages never carry values; still, no run of digits long enough to be a card number
+        // leaves the sandbox.
+        message: issue.message.replace(/\d{12,19}/g, '[redacted]'),
+      })),
+    },
+    400,
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * Endpoints 1 and 2, which share one path: a card payment when `card_details` is present and
+ * `payment_method` names the card method, a mobile-money (STK push) payment otherwise.
+ *
+ * @module
+ */
+
+import type { Hono } from 'hono';
+import { toValidationIssues } from '../../internal/issues.js';
+import { endpointPaths } from '../../internal/endpoints.js';
+import { cardPaymentRequestSchema, type CardPaymentRequest } from '../../requests/card-payment.js';
+import {
+  mobileMoneyPaymentRequestSchema,
+  type MobileMoneyPaymentRequest,
+} from '../../requests/mobile-money-payment.js';
+import { maskCardNumber } from '../log.js';
+import { decideCardPayment, decideMobileMoneyPayment } from '../outcomes.js';
+import {
+  cardPaymentFailurePayload,
+  cardPaymentSuccessPayload,
+  mobileMoneyPaymentFailurePayload,
+  mobileMoneyPaymentSuccessPayload,
+} from '../payloads.js';
+import { readJsonBody, refuseInvalid, type SandboxContext, type SandboxEnv } from '../request-body.js';
+import type { SandboxState } from '../sandbox-state.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Amount of a payment: `amount.total`, else the sum of the products, else 0 (amount is optional). */
+function paymentTotal(body: CardPaymentRequest | MobileMoneyPaymentRequest): string {
+  if (body.amount) return body.amount.total;
+  const sum = (body.products ?? []).reduce(
+    (total, product) => total + Number(product.quantity) * Number(product.unit_price),
+    0,
+  );
+  return String(Math.round(sum));
+}
+
+function cardPayment(state: SandboxState, c: SandboxContext, body: CardPaymentRequest) {
+  const cardNumber = String(body.card_details.card_number);
+  const amount = paymentTotal(body);
+  const currency = body.amount?.currency ?? 'KES';
+  const outcome = state.withFailureRate(decideCardPayment(cardNumber), 402);
+  const url = body.callback_details.callback_url;
+  if (outcome.ok)
+    state.deliver(outcome, 'payment.card.succeeded', url, cardPaymentSuccessPayload({ amount, currency }));
+  else state.deliver(outcome, 'payment.card.failed', url, cardPaymentFailurePayload({ amount, currency }));
+  const result = outcome.ok ? 'succeeds' : 'declined';
+  const reference = body.callback_details.transaction_reference;
+  c.set('summary', `card ${maskCardNumber(cardNumber)}, ${amount} ${currency}, ref ${reference} → ${result}`);
+  return c.json({ message: 'Card Payment Initiated', status: 200 }, 200);
+}
+
+function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: MobileMoneyPaymentRequest) {
+  const { brand } = state;
+  const amount = paymentTotal(body);
+  const reference = body.callback_details.transaction_reference;
+  const phone = body.customer_details.phone_number;
+  const outcome = state.withFailureRate(decideMobileMoneyPayment(phone), 406);
+  const url = body.callback_details.callback_url;
+  if (outcome.ok) {
+    const payload = mobileMoneyPaymentSuccessPayload({ amount }, brand);
+    state.deliver(outcome, 'payment.mobile_money.succeeded', url, payload);
+  } else {
+    const payload = mobileMoneyPaymentFailurePayload({
+      amount,
+      transactionReference: reference,
+      responseStatus: outcome.responseStatus,
+      message: outcome.reason,
+    });
+    state.deliver(outcome, 'payment.mobile_money.failed', url, payload);
+  }
+  const result = outcome.dropCallback ? 'no callback (test value)' : outcome.ok ? 'succeeds' : 'fails (406)';
+  c.set('summary', `${brand} ${phone}, ${amount}, ref ${reference} → ${result}`);
+  return c.json({ message: `${brand} Payment Initiated`, status: 200 }, 200);
+}
+
+/** Serves `POST /api/payment/payment-initiate-callback/`. */
+export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
+  app.post(`/${endpointPaths.payment}`, async (c) => {
+    const read = await readJsonBody(c);
+    if (!read.ok) return read.response;
+    const raw = read.body;
+    if (!isRecord(raw)) {
+      return refuseInvalid(c, 'payment', [
+        { path: [], code: 'invalid_type', message: 'expected a JSON object' },
+      ]);
+    }
+    const customer = isRecord(raw.customer_details) ? raw.customer_details : {};
+    const method = typeof customer.payment_method === 'string' ? customer.payment_method : '';
+    const isCardMethod = method.toUpperCase() === state.cardMethod;
+    if ('card_details' in raw && isCardMethod) {
+      const parsed = cardPaymentRequestSchema.safeParse(raw);
+      if (!parsed.success) return refuseInvalid(c, 'card payment', toValidationIssues(parsed.error.issues));
+      return cardPayment(state, c, parsed.data);
+    }
+    if (isCardMethod) {
+      const message = `required when payment_method is ${state.cardMethod}`;
+      return refuseInvalid(c, 'card payment', [{ path: ['card_details'], code: 'invalid_type', message }]);
+    }
+    const parsed = mobileMoneyPaymentRequestSchema.safeParse(raw);
+    if (!parsed.success)
+      return refuseInvalid(c, 'mobile-money payment', toValidationIssues(parsed.error.issues));
+    return mobileMoneyPayment(state, c, parsed.data);
+  });
+}

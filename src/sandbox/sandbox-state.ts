@@ -1,0 +1,139 @@
+/**
+ * The state one sandbox keeps between requests — wallet, checkout sessions, the delivery queue —
+ * and the settings its routes read.
+ *
+ * @module
+ */
+
+import type { CallbackEventType } from '../callbacks/events.js';
+import type { CallbackPayload } from '../callbacks/schemas.js';
+import type { CheckoutSessionView } from './checkout-page-html.js';
+import { createDeliveryQueue, type CallbackTransport, type DeliveryQueue } from './delivery.js';
+import type { SandboxLogger } from './log.js';
+import { sandboxTestValues, type PaymentOutcome } from './outcomes.js';
+import { DEFAULT_MOBILE_MONEY_BRAND, INSUFFICIENT_FUNDS_MESSAGE } from './payloads.js';
+
+/**
+ * Behaviour options shared by `startSandbox` and the msw handlers.
+ *
+ * @example
+ * ```ts
+ * import type { SandboxBehaviourOptions } from 'hosted-payments/sandbox';
+ *
+ * const behaviour: SandboxBehaviourOptions = { walletBalance: 5000, payoutFee: 25, duplicateDeliveries: true };
+ * ```
+ */
+export interface SandboxBehaviourOptions {
+  /** Wait before a callback's first delivery attempt, in ms. */
+  callbackDelayMs?: number;
+  /** Starting wallet balance for payouts. Default 100000. */
+  walletBalance?: number;
+  /** Fee charged on each successful payout. Default 50. */
+  payoutFee?: number;
+  /** Delivery attempts after the first before giving up. Default 5. */
+  deliveryRetries?: number;
+  /** Base of the exponential backoff between delivery attempts, in ms. Default 500. */
+  retryDelayMs?: number;
+  /** How long one delivery attempt waits for the merchant's answer before it counts as failed, in ms. Default 10000. */
+  deliveryTimeoutMs?: number;
+  /** Send every callback again once delivered: `true` = one duplicate, or a number of duplicates. Default none. */
+  duplicateDeliveries?: boolean | number;
+  /** Brand word of mobile-money payloads and messages. Default `'MOBILE-MONEY'`. */
+  mobileMoneyBrand?: string;
+  /**
+   * Probability (0–1) that a card or mobile-money payment that would succeed fails anyway
+   * (insufficient funds), to exercise failure paths at random. Default 0.
+   */
+  failureRate?: number;
+  /**
+   * The `payment_method` value that makes a request with `card_details` a card payment, compared
+   * case-insensitively. Default `'CARD'`; match your client's `paymentMethods.card`.
+   */
+  cardPaymentMethod?: string;
+  /** Random source for `failureRate`. Default `Math.random`. */
+  random?: () => number;
+  /**
+   * Receives one event per request and per delivery attempt. `startSandbox` defaults to a line
+   * per delivery attempt on standard output; `false` (and the msw handlers' default) is silent.
+   */
+  log?: SandboxLogger | false;
+}
+
+/** A checkout session behind its hosted page. */
+export interface CheckoutSession extends CheckoutSessionView {
+  state: 'open' | 'paid' | 'failed';
+  readonly successUrl: string;
+  readonly failedUrl: string;
+  readonly callbackUrl: string;
+}
+
+/** What the routes share. */
+export interface SandboxState {
+  readonly brand: string;
+  readonly payoutFee: number;
+  /** Upper-cased `cardPaymentMethod`. */
+  readonly cardMethod: string;
+  /** Origin (and path prefix) of `checkout_link`; undefined: the request's origin. */
+  readonly publicUrl: string | undefined;
+  /** The path prefix of `publicUrl`, which the page's form posts back under. */
+  readonly pathPrefix: string;
+  walletBalance: number;
+  readonly sessions: Map<string, CheckoutSession>;
+  readonly queue: DeliveryQueue;
+  /** `outcome`, or a failure with `responseStatus` drawn at `failureRate`. */
+  withFailureRate(outcome: PaymentOutcome, responseStatus: number): PaymentOutcome;
+  /** Sends the callback of `outcome`, or records it as dropped when its test value says so. */
+  deliver(outcome: PaymentOutcome, type: CallbackEventType, url: string, payload: CallbackPayload): void;
+  readonly log: SandboxLogger | undefined;
+}
+
+/** The most checkout sessions kept; the oldest go first. */
+export const MAX_SESSIONS = 10_000;
+
+/** Builds the state of a new sandbox from its options. */
+export function createSandboxState(
+  options: SandboxBehaviourOptions & { publicUrl?: string; transport?: CallbackTransport },
+): SandboxState {
+  const failureRate = options.failureRate ?? 0;
+  const random = options.random ?? Math.random;
+  const log = options.log === false ? undefined : options.log;
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  const duplicates =
+    options.duplicateDeliveries === true ? 1 : options.duplicateDeliveries ? options.duplicateDeliveries : 0;
+  const queue = createDeliveryQueue({
+    delayMs: options.callbackDelayMs ?? 200,
+    retries: options.deliveryRetries ?? 5,
+    retryDelayMs: options.retryDelayMs ?? 500,
+    attemptTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
+    duplicates,
+    transport: options.transport,
+    log,
+  });
+  return {
+    brand: options.mobileMoneyBrand ?? DEFAULT_MOBILE_MONEY_BRAND,
+    payoutFee: options.payoutFee ?? sandboxTestValues.payoutFee,
+    cardMethod: (options.cardPaymentMethod ?? 'CARD').toUpperCase(),
+    publicUrl,
+    pathPrefix: publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '',
+    walletBalance: options.walletBalance ?? sandboxTestValues.walletBalance,
+    sessions: new Map(),
+    queue,
+    log,
+    withFailureRate: (outcome, responseStatus) =>
+      outcome.ok && failureRate > 0 && random() < failureRate
+        ? { ok: false, reason: INSUFFICIENT_FUNDS_MESSAGE, responseStatus }
+        : outcome,
+    deliver: (outcome, type, url, payload) => {
+      if (outcome.dropCallback) {
+        queue.drop(
+          type,
+          url,
+          payload,
+          `test phone ${sandboxTestValues.phones.noCallback} never gets a callback`,
+        );
+      } else {
+        queue.enqueue(type, url, payload);
+      }
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// hosted-payments/testing: a fixture as a ready, signed Request for the merchant's handler; and
+// an entry that loads without msw, importing the sandbox one way only.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { callbackEventTypes } from '../../src/callbacks/events.js';
+import { createCallbackHandler } from '../../src/callbacks/handler.js';
+import type { CallbackEvent } from '../../src/callbacks/events.js';
+import { callbackFixtures, createCallbackRequest } from '../../src/testing/index.js';
+
+const secret = 'testing-helper-secret-0123456789';
+
+function handlerWithInbox() {
+  const events: CallbackEvent[] = [];
+  const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
+  return { handler, events };
+}
+
+describe('createCallbackRequest', () => {
+  it.each(callbackEventTypes)('turns the %s fixture into a request the handler accepts', async (type) => {
+    const { handler, events } = handlerWithInbox();
+    const response = await handler(await createCallbackRequest(type, { secret }));
+    expect(response.status).toBe(200);
+    expect(events).toEqual([expect.objectContaining({ type })]);
+  });
+
+  it('signs for the given reference and writes it into the payload, so the cross-check passes', async () => {
+    const { handler, events } = handlerWithInbox();
+    const request = await createCallbackRequest('checkout.succeeded', {
+      secret,
+      reference: '5005',
+      url: 'https://shop.example/webhooks/checkout',
+    });
+    expect(new URL(request.url).searchParams.get('hp_ref')).toBe('5005');
+    expect(new URL(request.url).pathname).toBe('/webhooks/checkout');
+    expect(request.headers.get('content-type')).toBe('application/json');
+    expect((await handler(request)).status).toBe(200);
+    expect(events[0]).toMatchObject({ type: 'checkout.succeeded', reference: '5005' });
+    // the shared fixture is left as it was
+    expect(callbackFixtures['checkout.succeeded'].order_id).toBe('1001');
+  });
+
+  it('applies overrides to the fixture', async () => {
+    const { handler, events } = handlerWithInbox();
+    const request = await createCallbackRequest('payout.succeeded', { secret, overrides: { amount: '777' } });
+    expect((await handler(request)).status).toBe(200);
+    expect(String(events[0]?.amount)).toBe('777');
+  });
+
+  it('is refused by a handler with another secret (401), so a test can prove the route verifies', async () => {
+    const other = createCallbackHandler({
+      secret: 'another-secret-0123456789',
+      onEvent: () => {
+        throw new Error('must not run');
+      },
+    });
+    const response = await other(await createCallbackRequest('payment.card.succeeded', { secret }));
+    expect(response.status).toBe(401);
+  });
+
+  it('refuses a secret shorter than 16 characters, as signCallbackUrl does', async () => {
+    await expect(createCallbackRequest('payout.failed', { secret: 'short' })).rejects.toThrow();
+  });
+});
+
+describe('module layering', () => {
+  it('hosted-payments/testing bundles without msw', async () => {
+    const result = await build({
+      entryPoints: ['src/testing/index.ts'],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.includes('src/sandbox/payloads.ts'))).toBe(true);
+    expect(inputs.filter((path) => path.includes('node_modules/msw'))).toEqual([]);
+  });
+
+  it('the sandbox never imports from testing (testing → sandbox, one way)', async () => {
+    const files = (await readdir('src/sandbox', { recursive: true })).filter((file) => file.endsWith('.ts'));
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = await readFile(join('src/sandbox', file), 'utf8');
+      if (/from '(\.\.\/)+testing\//.test(text)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
+  });
+});
