@@ -92,22 +92,66 @@ function parsedBody(req: NodeCallbackRequest): Uint8Array | string | undefined {
   return JSON.stringify(body);
 }
 
+// host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
+// address; nothing else (no userinfo, path, query or fragment).
+const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/** A request the adapter refuses before the handler sees it: its Host or request-target. */
+class InvalidRequestTarget extends Error {}
+
+/** The WHATWG form of a `host[:port]` the client sent (lower-case, default port dropped). */
+function validHost(host: string | undefined, scheme: string): string {
+  if (host === undefined || !HOST.test(host)) throw new InvalidRequestTarget('Host');
+  try {
+    return new URL(`${scheme}://${host}`).host;
+  } catch {
+    throw new InvalidRequestTarget('Host');
+  }
+}
+
+/**
+ * The URL the handler verifies: the host from the Host header (which `publicOrigin` overrides in
+ * the handler), the path and query from the request-target alone. An absolute-form target must
+ * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
+ * refused.
+ */
 function requestUrl(req: NodeCallbackRequest): string {
-  const path = req.originalUrl ?? req.url ?? '/';
-  if (/^https?:\/\//i.test(path)) return path; // absolute-form request target
+  const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const host = req.headers.host ?? 'localhost';
-  // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
-  return new URL(`${encrypted ? 'https' : 'http'}://${host}${path.startsWith('/') ? path : `/${path}`}`).href;
+  const scheme = encrypted ? 'https' : 'http';
+  const host = validHost(req.headers.host, scheme);
+  if (target.includes('#')) throw new InvalidRequestTarget('request-target');
+  if (target.startsWith('/')) {
+    // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
+    const url = new URL(`${scheme}://${host}${target}`);
+    if (url.host !== host) throw new InvalidRequestTarget('request-target');
+    return url.href;
+  }
+  if (/^https?:\/\//i.test(target)) {
+    let absolute: URL;
+    try {
+      absolute = new URL(target);
+    } catch {
+      throw new InvalidRequestTarget('request-target');
+    }
+    if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
+      throw new InvalidRequestTarget('request-target');
+    }
+    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`).href;
+  }
+  throw new InvalidRequestTarget('request-target');
 }
 
 /**
  * Adapts a {@link CallbackHandler} to node:http and Express. Works whether or not a body parser
  * ran first: a parsed object is re-serialised (`express.json()`), a string or Buffer used as is
  * (`express.text()`, `express.raw()`), otherwise the raw stream is read (and no further than the
- * handler's `maxBodyBytes`). The Request URL is built from `originalUrl` (Express) or `url` and
- * the Host header, so URL signatures verify — behind a proxy that rewrites Host, set the
- * handler's `publicOrigin`.
+ * handler's `maxBodyBytes`, nor longer than its `bodyTimeoutMs`). The Request URL is built from
+ * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
+ * header, which must be a valid `host[:port]`; an absolute-form target must name that same host.
+ * Anything else gets 400 `invalid_request` before the handler runs. Set the handler's
+ * `publicOrigin` in production: the host is then checked against it, not against the Host the
+ * client sent.
  *
  * @example
  * ```ts
@@ -124,6 +168,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     let response: Response;
     let stopReading: (() => void) | undefined;
     try {
+      const url = requestUrl(req);
       const method = req.method ?? 'GET';
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
@@ -149,7 +194,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
         }
       }
       const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, duplex: 'half' };
-      response = await handler(new Request(requestUrl(req), init));
+      response = await handler(new Request(url, init));
     } catch {
       response = new Response(JSON.stringify({ error: 'invalid_request' }), {
         status: 400,
