@@ -168,7 +168,7 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
 // SHA-256 (FIPS 180-4) in plain JS, so the dedupe key stays synchronous and runtime-neutral
 // (Web Crypto's digest is async; node:crypto is not on every runtime). Checked against
 // node:crypto in the tests.
-const K = new Uint32Array([
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
   0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
@@ -179,6 +179,12 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+const encoder = new TextEncoder();
+const schedule = new Int32Array(64);
+let buffer = new Uint8Array(1024);
+let view = new DataView(buffer.buffer);
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+
 /**
  * The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits.
  *
@@ -188,19 +194,27 @@ const K = new Uint32Array([
  * ```
  */
 export function sha256Hex(text: string): string {
-  const data = new TextEncoder().encode(text);
-  const blocks = Math.ceil((data.length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(data.length / 0x20000000));
-  view.setUint32(padded.length - 4, (data.length * 8) >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+  // One reused buffer (grown when a message needs more): a typed-array allocation per key costs
+  // more than the hashing itself.
+  if (buffer.length < text.length * 3 + 72) {
+    buffer = new Uint8Array(Math.ceil((text.length * 3 + 72) / 64) * 64);
+    view = new DataView(buffer.buffer);
+  }
+  const length = encoder.encodeInto(text, buffer).written;
+  const blocks = Math.ceil((length + 9) / 64);
+  buffer.fill(0, length, blocks * 64);
+  buffer[length] = 0x80;
+  view.setUint32(blocks * 64 - 8, Math.floor(length / 0x20000000));
+  view.setUint32(blocks * 64 - 4, (length * 8) >>> 0);
+  let h0 = 0x6a09e667;
+  let h1 = 0xbb67ae85;
+  let h2 = 0x3c6ef372;
+  let h3 = 0xa54ff53a;
+  let h4 = 0x510e527f;
+  let h5 = 0x9b05688c;
+  let h6 = 0x1f83d9ab;
+  let h7 = 0x5be0cd19;
+  const w = schedule;
   for (let block = 0; block < blocks; block++) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
     for (let i = 16; i < 64; i++) {
@@ -208,41 +222,39 @@ export function sha256Hex(text: string): string {
       const y = w[i - 2]!;
       const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
       const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
+      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
     }
-    let [a, b, c, d, e, f, g, hh] = h as unknown as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
     for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g;
+      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
       g = f;
       f = e;
-      e = (d + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    h[0] = h[0]! + a;
-    h[1] = h[1]! + b;
-    h[2] = h[2]! + c;
-    h[3] = h[3]! + d;
-    h[4] = h[4]! + e;
-    h[5] = h[5]! + f;
-    h[6] = h[6]! + g;
-    h[7] = h[7]! + hh;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
   let hex = '';
-  for (const word of h) hex += word.toString(16).padStart(8, '0');
+  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) hex += (word >>> 0).toString(16).padStart(8, '0');
   return hex;
 }
 

@@ -178,8 +178,8 @@ function rawRequest(base: string, head: string, body = ''): Promise<{ status: nu
 
 describe('toNodeListener: which URL is verified', () => {
   const body = JSON.stringify(payoutSuccess);
-  const head = (target: string, host: string) =>
-    `POST ${target} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
+  const head = (target: string, host: string | undefined) =>
+    `POST ${target} HTTP/1.1\r\n${host === undefined ? '' : `Host: ${host}\r\n`}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
 
   it.each([[{}], [{ publicOrigin: 'https://shop' }]])(
     'answers 400 to a Host header that smuggles another path and query in (%o)',
@@ -201,8 +201,8 @@ describe('toNodeListener: which URL is verified', () => {
     },
   );
 
-  it.each(['', 'shop.example:port', 'shop example', 'shop.example:99999', 'user@shop.example'])(
-    'answers 400 to the invalid Host %j',
+  it.each([undefined, '', 'shop.example:port', 'shop example', 'shop.example:99999', 'user@shop.example'])(
+    'answers 400 to the missing or invalid Host %j',
     async (host) => {
       const { handler, events } = makeHandler();
       const base = await listen(http.createServer(toNodeListener(handler)));
@@ -221,6 +221,14 @@ describe('toNodeListener: which URL is verified', () => {
       reference: '100000000001',
     });
     const response = await rawRequest(base, head(staging, new URL(base).host), body);
+    expect(response.status).toBe(400);
+    expect(events).toEqual([]);
+  });
+
+  it.each(['hooks', '*', 'ftp://127.0.0.1/hooks'])('answers 400 to the request-target %j', async (target) => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await rawRequest(base, head(target, new URL(base).host), body);
     expect(response.status).toBe(400);
     expect(events).toEqual([]);
   });
@@ -248,6 +256,36 @@ describe('toNodeListener: which URL is verified', () => {
     const response = await rawRequest(base, head(`${url.pathname}${url.search}`, '10.0.0.5:3000'), body);
     expect(response.status).toBe(200);
     expect(events).toHaveLength(1);
+  });
+
+  it('without publicOrigin binds the host only to the Host the client names (what SECURITY.md says)', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const staging = new URL(
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+    );
+    const target = `${staging.pathname}${staging.search}`;
+    // A staging URL sent to this server verifies when the client also sends the staging Host...
+    expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(200);
+    // ...and not under any other name.
+    expect((await rawRequest(base, head(target, 'shop.example'), body)).status).toBe(401);
+    expect(events).toHaveLength(1);
+  });
+
+  it('with publicOrigin refuses a URL signed for another host, whatever Host the client sends', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'https://shop.example',
+      onEvent: (event) => void events.push(event),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const staging = new URL(
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+    );
+    const target = `${staging.pathname}${staging.search}`;
+    expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(401);
+    expect(events).toEqual([]);
   });
 
   it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
