@@ -4,6 +4,11 @@
  * It runs as-is as a Next.js App Router route, a Hono/Bun/Deno/Workers handler, and on
  * node:http / Express through `toNodeListener`.
  *
+ * One implementation, transport-neutral: the core takes a method, a URL, a body reader and
+ * answers a status, headers and bytes. The Fetch handler and `toNodeListener` are thin adapters
+ * around it (the Node one reads the socket and writes the response directly, with no Fetch
+ * `Request` or `Response` on the way).
+ *
  * @module
  */
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
@@ -21,7 +26,10 @@ import { verifyCallbackUrl } from './signing.js';
  * ```
  */
 export interface CallbackContext {
-  /** The incoming request (its body already read). */
+  /**
+   * The incoming request as a Fetch `Request`, its body already read (the event is the body).
+   * Under `toNodeListener` it is built on first access, with the method, URL and headers only.
+   */
   readonly request: Request;
   /** The reference signed into the URL (`undefined` only with `verify: false`) — the only reference card and mobile-money success payloads have. */
   readonly reference: string | undefined;
@@ -173,15 +181,64 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 const RETRY_LATER = { 'retry-after': '5' };
 
-const answer = (status: number, body: object, headers?: Record<string, string>): Response =>
-  new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+/** A callback request as the core reads it, whatever the transport. */
+export interface InboundCallback {
+  readonly method: string;
+  /** The absolute URL whose signature is checked (path and query from the request-target). */
+  readonly url: string;
+  /**
+   * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
+   * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects when the
+   * transport fails.
+   */
+  readBody(max: number, timeoutMs: number): Promise<Uint8Array | 'too_large' | 'timeout'>;
+  /** The request as a Fetch `Request` (`context.request`); built on first use where there is none. */
+  toRequest(): Request;
+}
+
+/** The core's answer: what an adapter writes back. */
+export interface CallbackAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A small JSON text for a refusal; `null` when the event was received. */
+  readonly body: string | null;
+}
+
+/** The transport-neutral handler behind a {@link CallbackHandler}. */
+export type CallbackCore = (request: InboundCallback) => Promise<CallbackAnswer>;
+
+const answer = (status: number, body: object, headers?: Record<string, string>): CallbackAnswer => ({
+  status,
+  headers: { ...JSON_HEADERS, ...headers },
+  body: JSON.stringify(body),
+});
 
 // The accepted path answers without a body: on Node 20 any Response body is a web ReadableStream,
 // whose construction (makeTransferable) costs more than parsing the callback itself.
-const RECEIVED_HEADERS = { 'cache-control': 'no-store' };
-const DUPLICATE_HEADERS = { 'cache-control': 'no-store', 'x-callback-duplicate': 'true' };
-const received = (duplicate: boolean): Response =>
-  new Response(null, { status: 200, headers: duplicate ? DUPLICATE_HEADERS : RECEIVED_HEADERS });
+const RECEIVED: CallbackAnswer = { status: 200, headers: { 'cache-control': 'no-store' }, body: null };
+const DUPLICATE: CallbackAnswer = {
+  status: 200,
+  headers: { 'cache-control': 'no-store', 'x-callback-duplicate': 'true' },
+  body: null,
+};
+const received = (duplicate: boolean): CallbackAnswer => (duplicate ? DUPLICATE : RECEIVED);
+
+const CORE = Symbol.for('hosted-payments.callbackCore');
+
+/**
+ * The core of a handler `createCallbackHandler` made (for adapters such as `toNodeListener`), or
+ * `undefined` for any other function.
+ */
+export const callbackCoreOf = (handler: CallbackHandler): CallbackCore | undefined =>
+  (handler as CallbackHandler & { [CORE]?: CallbackCore })[CORE];
+
+/** The Fetch adapter's view of a `Request`. */
+const inboundFromRequest = (request: Request): InboundCallback => ({
+  method: request.method,
+  url: request.url,
+  readBody: (max, timeoutMs) => readBody(request, max, timeoutMs),
+  toRequest: () => request,
+});
 
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
@@ -341,15 +398,21 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
 
   const refuse = async (
-    request: Request,
+    request: InboundCallback,
     status: number,
     reason: CallbackRejectionReason,
     error: CallbackHandlerError,
     headers?: Record<string, string>,
-  ): Promise<Response> => {
+  ): Promise<CallbackAnswer> => {
     if (options.onError !== undefined) {
       try {
-        await options.onError(error, { request, status, reason });
+        await options.onError(error, {
+          get request() {
+            return request.toRequest();
+          },
+          status,
+          reason,
+        });
       } catch {
         // onError is for observation; its failure must not change the answer.
       }
@@ -357,7 +420,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     return answer(status, { error: reason }, headers);
   };
 
-  return async (request) => {
+  const core: CallbackCore = async (request) => {
     if (request.method !== 'POST') {
       return refuse(
         request,
@@ -383,7 +446,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
     let body: Uint8Array | 'too_large' | 'timeout';
     try {
-      body = await readBody(request, maxBodyBytes, bodyTimeoutMs);
+      body = await request.readBody(maxBodyBytes, bodyTimeoutMs);
     } catch (error) {
       return refuse(
         request,
@@ -435,7 +498,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let dedupeKey = '';
     try {
       if (options.expected !== undefined) {
-        const expected = await options.expected(event, { request, reference: signedReference });
+        const expected = await options.expected(event, {
+          get request() {
+            return request.toRequest();
+          },
+          reference: signedReference,
+        });
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
@@ -483,7 +551,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = true;
       }
 
-      await options.onEvent(event, { request, reference: signedReference, dedupeKey });
+      await options.onEvent(event, {
+        get request() {
+          return request.toRequest();
+        },
+        reference: signedReference,
+        dedupeKey,
+      });
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
@@ -500,4 +574,11 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       return refuse(request, 500, 'handler_failed', failure);
     }
   };
+
+  const handler: CallbackHandler = async (request) => {
+    const { status, headers, body } = await core(inboundFromRequest(request));
+    return new Response(body, { status, headers });
+  };
+  Object.defineProperty(handler, CORE, { value: core });
+  return handler;
 }

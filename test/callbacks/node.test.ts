@@ -315,3 +315,38 @@ describe('toNodeListener: which URL is verified', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('toNodeListener: one implementation', () => {
+  it('refuses a function createCallbackHandler did not make', () => {
+    const custom = async () => new Response(null);
+    expect(() => toNodeListener(custom)).toThrow(/pass the handler createCallbackHandler returned/);
+  });
+
+  it('gives onEvent a Fetch Request with the method, URL and headers, built only when asked for', async () => {
+    const seen: { method: string; url: string; header: string | null }[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: (_event, { request }) =>
+        void seen.push({ method: request.method, url: request.url, header: request.headers.get('x-shop') }),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-shop': 'A' },
+      body: JSON.stringify(payoutSuccess),
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([{ method: 'POST', url, header: 'A' }]);
+  });
+
+  it('reads a body split into many small chunks', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const text = JSON.stringify(payoutSuccess);
+    const chunks = text.match(/.{1,7}/gs) ?? [];
+    expect((await rawPost(url, chunks, { 'transfer-encoding': 'chunked' })).status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+});
