@@ -77,6 +77,28 @@ export interface MemoryDedupeStoreOptions {
   readonly now?: () => number;
 }
 
+/**
+ * `value`, or `fallback` when it is undefined; a bound that is not a finite positive number would
+ * bound nothing (every comparison with NaN is false), so it is refused.
+ *
+ * @example
+ * ```ts
+ * const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
+ * ```
+ */
+export function positiveOption(
+  where: string,
+  option: string,
+  value: number | undefined,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${where}: ${option} must be a positive finite number, got ${String(value)}`);
+  }
+  return value;
+}
+
 const ENTRY_OVERHEAD_BYTES = 80;
 const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTES;
 
@@ -98,10 +120,14 @@ const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTE
  * ```
  */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
-  const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 50_000));
-  const maxBytes = Math.max(1, options.maxBytes ?? 16 * 1024 * 1024);
-  const maxInProgress = Math.max(1, Math.floor(options.maxInProgress ?? 10_000));
-  const maxTtl = Math.max(1, options.ttlMs ?? 24 * 60 * 60 * 1000);
+  const name = 'createMemoryDedupeStore';
+  const maxEntries = Math.max(1, Math.floor(positiveOption(name, 'maxEntries', options.maxEntries, 50_000)));
+  const maxBytes = positiveOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
+  const maxInProgress = Math.max(
+    1,
+    Math.floor(positiveOption(name, 'maxInProgress', options.maxInProgress, 10_000)),
+  );
+  const maxTtl = positiveOption(name, 'ttlMs', options.ttlMs, 86_400_000);
   const now = options.now ?? Date.now;
   // key → expiry. A Map iterates in insertion order: re-inserting on every write makes the first
   // entry of `done` the oldest. Evicting from the front with a fresh `done.keys().next()` each time

@@ -12,7 +12,7 @@
  * @module
  */
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
-import { callbackDedupeKey, createMemoryDedupeStore, type DedupeStore } from './dedupe.js';
+import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
@@ -390,11 +390,21 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       "createCallbackHandler: publicOrigin must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)",
     );
   }
-  const maxBodyBytes = options.maxBodyBytes ?? 65_536;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? 5_000;
+  const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
+  const bodyTimeoutMs = positiveOption(
+    'createCallbackHandler',
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    5_000,
+  );
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
-  const dedupeTtlMs = options.dedupeTtlMs ?? 24 * 60 * 60 * 1000;
-  const processingTimeoutMs = options.processingTimeoutMs ?? 5 * 60 * 1000;
+  const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
+  const processingTimeoutMs = positiveOption(
+    'createCallbackHandler',
+    'processingTimeoutMs',
+    options.processingTimeoutMs,
+    300_000,
+  );
   const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
 
   const refuse = async (

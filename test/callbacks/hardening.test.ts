@@ -241,3 +241,27 @@ describe('onError', () => {
     ]);
   });
 });
+
+describe('bounds that are not numbers', () => {
+  it.each(['maxBodyBytes', 'bodyTimeoutMs', 'dedupeTtlMs', 'processingTimeoutMs'] as const)(
+    'refuses %s that is not a positive number at creation (no bound would apply)',
+    (name) => {
+      for (const value of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
+        expect(() => createCallbackHandler({ secret, onEvent, [name]: value })).toThrow(
+          new RegExp(`${name} must be a positive`),
+        );
+      }
+    },
+  );
+
+  it.each(['maxEntries', 'maxBytes', 'maxInProgress', 'ttlMs'] as const)(
+    'refuses a memory store whose %s is not a positive number',
+    (name) => {
+      for (const value of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
+        expect(() => createMemoryDedupeStore({ [name]: value })).toThrow(
+          new RegExp(`${name} must be a positive`),
+        );
+      }
+    },
+  );
+});
