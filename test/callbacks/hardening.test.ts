@@ -265,3 +265,23 @@ describe('bounds that are not numbers', () => {
     },
   );
 });
+
+describe('publicOrigin', () => {
+  it.each([
+    'shop.example',
+    'https://shop.example/webhooks',
+    'ftp://shop.example',
+    'https://user@shop.example',
+  ])('refuses %j at creation: it must be an http(s) origin', (publicOrigin) => {
+    expect(() => createCallbackHandler({ secret, publicOrigin, onEvent })).toThrow(/publicOrigin must be/);
+  });
+
+  it('accepts an origin with or without its trailing slash', () => {
+    expect(() =>
+      createCallbackHandler({ secret, publicOrigin: 'https://shop.example/', onEvent }),
+    ).not.toThrow();
+    expect(() =>
+      createCallbackHandler({ secret, publicOrigin: 'http://10.0.0.5:3000', onEvent }),
+    ).not.toThrow();
+  });
+});
