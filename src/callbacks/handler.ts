@@ -58,6 +58,7 @@ export interface ExpectedPayment {
  *
  * | reason | status | the sender should | `onError`'s error |
  * |---|---|---|---|
+ * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not `host[:port]`, or a request-target that is not a path (or an absolute URL naming that host) | `PaymentsError` |
  * | `method_not_allowed` | 405 (`Allow: POST`) | not retry | `PaymentsError` |
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
@@ -76,6 +77,7 @@ export interface ExpectedPayment {
  * ```
  */
 export type CallbackRejectionReason =
+  | 'invalid_request'
   | 'method_not_allowed'
   | 'invalid_signature'
   | 'body_timeout'
@@ -184,8 +186,11 @@ const RETRY_LATER = { 'retry-after': '5' };
 /** A callback request as the core reads it, whatever the transport. */
 export interface InboundCallback {
   readonly method: string;
-  /** The absolute URL whose signature is checked (path and query from the request-target). */
-  readonly url: string;
+  /**
+   * The absolute URL whose signature is checked (path and query from the request-target), or
+   * `undefined` when the transport found the Host or request-target invalid (400 `invalid_request`).
+   */
+  readonly url: string | undefined;
   /**
    * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
    * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects when the
@@ -358,6 +363,7 @@ const isOrigin = (value: unknown): boolean => {
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
+ * | 400 `invalid_request` | (`toNodeListener`) the Host header or request-target is not valid |
  * | 400 `invalid_payload` | not JSON, or matches no documented payload (or contradicts itself with `onContradiction: 'reject'`) |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
@@ -431,6 +437,16 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   };
 
   const core: CallbackCore = async (request) => {
+    if (request.url === undefined) {
+      return refuse(
+        request,
+        400,
+        'invalid_request',
+        new PaymentsError(
+          'The Host header must be a valid host[:port], and the request-target a path (or an absolute URL naming that host)',
+        ),
+      );
+    }
     if (request.method !== 'POST') {
       return refuse(
         request,

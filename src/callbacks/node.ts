@@ -8,12 +8,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  callbackCoreOf,
-  type CallbackAnswer,
-  type CallbackHandler,
-  type InboundCallback,
-} from './handler.js';
+import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
 
 /**
  * The request `toNodeListener` accepts: node:http's, or Express's (which adds `body` when a body
@@ -122,7 +117,7 @@ function parsedBody(req: NodeCallbackRequest): Uint8Array | string | undefined {
 // address; nothing else (no userinfo, path, query or fragment).
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
-/** A request the adapter refuses before the handler sees it: its Host or request-target. */
+/** A Host or request-target the adapter cannot build a URL from. */
 class InvalidRequestTarget extends Error {}
 
 /** The WHATWG form of a `host[:port]` the client sent (lower-case, default port dropped). */
@@ -176,7 +171,7 @@ function requestUrl(req: NodeCallbackRequest): string {
  * handler's `maxBodyBytes`, nor longer than its `bodyTimeoutMs`). The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
  * header, which must be a valid `host[:port]`; an absolute-form target must name that same host.
- * Anything else gets 400 `invalid_request` before the handler runs. Set the handler's
+ * Anything else gets 400 `invalid_request` (and `onError` hears of it) before any other check. Set the handler's
  * `publicOrigin` in production: the host is then checked against it, not against the Host the
  * client sent.
  *
@@ -198,13 +193,13 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     );
   }
   return async (req, res) => {
-    let answer: CallbackAnswer;
+    let url: string | undefined;
     try {
-      answer = await core(inboundFromNode(req, requestUrl(req)));
+      url = requestUrl(req);
     } catch {
-      // requestUrl refused the Host or request-target (the core itself never throws).
-      answer = INVALID_REQUEST;
+      url = undefined; // the core answers 400 invalid_request (and tells onError)
     }
+    const answer = await core(inboundFromNode(req, url));
     if (res.headersSent) return;
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
@@ -217,14 +212,8 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
   };
 }
 
-const INVALID_REQUEST: CallbackAnswer = {
-  status: 400,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-  body: JSON.stringify({ error: 'invalid_request' }),
-};
-
 /** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
-function inboundFromNode(req: NodeCallbackRequest, url: string): InboundCallback {
+function inboundFromNode(req: NodeCallbackRequest, url: string | undefined): InboundCallback {
   const method = req.method ?? 'GET';
   let request: Request | undefined;
   return {
@@ -236,7 +225,10 @@ function inboundFromNode(req: NodeCallbackRequest, url: string): InboundCallback
       const bytes = typeof parsed === 'string' ? encoder.encode(parsed) : parsed;
       return bytes.byteLength > max ? 'too_large' : bytes;
     },
-    toRequest: () => (request ??= new Request(url, { method, headers: fetchHeaders(req) })),
+    // An invalid Host or request-target has no URL of its own: the Request then names a
+    // placeholder (`http://invalid.invalid/`), its headers still the ones received.
+    toRequest: () =>
+      (request ??= new Request(url ?? 'http://invalid.invalid/', { method, headers: fetchHeaders(req) })),
   };
 }
 

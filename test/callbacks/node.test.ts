@@ -213,6 +213,21 @@ describe('toNodeListener: which URL is verified', () => {
     },
   );
 
+  it('tells onError about a refused Host, with reason invalid_request', async () => {
+    const refusals: string[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => undefined,
+      onError: (error, { status, reason, request }) =>
+        void refusals.push(`${status} ${reason} ${error.name} ${request.headers.get('host')}`),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await rawRequest(base, head('/hooks', 'shop.example/other?x=1'), body);
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('{"error":"invalid_request"}');
+    expect(refusals).toEqual(['400 invalid_request PaymentsError shop.example/other?x=1']);
+  });
+
   it('refuses an absolute-form target naming another authority (a staging URL sent to production)', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
