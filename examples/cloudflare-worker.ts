@@ -18,9 +18,7 @@ export default {
     handler ??= createCallbackHandler({
       secret: env.WEBHOOK_SECRET,
       onEvent: async (event, { reference }) => {
-        console.log(
-          `webhook: ${event.type} reference=${reference ?? event.reference ?? '-'} amount=${event.amount}`,
-        );
+        console.log(`webhook: ${event.type} reference=${reference} amount=${event.amount}`);
       },
     });
     return handler(request);

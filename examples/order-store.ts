@@ -128,11 +128,11 @@ const handler = createCallbackHandler({
   dedupe: false,
   // Refuse (422) a callback whose amount or currency is not the order's.
   expected: (event, { reference }) => {
-    const order = orders.find(reference ?? event.reference ?? '');
+    const order = orders.find(reference);
     return order && { amount: order.amount, currency: order.currency };
   },
   onEvent: (event, { reference, dedupeKey }) => {
-    const applied = orders.applyCallback(event, reference ?? event.reference ?? '', dedupeKey);
+    const applied = orders.applyCallback(event, reference, dedupeKey);
     console.log(`callback ${event.type} for ${reference}: ${applied ? 'applied' : 'already applied'}`);
   },
 });

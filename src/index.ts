@@ -150,6 +150,7 @@ export type {
   CallbackContext,
   ExpectedPayment,
   CallbackRejectionReason,
+  CallbackHandlerError,
   NodeCallbackRequest,
   NodeCallbackListener,
 } from './callbacks/index.js';

@@ -2,4 +2,4 @@
 // The built package directory comes from the bench (HP_DIST), so a patched build can be measured too.
 const { createCallbackHandler } = await import(process.env.HP_DIST + '/callbacks/index.js');
 
-createCallbackHandler({ onEvent() {} });
+createCallbackHandler({ verify: false, onEvent() {} });

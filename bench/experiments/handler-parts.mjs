@@ -9,8 +9,8 @@ let n = 0;
 const request = () => new Request(callbackUrl, deliveryInit(delivery(n++)));
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 const answerBody = JSON.stringify({ received: true });
-const handler = createCallbackHandler({ onEvent() {} });
-const handlerNoDedupe = createCallbackHandler({ onEvent() {}, dedupe: false });
+const handler = createCallbackHandler({ verify: false, onEvent() {} });
+const handlerNoDedupe = createCallbackHandler({ verify: false, onEvent() {}, dedupe: false });
 const store = createMemoryDedupeStore();
 
 async function readWithReader(req) {

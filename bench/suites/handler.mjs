@@ -19,7 +19,7 @@ export async function runHandlerSuite({ sdk, mode }) {
     return [figure];
   }
   let events = 0;
-  const handler = createCallbackHandler({ onEvent: () => void events++ });
+  const handler = createCallbackHandler({ verify: false, onEvent: () => void events++ });
   let n = 0;
   const first = await handler(new Request(callbackUrl, deliveryInit(delivery(n++))));
   if (first.status >= 300) throw new Error(`handler answered ${first.status}: ${await first.text()}`);

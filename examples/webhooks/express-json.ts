@@ -4,16 +4,14 @@
 import express from 'express';
 import { createCallbackHandler, toNodeListener } from 'hosted-payments/callbacks';
 
-const secret = process.env.WEBHOOK_SECRET;
-if (!secret)
-  throw new Error('Set WEBHOOK_SECRET: the secret your callback URLs are signed with (signCallbackUrl)');
-
 const handler = createCallbackHandler({
-  secret,
+  // Required: unset, createCallbackHandler throws a TypeError saying how to fix it.
+  secret: process.env.WEBHOOK_SECRET,
+  // In production, the origin your callback URLs were signed with ('https://shop.example'): the
+  // host is then checked against it instead of against the Host header the client sent.
+  publicOrigin: process.env.PUBLIC_ORIGIN,
   onEvent: async (event, { reference }) => {
-    console.log(
-      `webhook: ${event.type} reference=${reference ?? event.reference ?? '-'} amount=${event.amount}`,
-    );
+    console.log(`webhook: ${event.type} reference=${reference} amount=${event.amount}`);
   },
 });
 

@@ -10,14 +10,16 @@ import type { CallbackEvent } from './events.js';
 /**
  * What {@link DedupeStore.begin} found: `'new'` — the caller now holds the claim and must call
  * `complete` or `abandon`; `'in_progress'` — another delivery of the same event is being
- * processed right now; `'done'` — it was processed already.
+ * processed right now; `'done'` — it was processed already; `'full'` — the store cannot take
+ * another claim now (the handler answers 503 so the sender retries). A store that never runs out
+ * of room, like the Redis one, never answers `'full'`.
  *
  * @example
  * ```ts
  * const state: DedupeState = await store.begin(key, 300_000);
  * ```
  */
-export type DedupeState = 'new' | 'in_progress' | 'done';
+export type DedupeState = 'new' | 'in_progress' | 'done' | 'full';
 
 /**
  * Where the handler records which callbacks it has processed. The in-memory default is
@@ -49,27 +51,64 @@ export interface DedupeStore {
  *
  * @example
  * ```ts
- * const options: MemoryDedupeStoreOptions = { maxEntries: 10_000, ttlMs: 3_600_000 };
+ * const options: MemoryDedupeStoreOptions = { maxEntries: 100_000, maxBytes: 32 * 1024 * 1024 };
  * ```
  */
 export interface MemoryDedupeStoreOptions {
-  /** At most this many keys are remembered; the least recently touched go first. Default 50,000. */
+  /**
+   * At most this many processed events are remembered; beyond it the oldest are forgotten (a
+   * replay of a forgotten event is processed again). Default 50,000.
+   */
   readonly maxEntries?: number;
+  /**
+   * At most this many bytes (estimated: two per key character plus 80 per entry) for processed
+   * events and claims together; processed events are forgotten, oldest first, to stay under it.
+   * Default 16 MiB.
+   */
+  readonly maxBytes?: number;
+  /**
+   * At most this many events being processed at once. Claims are never evicted: beyond this,
+   * `begin` answers `'full'` (the handler's 503 + `Retry-After`) until one finishes. Default 10,000.
+   */
+  readonly maxInProgress?: number;
   /** Upper bound on how long a key is remembered, whatever `ttlMs` a call passes. Default 24 h. */
   readonly ttlMs?: number;
   /** Clock, for tests. Default `Date.now`. */
   readonly now?: () => number;
 }
 
-interface Entry {
-  state: 'in_progress' | 'done';
-  expiresAt: number;
+/**
+ * `value`, or `fallback` when it is undefined; a bound that is not a finite positive number would
+ * bound nothing (every comparison with NaN is false), so it is refused.
+ *
+ * @example
+ * ```ts
+ * const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
+ * ```
+ */
+export function positiveOption(
+  where: string,
+  option: string,
+  value: number | undefined,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${where}: ${option} must be a positive finite number, got ${String(value)}`);
+  }
+  return value;
 }
 
+const ENTRY_OVERHEAD_BYTES = 80;
+const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTES;
+
 /**
- * A {@link DedupeStore} in this process's memory: bounded by `maxEntries` (least recently
- * touched evicted first) and by TTL (expired keys are dropped as new ones arrive). Right for a
- * single instance; behind a load balancer use a shared store (`hosted-payments/redis`).
+ * A {@link DedupeStore} in this process's memory. Two tables: claims (events being processed) and
+ * processed events. Claims are never evicted — when `maxInProgress` claims are held (or they alone
+ * fill `maxBytes`), `begin` answers `'full'` and the handler 503s so the sender retries. Processed
+ * events are bounded by `maxEntries` and `maxBytes` together with the claims, and forgotten oldest
+ * first (and after their TTL): a replay of a forgotten event runs `onEvent` again. Right for a single
+ * instance; behind a load balancer use a shared store (`hosted-payments/redis`).
  *
  * @example
  * ```ts
@@ -81,69 +120,197 @@ interface Entry {
  * ```
  */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
-  const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 50_000));
-  const maxTtl = Math.max(1, options.ttlMs ?? 24 * 60 * 60 * 1000);
+  const name = 'createMemoryDedupeStore';
+  const maxEntries = Math.max(1, Math.floor(positiveOption(name, 'maxEntries', options.maxEntries, 50_000)));
+  const maxBytes = positiveOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
+  const maxInProgress = Math.max(
+    1,
+    Math.floor(positiveOption(name, 'maxInProgress', options.maxInProgress, 10_000)),
+  );
+  const maxTtl = positiveOption(name, 'ttlMs', options.ttlMs, 86_400_000);
   const now = options.now ?? Date.now;
-  // A Map iterates in insertion order: re-inserting on every touch makes the first entry the
-  // least recently touched. Evicting from the front with a fresh `entries.keys().next()` each time
+  // key → expiry. A Map iterates in insertion order: re-inserting on every write makes the first
+  // entry of `done` the oldest. Evicting from the front with a fresh `done.keys().next()` each time
   // is O(deleted slots): V8 leaves deleted entries as holes at the front of its OrderedHashMap until
   // it rehashes, and every new iterator walks over them (40–60 µs per delivery once the store is
   // full). One long-lived iterator walks each hole once. Expired entries need no sweep: `begin`
-  // ignores them and the bound evicts them.
-  const entries = new Map<string, Entry>();
-  let oldest: Iterator<string> = entries.keys();
+  // ignores them and the bounds evict them.
+  const claims = new Map<string, number>();
+  const done = new Map<string, number>();
+  let claimBytes = 0;
+  let doneBytes = 0;
+  let oldest: Iterator<string> = done.keys();
 
-  const evictOldest = (): void => {
-    let next = oldest.next();
-    if (next.done === true) {
-      oldest = entries.keys();
-      next = oldest.next();
-    }
-    if (next.done !== true) entries.delete(next.value);
+  const dropDone = (key: string): void => {
+    if (done.delete(key)) doneBytes -= entryBytes(key);
   };
-  const set = (key: string, entry: Entry): void => {
-    entries.delete(key);
-    entries.set(key, entry);
-    while (entries.size > maxEntries) evictOldest();
+  const dropClaim = (key: string): void => {
+    if (claims.delete(key)) claimBytes -= entryBytes(key);
+  };
+  const evictDone = (): void => {
+    while (done.size > 0 && (done.size > maxEntries || claimBytes + doneBytes > maxBytes)) {
+      let next = oldest.next();
+      if (next.done === true) {
+        oldest = done.keys();
+        next = oldest.next();
+      }
+      if (next.done !== true) dropDone(next.value);
+    }
   };
   const ttl = (ttlMs: number): number => Math.min(Math.max(1, ttlMs), maxTtl);
+  const roomForClaim = (size: number): boolean =>
+    claims.size < maxInProgress && claimBytes + size <= maxBytes;
 
   return {
     async begin(key, ttlMs) {
-      const entry = entries.get(key);
-      if (entry !== undefined && entry.expiresAt > now()) return entry.state;
-      set(key, { state: 'in_progress', expiresAt: now() + ttl(ttlMs) });
+      const at = now();
+      if ((done.get(key) ?? 0) > at) return 'done';
+      if ((claims.get(key) ?? 0) > at) return 'in_progress';
+      dropClaim(key);
+      const size = entryBytes(key);
+      if (!roomForClaim(size)) {
+        // Only when full: claims of crashed deliveries expire rather than hold the table forever.
+        for (const [held, expiresAt] of claims) if (expiresAt <= at) dropClaim(held);
+        if (!roomForClaim(size)) return 'full';
+      }
+      claims.set(key, at + ttl(ttlMs));
+      claimBytes += size;
+      evictDone();
       return 'new';
     },
     async complete(key, ttlMs) {
-      set(key, { state: 'done', expiresAt: now() + ttl(ttlMs) });
+      dropClaim(key);
+      dropDone(key);
+      done.set(key, now() + ttl(ttlMs));
+      doneBytes += entryBytes(key);
+      evictDone();
     },
     async abandon(key) {
-      if (entries.get(key)?.state === 'in_progress') entries.delete(key);
+      dropClaim(key);
     },
   };
 }
 
+// SHA-256 (FIPS 180-4) in plain JS, so the dedupe key stays synchronous and runtime-neutral
+// (Web Crypto's digest is async; node:crypto is not on every runtime). Checked against
+// node:crypto in the tests.
+const K = new Int32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
+]);
+
+const encoder = new TextEncoder();
+const schedule = new Int32Array(64);
+let buffer = new Uint8Array(1024);
+let view = new DataView(buffer.buffer);
+const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
+
 /**
- * The key under which an event is deduplicated: its type plus the identifiers its payload
- * carries. A retried delivery of one callback has the same key; a success after a failure of the
- * same payment has another (the type differs).
- *
- * | type | key |
- * |---|---|
- * | `payment.card.*` | type, `id`, `transaction id` |
- * | `payment.mobile_money.succeeded` | type, `id`, `transaction id` |
- * | `payment.mobile_money.failed` | type, `id`, `transaction_reference` |
- * | `checkout.*` | type, `order_id` (the payload has no other identifier: two failed attempts on one order count as one) |
- * | `payout.*` | type, `transaction_id`, `reference_id` |
+ * The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits.
  *
  * @example
  * ```ts
- * const key = callbackDedupeKey(event); // 'payout.succeeded:TX9:100000000001'
+ * sha256Hex('abc'); // 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
  * ```
  */
-export function callbackDedupeKey(event: CallbackEvent): string {
-  const parts: string[] = [event.type];
+export function sha256Hex(text: string): string {
+  // One reused buffer (grown when a message needs more): a typed-array allocation per key costs
+  // more than the hashing itself.
+  if (buffer.length < text.length * 3 + 72) {
+    buffer = new Uint8Array(Math.ceil((text.length * 3 + 72) / 64) * 64);
+    view = new DataView(buffer.buffer);
+  }
+  const length = encoder.encodeInto(text, buffer).written;
+  const blocks = Math.ceil((length + 9) / 64);
+  buffer.fill(0, length, blocks * 64);
+  buffer[length] = 0x80;
+  view.setUint32(blocks * 64 - 8, Math.floor(length / 0x20000000));
+  view.setUint32(blocks * 64 - 4, (length * 8) >>> 0);
+  let h0 = 0x6a09e667;
+  let h1 = 0xbb67ae85;
+  let h2 = 0x3c6ef372;
+  let h3 = 0xa54ff53a;
+  let h4 = 0x510e527f;
+  let h5 = 0x9b05688c;
+  let h6 = 0x1f83d9ab;
+  let h7 = 0x5be0cd19;
+  const w = schedule;
+  for (let block = 0; block < blocks; block++) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const x = w[i - 15]!;
+      const y = w[i - 2]!;
+      const s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3);
+      const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
+      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
+    }
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  let hex = '';
+  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) hex += (word >>> 0).toString(16).padStart(8, '0');
+  return hex;
+}
+
+/**
+ * The key under which an event is deduplicated: its type, then the SHA-256 of the identifiers
+ * its payload carries and of the reference signed into the callback URL — a fixed 81 to 96
+ * characters however long the identifiers are. A retried delivery of one callback to the same URL
+ * has the same key; a success after a failure of the same payment has another (the type differs),
+ * and so does the same payload posted to another order's URL (the signed reference differs: a
+ * genuine callback posted to the wrong order first cannot make the right order's delivery a
+ * "duplicate").
+ *
+ * | type | identifiers hashed (with the signed reference) |
+ * |---|---|
+ * | `payment.card.*` | `id`, `transaction id` |
+ * | `payment.mobile_money.succeeded` | `id`, `transaction id` |
+ * | `payment.mobile_money.failed` | `id`, `transaction_reference` |
+ * | `checkout.*` | `order_id` (the payload has no other identifier: two failed attempts on one order count as one) |
+ * | `payout.*` | `transaction_id`, `reference_id` |
+ *
+ * @param reference - the reference signed into the callback URL (`context.reference`); omit it
+ *   only for a handler created with `verify: false`.
+ *
+ * @example
+ * ```ts
+ * const key = callbackDedupeKey(event, context.reference); // 'payout.succeeded:3f1a…' (64 hex digits)
+ * ```
+ */
+export function callbackDedupeKey(event: CallbackEvent, reference?: string): string {
+  const parts: string[] = [];
   switch (event.type) {
     case 'payment.card.succeeded':
     case 'payment.card.failed':
@@ -166,6 +333,9 @@ export function callbackDedupeKey(event: CallbackEvent): string {
       throw new TypeError(`unknown event ${String(unhandled)}`);
     }
   }
-  // encodeURIComponent keeps the parts apart even when an identifier contains ':'.
-  return parts.map(encodeURIComponent).join(':');
+  // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
+  // (which it never produces) stands for "no signed reference".
+  const encoded = parts.map(encodeURIComponent);
+  encoded.push(reference === undefined ? '%' : encodeURIComponent(reference));
+  return `${event.type}:${sha256Hex(encoded.join(':'))}`;
 }

@@ -4,18 +4,23 @@
  * It runs as-is as a Next.js App Router route, a Hono/Bun/Deno/Workers handler, and on
  * node:http / Express through `toNodeListener`.
  *
+ * One implementation, transport-neutral: the core takes a method, a URL, a body reader and
+ * answers a status, headers and bytes. The Fetch handler and `toNodeListener` are thin adapters
+ * around it (the Node one reads the socket and writes the response directly, with no Fetch
+ * `Request` or `Response` on the way).
+ *
  * @module
  */
-import { CallbackParseError, type CallbackVerificationError } from '../errors.js';
+import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
-import { callbackDedupeKey, createMemoryDedupeStore, type DedupeStore } from './dedupe.js';
+import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
 
 /**
  * What `onEvent` gets besides the event. `Reference` is `string` when the handler verifies
- * signatures (`secret` set), `string | undefined` otherwise.
+ * signatures (the default), `string | undefined` with `verify: false`.
  *
  * @example
  * ```ts
@@ -23,12 +28,15 @@ import { verifyCallbackUrl } from './signing.js';
  * ```
  */
 export interface CallbackContext<Reference extends string | undefined = string | undefined> {
-  /** The incoming request (its body already read). */
+  /**
+   * The incoming request as a Fetch `Request`, its body already read (the event is the body).
+   * Under `toNodeListener` it is built on first access, with the method, URL and headers only.
+   */
   readonly request: Request;
   /**
    * The order the callback is about, for all eight types: the reference signed into the URL
    * (already checked against the payload's own `transaction_reference` / `order_id` /
-   * `reference_id` where it has one). Without `secret`, the payload's own reference, if any.
+   * `reference_id` where it has one). With `verify: false`, the payload's own reference, if any.
    */
   readonly reference: Reference;
   /** The event's dedupe key ({@link callbackDedupeKey}). */
@@ -54,7 +62,26 @@ export interface ExpectedPayment {
 }
 
 /**
- * Why the handler refused a request; the `error` field of its JSON answer.
+ * Why the handler refused a request; the `error` field of its JSON answer and `onError`'s
+ * `reason`. Each reason has one status, and one error class in `onError`:
+ *
+ * | reason | status | the sender should | `onError`'s error |
+ * |---|---|---|---|
+ * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not `host[:port]`, or a request-target that is not a path (or an absolute URL naming that host) | `PaymentsError` |
+ * | `method_not_allowed` | 405 (`Allow: POST`) | not retry | `PaymentsError` |
+ * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
+ * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
+ * | `payload_too_large` | 413 | not retry: the body is over `maxBodyBytes` | `PaymentsError` |
+ * | `invalid_payload` | 400 | not retry: not JSON, none of the eight documented payloads, or an amount that is not a plain decimal | `CallbackParseError` |
+ * | `contradictory_outcome` | 422 | retry: the outcome signals disagree (also the documented contradiction with `onContradiction: 'reject'`); the order stays pending | `CallbackParseError` |
+ * | `unrecognised_status` | 422 | retry: an outcome signal has a value the SDK does not know | `CallbackParseError` |
+ * | `missing_status` | 422 | retry: an outcome signal the payload documents is absent | `CallbackParseError` |
+ * | `reference_mismatch` | 409 | not retry: the payload's reference is not the signed one | `CallbackParseError` |
+ * | `amount_mismatch` | 422 | not retry: `expected` returned another amount | `PaymentsError` |
+ * | `currency_mismatch` | 422 | not retry: `expected` returned another currency | `PaymentsError` |
+ * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
+ * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw; the claim was released | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`) |
  *
  * @example
  * ```ts
@@ -62,8 +89,10 @@ export interface ExpectedPayment {
  * ```
  */
 export type CallbackRejectionReason =
+  | 'invalid_request'
   | 'method_not_allowed'
   | 'invalid_signature'
+  | 'body_timeout'
   | 'payload_too_large'
   | 'invalid_payload'
   | 'contradictory_outcome'
@@ -73,27 +102,57 @@ export type CallbackRejectionReason =
   | 'amount_mismatch'
   | 'currency_mismatch'
   | 'in_progress'
+  | 'dedupe_store_full'
   | 'handler_failed';
+
+/**
+ * What `onError` receives: one of the SDK's errors for a refusal (see
+ * {@link CallbackRejectionReason} for which), or the `Error` `onEvent`, `expected` or the store
+ * threw (`handler_failed`). Always an `Error`: `error.name` and `error.message` need no narrowing,
+ * and none of them carries the payload.
+ *
+ * @example
+ * ```ts
+ * const log = (error: CallbackHandlerError) => console.warn(`${error.name}: ${error.message}`);
+ * ```
+ */
+export type CallbackHandlerError = CallbackVerificationError | CallbackParseError | PaymentsError | Error;
 
 /**
  * Options of {@link createCallbackHandler}.
  *
  * @example
  * ```ts
- * const options: CallbackHandlerOptions = { secret: process.env.WEBHOOK_SECRET, onEvent: async (event) => {} };
+ * const options: CallbackHandlerOptions = {
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   publicOrigin: 'https://shop.example',
+ *   onEvent: async (event) => {},
+ * };
  * ```
  */
 export interface CallbackHandlerOptions<
   Reference extends string | undefined = string | undefined,
 > extends ParseCallbackOptions {
   // onEvent and expected are methods (bivariant parameters), so that one implementation of
-  // createCallbackHandler serves both the signed overload (reference: string) and the unsigned one.
+  // createCallbackHandler serves both overloads (verified: reference is a string; verify: false).
   /**
-   * Verify the URL signature of `signCallbackUrl` (401 when missing or wrong). A list during a
-   * rotation. Without it, no URL check (not recommended: anyone can post to the route).
+   * The secret the callback URLs were signed with (`signCallbackUrl`), at least 16 characters; a
+   * list during a rotation (each one checked at creation, any one may match). Requests whose URL
+   * signature is missing or wrong get 401. Required: without it `createCallbackHandler` throws a
+   * `TypeError`, unless `verify: false` says in so many words that nothing is verified.
    */
   readonly secret?: string | readonly string[];
-  /** The public origin the URLs were signed with, when a proxy rewrites the Host. */
+  /**
+   * `false` accepts unsigned requests: anyone who can reach the route can post a "paid" callback.
+   * For tests and routes no one else can reach; never set together with `secret`.
+   */
+  readonly verify?: false;
+  /**
+   * The public origin the URLs were signed with (`https://shop.example`): the host the signature
+   * is checked against. Set it in production. Without it the host comes from the request (the Host
+   * header on Node), which the client chooses: the signature then binds the path and reference,
+   * and the host only to whatever name the client sent.
+   */
   readonly publicOrigin?: string;
   /** Called once per event, after every check (may return a promise); the answer is 200 when it resolves, 500 when it throws or rejects. */
   onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
@@ -105,6 +164,11 @@ export interface CallbackHandlerOptions<
   readonly processingTimeoutMs?: number;
   /** Body size cap in bytes (413 above it; the body is read no further). Default 65,536. */
   readonly maxBodyBytes?: number;
+  /**
+   * How long reading the body may take, ms, from the moment the handler starts reading it (408
+   * `body_timeout` after it; a slow sender cannot hold the route open). Default 5,000.
+   */
+  readonly bodyTimeoutMs?: number;
   /**
    * Look up what the merchant expected for this event (by `event.reference`, or the signed
    * reference in `context`); a different amount or currency answers 422 and `onEvent` is not
@@ -119,7 +183,7 @@ export interface CallbackHandlerOptions<
    * errors are ignored. The error never carries the payload.
    */
   readonly onError?: (
-    error: unknown,
+    error: CallbackHandlerError,
     context: { readonly request: Request; readonly status: number; readonly reason: CallbackRejectionReason },
   ) => unknown;
 }
@@ -136,33 +200,106 @@ export type CallbackHandler = (request: Request) => Promise<Response>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-const answer = (status: number, body: object, headers?: Record<string, string>): Response =>
-  new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+const RETRY_LATER = { 'retry-after': '5' };
+
+/** A callback request as the core reads it, whatever the transport. */
+export interface InboundCallback {
+  readonly method: string;
+  /**
+   * The absolute URL whose signature is checked (path and query from the request-target), or
+   * `undefined` when the transport found the Host or request-target invalid (400 `invalid_request`).
+   */
+  readonly url: string | undefined;
+  /**
+   * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
+   * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects when the
+   * transport fails.
+   */
+  readBody(max: number, timeoutMs: number): Promise<Uint8Array | 'too_large' | 'timeout'>;
+  /** The request as a Fetch `Request` (`context.request`); built on first use where there is none. */
+  toRequest(): Request;
+}
+
+/** The core's answer: what an adapter writes back. */
+export interface CallbackAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A small JSON text for a refusal; `null` when the event was received. */
+  readonly body: string | null;
+}
+
+/** The transport-neutral handler behind a {@link CallbackHandler}. */
+export type CallbackCore = (request: InboundCallback) => Promise<CallbackAnswer>;
+
+const answer = (status: number, body: object, headers?: Record<string, string>): CallbackAnswer => ({
+  status,
+  headers: { ...JSON_HEADERS, ...headers },
+  body: JSON.stringify(body),
+});
 
 // The accepted path answers without a body: on Node 20 any Response body is a web ReadableStream,
 // whose construction (makeTransferable) costs more than parsing the callback itself.
-const RECEIVED_HEADERS = { 'cache-control': 'no-store' };
-const DUPLICATE_HEADERS = { 'cache-control': 'no-store', 'x-callback-duplicate': 'true' };
-const received = (duplicate: boolean): Response =>
-  new Response(null, { status: 200, headers: duplicate ? DUPLICATE_HEADERS : RECEIVED_HEADERS });
+const RECEIVED: CallbackAnswer = { status: 200, headers: { 'cache-control': 'no-store' }, body: null };
+const DUPLICATE: CallbackAnswer = {
+  status: 200,
+  headers: { 'cache-control': 'no-store', 'x-callback-duplicate': 'true' },
+  body: null,
+};
+const received = (duplicate: boolean): CallbackAnswer => (duplicate ? DUPLICATE : RECEIVED);
 
-/** Reads at most `max` bytes; `undefined` as soon as the body is larger (the rest is never read). */
-async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
+const CORE = Symbol.for('hosted-payments.callbackCore');
+
+/**
+ * The core of a handler `createCallbackHandler` made (for adapters such as `toNodeListener`), or
+ * `undefined` for any other function.
+ */
+export const callbackCoreOf = (handler: CallbackHandler): CallbackCore | undefined =>
+  (handler as CallbackHandler & { [CORE]?: CallbackCore })[CORE];
+
+/** The Fetch adapter's view of a `Request`. */
+const inboundFromRequest = (request: Request): InboundCallback => ({
+  method: request.method,
+  url: request.url,
+  readBody: (max, timeoutMs) => readBody(request, max, timeoutMs),
+  toRequest: () => request,
+});
+
+/**
+ * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
+ * (the rest is never read), or `'timeout'` when it has not ended in time (reading stops).
+ */
+async function readBody(
+  request: Request,
+  max: number,
+  timeoutMs: number,
+): Promise<Uint8Array | 'too_large' | 'timeout'> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > max) return undefined;
+  if (declared !== null && Number(declared) > max) return 'too_large';
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), deadline]);
+      if (next === 'timeout') {
+        reader.cancel().catch(() => undefined);
+        return 'timeout';
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > max) {
+        await reader.cancel().catch(() => undefined);
+        return 'too_large';
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   if (chunks.length === 1) return chunks[0]!;
   const body = new Uint8Array(total);
@@ -174,6 +311,63 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | u
   return body;
 }
 
+const SECRET_HELP =
+  'Set it to the secret the callback URLs were signed with (signCallbackUrl), e.g. ' +
+  "secret: process.env.WEBHOOK_SECRET, generated with 'openssl rand -base64 32'. " +
+  'To accept unsigned callbacks on purpose (tests, a route no one else can reach), pass verify: false instead.';
+
+/** The secrets to verify with, or `undefined` for `verify: false`; throws what the merchant must fix. */
+function usableSecrets(options: CallbackHandlerOptions): readonly string[] | undefined {
+  const { secret, verify } = options;
+  if (verify === false) {
+    if (secret !== undefined) {
+      throw new TypeError(
+        'createCallbackHandler: verify: false and a secret were both given; remove one (with a secret, every request is verified)',
+      );
+    }
+    return undefined;
+  }
+  if ((verify as unknown) !== undefined) {
+    throw new TypeError('createCallbackHandler: verify can only be false (verification is on by default)');
+  }
+  const list: readonly unknown[] = typeof secret === 'string' || secret === undefined ? [secret] : secret;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError(
+      `createCallbackHandler: secret is an empty list; it needs at least 16 characters. ${SECRET_HELP}`,
+    );
+  }
+  list.forEach((item, index) => {
+    if (typeof item !== 'string' || item.length < 16) {
+      const which = list.length === 1 ? 'secret' : `secret[${index}]`;
+      const what =
+        item === undefined
+          ? 'is missing'
+          : typeof item !== 'string'
+            ? 'is not a string'
+            : item === ''
+              ? 'is empty'
+              : 'is too short';
+      throw new TypeError(
+        `createCallbackHandler: ${which} ${what}; it needs at least 16 characters. ${SECRET_HELP}`,
+      );
+    }
+  });
+  return list as readonly string[];
+}
+
+const isOrigin = (value: unknown): boolean => {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.origin === value.replace(/\/$/, '').toLowerCase()
+    );
+  } catch {
+    return false;
+  }
+};
+
 /**
  * Creates the webhook route. Status codes: 200 without a body when the event was processed (a
  * duplicate also carries `x-callback-duplicate: true`); a refusal has a small JSON body that
@@ -182,21 +376,27 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | u
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
+ * | 400 `invalid_request` | (`toNodeListener`) the Host header or request-target is not valid |
  * | 400 `invalid_payload` | not JSON, or matches no documented payload, or an amount is not a plain decimal |
- * | 401 `invalid_signature` | `secret` set and the URL signature is missing or wrong |
+ * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
+ * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
  * | 409 `reference_mismatch` | the payload's reference (transaction_reference / order_id / reference_id) is not the signed one |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
  * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed |
- * | 503 `in_progress` + `Retry-After` | the same event is being processed by another delivery right now |
+ * | 503 `in_progress` / `dedupe_store_full` + `Retry-After` | the same event is being processed by another delivery right now, or the dedupe store holds as many claims as it may |
+ *
+ * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)
+ * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed.
  *
  * @example
  * ```ts
  * // app/api/webhooks/payments/route.ts (Next.js App Router) — or Hono, Bun.serve, Deno.serve
  * export const POST = createCallbackHandler({
- *   secret: process.env.WEBHOOK_SECRET,
+ *   secret: process.env.WEBHOOK_SECRET, // throws at start-up when unset
+ *   publicOrigin: 'https://shop.example',
  *   onEvent: async (event) => {
  *     if (event.type === 'checkout.succeeded') await orders.markPaid(event.reference, event.amount);
  *   },
@@ -204,27 +404,49 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | u
  * ```
  */
 export function createCallbackHandler(
-  options: CallbackHandlerOptions<string> & { readonly secret: string | readonly string[] },
+  options: CallbackHandlerOptions<string> & { readonly verify?: undefined },
 ): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
-  const maxBodyBytes = options.maxBodyBytes ?? 65_536;
+  const secret = usableSecrets(options);
+  if (options.publicOrigin !== undefined && !isOrigin(options.publicOrigin)) {
+    throw new TypeError(
+      "createCallbackHandler: publicOrigin must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)",
+    );
+  }
+  const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
+  const bodyTimeoutMs = positiveOption(
+    'createCallbackHandler',
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    5_000,
+  );
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
-  const dedupeTtlMs = options.dedupeTtlMs ?? 24 * 60 * 60 * 1000;
-  const processingTimeoutMs = options.processingTimeoutMs ?? 5 * 60 * 1000;
-  const secret = options.secret;
+  const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
+  const processingTimeoutMs = positiveOption(
+    'createCallbackHandler',
+    'processingTimeoutMs',
+    options.processingTimeoutMs,
+    300_000,
+  );
   const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
 
   const refuse = async (
-    request: Request,
+    request: InboundCallback,
     status: number,
     reason: CallbackRejectionReason,
-    error: unknown,
+    error: CallbackHandlerError,
     headers?: Record<string, string>,
-  ): Promise<Response> => {
+  ): Promise<CallbackAnswer> => {
     if (options.onError !== undefined) {
       try {
-        await options.onError(error, { request, status, reason });
+        await options.onError(error, {
+          get request() {
+            return request.toRequest();
+          },
+          status,
+          reason,
+        });
       } catch {
         // onError is for observation; its failure must not change the answer.
       }
@@ -232,11 +454,27 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     return answer(status, { error: reason }, headers);
   };
 
-  return async (request) => {
+  const core: CallbackCore = async (request) => {
+    if (request.url === undefined) {
+      return refuse(
+        request,
+        400,
+        'invalid_request',
+        new PaymentsError(
+          'The Host header must be a valid host[:port], and the request-target a path (or an absolute URL naming that host)',
+        ),
+      );
+    }
     if (request.method !== 'POST') {
-      return refuse(request, 405, 'method_not_allowed', new Error(`method ${request.method}`), {
-        allow: 'POST',
-      });
+      return refuse(
+        request,
+        405,
+        'method_not_allowed',
+        new PaymentsError('The callback route only accepts POST'),
+        {
+          allow: 'POST',
+        },
+      );
     }
 
     let signedReference: string | undefined;
@@ -250,14 +488,32 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       }
     }
 
-    let body: Uint8Array | undefined;
+    let body: Uint8Array | 'too_large' | 'timeout';
     try {
-      body = await readCapped(request, maxBodyBytes);
+      body = await request.readBody(maxBodyBytes, bodyTimeoutMs);
     } catch (error) {
-      return refuse(request, 400, 'invalid_payload', error);
+      return refuse(
+        request,
+        400,
+        'invalid_payload',
+        new CallbackParseError('The callback body could not be read', { cause: error }),
+      );
     }
-    if (body === undefined) {
-      return refuse(request, 413, 'payload_too_large', new Error(`body over ${maxBodyBytes} bytes`));
+    if (body === 'too_large') {
+      return refuse(
+        request,
+        413,
+        'payload_too_large',
+        new PaymentsError(`The callback body is over maxBodyBytes (${maxBodyBytes} bytes)`),
+      );
+    }
+    if (body === 'timeout') {
+      return refuse(
+        request,
+        408,
+        'body_timeout',
+        new PaymentsError(`The callback body did not arrive within bodyTimeoutMs (${bodyTimeoutMs} ms)`),
+      );
     }
 
     const parsed = safeParseCallback(body, parseOptions);
@@ -293,13 +549,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let dedupeKey = '';
     try {
       if (options.expected !== undefined) {
-        const expected = await options.expected(event, { request, reference });
+        const expected = await options.expected(event, {
+          get request() {
+            return request.toRequest();
+          },
+          reference,
+        });
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
             422,
             'amount_mismatch',
-            new Error(
+            new PaymentsError(
               readDecimal(expected.amount) === undefined
                 ? `${event.type}: the expected amount is not a plain decimal number`
                 : `${event.type}: amount is not the expected one`,
@@ -315,24 +576,43 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             request,
             422,
             'currency_mismatch',
-            new Error(`${event.type}: currency is not the expected one`),
+            new PaymentsError(`${event.type}: currency is not the expected one`),
           );
         }
       }
 
-      dedupeKey = callbackDedupeKey(event);
+      dedupeKey = callbackDedupeKey(event, signedReference);
       if (store !== undefined) {
         const state = await store.begin(dedupeKey, processingTimeoutMs);
         if (state === 'done') return received(true);
         if (state === 'in_progress') {
-          return refuse(request, 503, 'in_progress', new Error(`${event.type}: already being processed`), {
-            'retry-after': '5',
-          });
+          return refuse(
+            request,
+            503,
+            'in_progress',
+            new PaymentsError(`${event.type}: already being processed`),
+            RETRY_LATER,
+          );
+        }
+        if (state === 'full') {
+          return refuse(
+            request,
+            503,
+            'dedupe_store_full',
+            new PaymentsError('The dedupe store holds as many events in progress as it may'),
+            RETRY_LATER,
+          );
         }
         claimed = true;
       }
 
-      await options.onEvent(event, { request, reference, dedupeKey });
+      await options.onEvent(event, {
+        get request() {
+          return request.toRequest();
+        },
+        reference,
+        dedupeKey,
+      });
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
@@ -342,7 +622,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       return received(false);
     } catch (error) {
       if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
-      return refuse(request, 500, 'handler_failed', error);
+      const failure =
+        error instanceof Error
+          ? error
+          : new PaymentsError('onEvent threw a value that is not an Error', { cause: error });
+      return refuse(request, 500, 'handler_failed', failure);
     }
   };
+
+  const handler: CallbackHandler = async (request) => {
+    const { status, headers, body } = await core(inboundFromRequest(request));
+    return new Response(body, { status, headers });
+  };
+  Object.defineProperty(handler, CORE, { value: core });
+  return handler;
 }

@@ -53,6 +53,7 @@ export type {
   CallbackContext,
   ExpectedPayment,
   CallbackRejectionReason,
+  CallbackHandlerError,
 } from './handler.js';
 export { toNodeListener } from './node.js';
 export type { NodeCallbackRequest, NodeCallbackListener } from './node.js';

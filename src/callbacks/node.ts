@@ -1,12 +1,14 @@
 /**
- * `toNodeListener`: the Fetch API handler as a node:http / Express `(req, res)` listener — a thin
- * adapter (STYLE.md habit 11), not a second implementation. node:http is imported for its types
- * only, so this module loads on any runtime.
+ * `toNodeListener`: a handler from `createCallbackHandler` as a node:http / Express `(req, res)`
+ * listener — a thin adapter around the handler's transport-neutral core (STYLE.md habit 11): it
+ * reads the capped body straight from the `IncomingMessage` into a buffer and writes the answer
+ * straight to the `ServerResponse`, with no Fetch `Request` or `Response` in between. node:http is
+ * imported for its types only, so this module loads on any runtime.
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CallbackHandler } from './handler.js';
+import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
 
 /**
  * The request `toNodeListener` accepts: node:http's, or Express's (which adds `body` when a body
@@ -29,49 +31,68 @@ export type NodeCallbackRequest = IncomingMessage & { body?: unknown; originalUr
  */
 export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => Promise<void>;
 
-/** Streams the request body with back-pressure; on cancel (413), stops reading and discards the rest. */
-function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; stop: () => void } {
-  let onData: (chunk: unknown) => void = () => undefined;
-  let onEnd: () => void = () => undefined;
-  let onError: (error: unknown) => void = () => undefined;
-  const detach = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        onData = (chunk) => {
-          const bytes =
-            typeof chunk === 'string' ? new TextEncoder().encode(chunk) : new Uint8Array(chunk as Uint8Array);
-          controller.enqueue(bytes);
-          if ((controller.desiredSize ?? 1) <= 0) req.pause();
-        };
-        onEnd = () => {
-          detach();
-          controller.close();
-        };
-        onError = (error) => {
-          detach();
-          controller.error(error);
-        };
-        req.on('data', onData);
-        req.on('end', onEnd);
-        req.on('error', onError);
-        req.pause();
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        detach();
-        req.resume(); // drain and discard; nothing more is buffered
-      },
-    },
-    { highWaterMark: 1 },
-  );
-  return { stream, stop: detach };
+/**
+ * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
+ * more arrive, by Content-Length or while reading) within `timeoutMs` (`'timeout'`). Either way it
+ * stops listening; the listener then discards the rest and closes the connection.
+ */
+function readNodeBody(
+  req: IncomingMessage,
+  max: number,
+  timeoutMs: number,
+): Promise<Uint8Array | 'too_large' | 'timeout'> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > max) return Promise.resolve('too_large');
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const stop = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Uint8Array | string): void => {
+      const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      total += bytes.byteLength;
+      if (total > max) {
+        stop();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(concat(chunks, total));
+    };
+    const onError = (error: unknown): void => {
+      stop();
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      resolve('timeout');
+    }, timeoutMs);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.resume(); // in case something paused it before the route
+  });
+}
+
+const encoder = new TextEncoder();
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
 }
 
 const isEmptyObject = (value: unknown): boolean =>
@@ -92,22 +113,67 @@ function parsedBody(req: NodeCallbackRequest): Uint8Array | string | undefined {
   return JSON.stringify(body);
 }
 
-function requestUrl(req: NodeCallbackRequest): string {
-  const path = req.originalUrl ?? req.url ?? '/';
-  if (/^https?:\/\//i.test(path)) return path; // absolute-form request target
-  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  const host = req.headers.host ?? 'localhost';
-  // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
-  return new URL(`${encrypted ? 'https' : 'http'}://${host}${path.startsWith('/') ? path : `/${path}`}`).href;
+// host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
+// address; nothing else (no userinfo, path, query or fragment).
+const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/** A Host or request-target the adapter cannot build a URL from. */
+class InvalidRequestTarget extends Error {}
+
+/** The WHATWG form of a `host[:port]` the client sent (lower-case, default port dropped). */
+function validHost(host: string | undefined, scheme: string): string {
+  if (host === undefined || !HOST.test(host)) throw new InvalidRequestTarget('Host');
+  try {
+    return new URL(`${scheme}://${host}`).host;
+  } catch {
+    throw new InvalidRequestTarget('Host');
+  }
 }
 
 /**
- * Adapts a {@link CallbackHandler} to node:http and Express. Works whether or not a body parser
- * ran first: a parsed object is re-serialised (`express.json()`), a string or Buffer used as is
+ * The URL the handler verifies: the host from the Host header (which `publicOrigin` overrides in
+ * the handler), the path and query from the request-target alone. An absolute-form target must
+ * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
+ * refused.
+ */
+function requestUrl(req: NodeCallbackRequest): string {
+  const target = req.originalUrl ?? req.url ?? '';
+  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  const scheme = encrypted ? 'https' : 'http';
+  const host = validHost(req.headers.host, scheme);
+  if (target.includes('#')) throw new InvalidRequestTarget('request-target');
+  if (target.startsWith('/')) {
+    // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
+    const url = new URL(`${scheme}://${host}${target}`);
+    if (url.host !== host) throw new InvalidRequestTarget('request-target');
+    return url.href;
+  }
+  if (/^https?:\/\//i.test(target)) {
+    let absolute: URL;
+    try {
+      absolute = new URL(target);
+    } catch {
+      throw new InvalidRequestTarget('request-target');
+    }
+    if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
+      throw new InvalidRequestTarget('request-target');
+    }
+    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`).href;
+  }
+  throw new InvalidRequestTarget('request-target');
+}
+
+/**
+ * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function
+ * is refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so
+ * there is one implementation). Works whether or not a body parser ran first: a parsed object is re-serialised (`express.json()`), a string or Buffer used as is
  * (`express.text()`, `express.raw()`), otherwise the raw stream is read (and no further than the
- * handler's `maxBodyBytes`). The Request URL is built from `originalUrl` (Express) or `url` and
- * the Host header, so URL signatures verify — behind a proxy that rewrites Host, set the
- * handler's `publicOrigin`.
+ * handler's `maxBodyBytes`, nor longer than its `bodyTimeoutMs`). The Request URL is built from
+ * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
+ * header, which must be a valid `host[:port]`; an absolute-form target must name that same host.
+ * Anything else gets 400 `invalid_request` (and `onError` hears of it) before any other check. Set the handler's
+ * `publicOrigin` in production: the host is then checked against it, not against the Host the
+ * client sent.
  *
  * @example
  * ```ts
@@ -120,52 +186,62 @@ function requestUrl(req: NodeCallbackRequest): string {
  * ```
  */
 export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
+  const core = callbackCoreOf(handler);
+  if (core === undefined) {
+    throw new TypeError(
+      'toNodeListener: pass the handler createCallbackHandler returned (wrap the listener, not the handler, to add behaviour)',
+    );
+  }
   return async (req, res) => {
-    let response: Response;
-    let stopReading: (() => void) | undefined;
+    let url: string | undefined;
     try {
-      const method = req.method ?? 'GET';
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value === undefined || name.startsWith(':')) continue;
-        try {
-          for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-        } catch {
-          // a header the Fetch API refuses is not one the handler needs
-        }
-      }
-      let body: BodyInit | undefined;
-      if (method !== 'GET' && method !== 'HEAD') {
-        const parsed = parsedBody(req);
-        if (parsed === undefined) {
-          const { stream, stop } = bodyStream(req);
-          body = stream;
-          stopReading = stop;
-        } else {
-          body = parsed as BodyInit;
-          // The parser consumed the original; its length no longer applies.
-          headers.delete('content-length');
-          headers.delete('transfer-encoding');
-        }
-      }
-      const init: RequestInit & { duplex?: 'half' } = { method, headers, body: body ?? null, duplex: 'half' };
-      response = await handler(new Request(requestUrl(req), init));
+      url = requestUrl(req);
     } catch {
-      response = new Response(JSON.stringify({ error: 'invalid_request' }), {
-        status: 400,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      });
+      url = undefined; // the core answers 400 invalid_request (and tells onError)
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const answer = await core(inboundFromNode(req, url));
     if (res.headersSent) return;
-    res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
+    res.statusCode = answer.status;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     if (!req.readableEnded) {
-      // A body left unread (413): stop feeding the stream, discard the rest, close the connection.
-      stopReading?.();
+      // A body left unread (refused before reading, 413, 408): discard the rest, close the connection.
       res.setHeader('connection', 'close');
       req.resume();
     }
-    res.end(bytes);
+    res.end(answer.body ?? undefined);
   };
+}
+
+/** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
+function inboundFromNode(req: NodeCallbackRequest, url: string | undefined): InboundCallback {
+  const method = req.method ?? 'GET';
+  let request: Request | undefined;
+  return {
+    method,
+    url,
+    readBody: async (max, timeoutMs) => {
+      const parsed = parsedBody(req);
+      if (parsed === undefined) return readNodeBody(req, max, timeoutMs);
+      const bytes = typeof parsed === 'string' ? encoder.encode(parsed) : parsed;
+      return bytes.byteLength > max ? 'too_large' : bytes;
+    },
+    // An invalid Host or request-target has no URL of its own: the Request then names a
+    // placeholder (`http://invalid.invalid/`), its headers still the ones received.
+    toRequest: () =>
+      (request ??= new Request(url ?? 'http://invalid.invalid/', { method, headers: fetchHeaders(req) })),
+  };
+}
+
+/** The request's headers as Fetch `Headers` (the body is not included: the core has read it). */
+function fetchHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    try {
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    } catch {
+      // a header the Fetch API refuses is not one the handler needs
+    }
+  }
+  return headers;
 }

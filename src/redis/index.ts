@@ -57,6 +57,11 @@ export interface RedisDedupeStoreOptions {
  * - `abandon(key)` releases the claim after a failure so the sender's retry gets through. It only
  *   deletes a claim this store instance still holds: if the claim expired and another instance
  *   took it over, that instance's claim is left alone.
+ * - It never answers `'full'`: Redis holds as many claims as its memory allows. Keep Redis's
+ *   `maxmemory-policy` at `noeviction`, so a record is never dropped before its TTL (a dropped
+ *   "done" lets a replay through). The handler's keys are short and fixed-length
+ *   (`callbackDedupeKey`: the type and a SHA-256), so a record costs about the same whatever the
+ *   payload carried.
  * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
  *   written anyway; the next `begin` of the same key on this instance takes such a claim over.
  *   On another instance it blocks redeliveries (`'in_progress'`) until it expires, so keep the
@@ -65,9 +70,10 @@ export interface RedisDedupeStoreOptions {
  * @example
  * ```ts
  * const store: RedisDedupeStore = createRedisDedupeStore({ client: redis });
- * if ((await store.begin('payout.succeeded:TX1:100000000001', 300_000)) === 'new') {
+ * const key = callbackDedupeKey(event, reference);
+ * if ((await store.begin(key, 300_000)) === 'new') {
  *   await settle();
- *   await store.complete('payout.succeeded:TX1:100000000001', 86_400_000);
+ *   await store.complete(key, 86_400_000);
  * }
  * ```
  */

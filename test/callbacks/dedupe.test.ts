@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/callbacks/dedupe.js';
 import { callbackDedupeKey, createMemoryDedupeStore, parseCallback } from '../../src/callbacks/index.js';
 import { specPayloads, checkoutFailure, payoutSuccess } from '../fixtures/callbacks.js';
 
@@ -78,9 +80,31 @@ describe('callbackDedupeKey', () => {
     );
   });
 
-  it('is made of the type and the identifiers', () => {
-    expect(callbackDedupeKey(parseCallback(payoutSuccess))).toBe('payout.succeeded:TXN-PO-001:100000000001');
-    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe('checkout.failed:ORDER-1003');
+  it('is the type and the SHA-256 of the identifiers and the signed reference', () => {
+    const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(callbackDedupeKey(parseCallback(payoutSuccess), '100000000001')).toBe(
+      `payout.succeeded:${digest('TXN-PO-001:100000000001:100000000001')}`,
+    );
+    expect(callbackDedupeKey(parseCallback(checkoutFailure), 'ORDER-1003')).toBe(
+      `checkout.failed:${digest('ORDER-1003:ORDER-1003')}`,
+    );
+    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(
+      `checkout.failed:${digest('ORDER-1003:%')}`,
+    );
+  });
+
+  it('hashes like node:crypto whatever the length and characters', () => {
+    for (const text of [
+      '',
+      'a',
+      'x'.repeat(55),
+      'x'.repeat(56),
+      'y'.repeat(64),
+      'é€😀'.repeat(1000),
+      'z'.repeat(70_000),
+    ]) {
+      expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+    }
   });
 
   it('keeps parts apart when an identifier contains the separator', () => {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import http, { type Server } from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -149,7 +150,7 @@ describe('toNodeListener with express 5', () => {
     const onEvent = vi.fn();
     const app = express();
     app.use(express.json());
-    app.post('/hooks', toNodeListener(createCallbackHandler({ onEvent })));
+    app.post('/hooks', toNodeListener(createCallbackHandler({ verify: false, onEvent })));
     const base = await listen(http.createServer(app));
     const response = await fetch(`${base}/hooks`, {
       method: 'POST',
@@ -158,5 +159,209 @@ describe('toNodeListener with express 5', () => {
     });
     expect(response.status).toBe(400);
     expect(onEvent).not.toHaveBeenCalled();
+  });
+});
+
+/** Sends one request exactly as written (request-target and Host included) and reads the answer. */
+function rawRequest(base: string, head: string, body = ''): Promise<{ status: number; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    // Written, not ended: the server closes the connection after answering (Connection: close).
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n${body}`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text }));
+  });
+}
+
+describe('toNodeListener: which URL is verified', () => {
+  const body = JSON.stringify(payoutSuccess);
+  const head = (target: string, host: string | undefined) =>
+    `POST ${target} HTTP/1.1\r\n${host === undefined ? '' : `Host: ${host}\r\n`}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
+
+  it.each([[{}], [{ publicOrigin: 'https://shop' }]])(
+    'answers 400 to a Host header that smuggles another path and query in (%o)',
+    async (extra) => {
+      const events: CallbackEvent[] = [];
+      const handler = createCallbackHandler({
+        secret,
+        ...extra,
+        onEvent: (event) => void events.push(event),
+      });
+      const base = await listen(http.createServer(toNodeListener(handler)));
+      const payouts = new URL(
+        await signCallbackUrl('https://shop/webhooks/payouts', { secret, reference: '100000000001' }),
+      );
+      const host = `shop/webhooks/payouts${payouts.search}#`;
+      const response = await rawRequest(base, head('/webhooks/payments', host), body);
+      expect(response.status).toBe(400);
+      expect(events).toEqual([]);
+    },
+  );
+
+  it.each([undefined, '', 'shop.example:port', 'shop example', 'shop.example:99999', 'user@shop.example'])(
+    'answers 400 to the missing or invalid Host %j',
+    async (host) => {
+      const { handler, events } = makeHandler();
+      const base = await listen(http.createServer(toNodeListener(handler)));
+      const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' }));
+      const response = await rawRequest(base, head(`${url.pathname}${url.search}`, host), body);
+      expect(response.status).toBe(400);
+      expect(events).toEqual([]);
+    },
+  );
+
+  it('tells onError about a refused Host, with reason invalid_request', async () => {
+    const refusals: string[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => undefined,
+      onError: (error, { status, reason, request }) =>
+        void refusals.push(`${status} ${reason} ${error.name} ${request.headers.get('host')}`),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await rawRequest(base, head('/hooks', 'shop.example/other?x=1'), body);
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('{"error":"invalid_request"}');
+    expect(refusals).toEqual(['400 invalid_request PaymentsError shop.example/other?x=1']);
+  });
+
+  it('refuses an absolute-form target naming another authority (a staging URL sent to production)', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const staging = await signCallbackUrl('http://staging.shop.example/hooks', {
+      secret,
+      reference: '100000000001',
+    });
+    const response = await rawRequest(base, head(staging, new URL(base).host), body);
+    expect(response.status).toBe(400);
+    expect(events).toEqual([]);
+  });
+
+  it.each(['hooks', '*', 'ftp://127.0.0.1/hooks'])('answers 400 to the request-target %j', async (target) => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await rawRequest(base, head(target, new URL(base).host), body);
+    expect(response.status).toBe(400);
+    expect(events).toEqual([]);
+  });
+
+  it('accepts an absolute-form target naming its own authority, verified by path and query only', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const response = await rawRequest(base, head(url, new URL(base).host), body);
+    expect(response.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('takes the host from publicOrigin when set, whatever valid Host the proxy sends', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'https://shop.example',
+      onEvent: (event) => void events.push(event),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(
+      await signCallbackUrl('https://shop.example/hooks', { secret, reference: '100000000001' }),
+    );
+    const response = await rawRequest(base, head(`${url.pathname}${url.search}`, '10.0.0.5:3000'), body);
+    expect(response.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('without publicOrigin binds the host only to the Host the client names (what SECURITY.md says)', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const staging = new URL(
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+    );
+    const target = `${staging.pathname}${staging.search}`;
+    // A staging URL sent to this server verifies when the client also sends the staging Host...
+    expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(200);
+    // ...and not under any other name.
+    expect((await rawRequest(base, head(target, 'shop.example'), body)).status).toBe(401);
+    expect(events).toHaveLength(1);
+  });
+
+  it('with publicOrigin refuses a URL signed for another host, whatever Host the client sends', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'https://shop.example',
+      onEvent: (event) => void events.push(event),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const staging = new URL(
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+    );
+    const target = `${staging.pathname}${staging.search}`;
+    expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(401);
+    expect(events).toEqual([]);
+  });
+
+  it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      bodyTimeoutMs: 100,
+      onEvent: (event) => void events.push(event),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' }));
+    const { hostname, port } = new URL(base);
+    const result = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () =>
+        socket.write(
+          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+        ),
+      );
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text)); // closed by the server, not by us
+    });
+    expect(result).toMatch(/^HTTP\/1\.1 408/);
+    expect(result).toContain('{"error":"body_timeout"}');
+    expect(events).toEqual([]);
+  });
+});
+
+describe('toNodeListener: one implementation', () => {
+  it('refuses a function createCallbackHandler did not make', () => {
+    const custom = async () => new Response(null);
+    expect(() => toNodeListener(custom)).toThrow(/pass the handler createCallbackHandler returned/);
+  });
+
+  it('gives onEvent a Fetch Request with the method, URL and headers, built only when asked for', async () => {
+    const seen: { method: string; url: string; header: string | null }[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: (_event, { request }) =>
+        void seen.push({ method: request.method, url: request.url, header: request.headers.get('x-shop') }),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-shop': 'A' },
+      body: JSON.stringify(payoutSuccess),
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([{ method: 'POST', url, header: 'A' }]);
+  });
+
+  it('reads a body split into many small chunks', async () => {
+    const { handler, events } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const text = JSON.stringify(payoutSuccess);
+    const chunks = text.match(/.{1,7}/gs) ?? [];
+    expect((await rawPost(url, chunks, { 'transfer-encoding': 'chunked' })).status).toBe(200);
+    expect(events).toHaveLength(1);
   });
 });

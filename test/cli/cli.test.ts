@@ -25,7 +25,10 @@ afterEach(async () => {
 
 async function startWebhook(secret: string) {
   const events: CallbackEvent[] = [];
-  const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
+  const onEvent = (event: CallbackEvent) => void events.push(event);
+  const handler = createCallbackHandler(
+    secret === undefined ? { verify: false, onEvent } : { secret, onEvent },
+  );
   webhook = createServer(toNodeListener(handler));
   await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`, events };

@@ -172,7 +172,7 @@ describe('faults on the way in: the handler, delivered to directly', () => {
       capture,
       handler: {
         expected: (event, { reference }) => {
-          const amount = expectedAmounts.get(reference ?? event.reference ?? '');
+          const amount = expectedAmounts.get(reference ?? '');
           return amount === undefined ? undefined : { amount, currency: 'KES' };
         },
       },

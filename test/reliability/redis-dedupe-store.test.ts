@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallbackHandler, signCallbackUrl } from '../../src/callbacks/index.js';
 import { createRedisDedupeStore } from '../../src/redis/index.js';
+import { cardSuccess } from '../fixtures/callbacks.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
 let server: RedisServer;
@@ -59,6 +61,25 @@ describe('createRedisDedupeStore against a real redis-server', () => {
     expect(await client.pttl(`shop-a:${key}`)).toBeGreaterThan(5_000);
     // another prefix is another namespace
     expect(await createRedisDedupeStore({ client, prefix: 'shop-b:' }).begin(key, 5_000)).toBe('new');
+  });
+
+  it("keeps the handler's keys short however long the payload's identifiers are", async () => {
+    const client = connect();
+    const prefix = `bounded-${freshKey()}:`;
+    const secret = 'whsec_0123456789abcdef';
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: createRedisDedupeStore({ client, prefix }),
+      onEvent: () => undefined,
+    });
+    const url = await signCallbackUrl('https://shop.example/hooks', { secret, reference: 'ORDER-1' });
+    // A 60 KiB identifier inside the 64 KiB body cap.
+    const body = JSON.stringify({ ...cardSuccess, id: 'x'.repeat(60_000) });
+    expect((await handler(new Request(url, { method: 'POST', body }))).status).toBe(200);
+    const keys = await client.keys(`${prefix}*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.length - prefix.length).toBeLessThan(100);
+    expect(await client.get(keys[0]!)).toBe('done');
   });
 
   it('releases a claim whose holder died when its TTL runs out', async () => {

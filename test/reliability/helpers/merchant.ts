@@ -72,7 +72,7 @@ export function recordingOnEvent(ledger: Ledger, options: Pick<MerchantOptions, 
 
 export function merchantHandler(options: MerchantOptions & { ledger: Ledger }) {
   return createCallbackHandler({
-    ...(options.secret === undefined ? {} : { secret: options.secret }),
+    ...(options.secret === undefined ? { verify: false as const } : { secret: options.secret }),
     onEvent: recordingOnEvent(options.ledger, options),
     onError: (error, context) => options.capture?.add(`handler ${context.status} ${context.reason}`, error),
     ...options.handler,
