@@ -7,6 +7,7 @@ export default defineConfig({
     'sandbox/index': 'src/sandbox/index.ts',
     'testing/index': 'src/testing/index.ts',
     'redis/index': 'src/redis/index.ts',
+    'transactions/index': 'src/transactions/index.ts',
     cli: 'src/cli.ts',
   },
   format: ['esm', 'cjs'],

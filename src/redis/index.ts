@@ -198,3 +198,10 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     },
   };
 }
+
+export { createRedisTransactionStore } from './transactions.js';
+export type {
+  RedisTransactionStore,
+  RedisTransactionStoreOptions,
+  RedisSubscriberClient,
+} from './transactions.js';
