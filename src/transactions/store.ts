@@ -222,34 +222,43 @@ export function createMemoryTransactionStore(
   const finishedTtlMs = Math.max(0, options.finishedTtlMs ?? 24 * 60 * 60 * 1000);
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
-  // Settled and expired references in the order they finished: the front is the first to go.
-  // A reference settled after it expired is moved to the back.
+  // Settled and expired references in the order they finished, each with its drop time: the
+  // front is the first to go. `finished` holds the current drop time of each; a queue entry whose
+  // time is no longer current (the record was settled after it expired) is skipped. A plain array
+  // with a moving head: deleting from the front of a Map leaves holes every new iterator walks.
   const finished = new Map<string, number>();
+  let queue: { reference: string; dropAt: number }[] = [];
+  let head = 0;
   let bytes = 0;
   let pending = 0;
 
-  const drop = (reference: string): void => {
-    const slot = slots.get(reference);
-    finished.delete(reference);
-    if (slot === undefined) return;
-    slots.delete(reference);
-    bytes -= slot.bytes;
-  };
-  const dropAged = (): void => {
-    const cutoff = now();
-    for (const [reference, expiresAt] of finished) {
-      if (expiresAt > cutoff) break;
-      drop(reference);
+  const dropFront = (): boolean => {
+    while (head < queue.length) {
+      const { reference, dropAt } = queue[head++]!;
+      if (finished.get(reference) !== dropAt) continue;
+      finished.delete(reference);
+      const slot = slots.get(reference);
+      if (slot !== undefined) {
+        slots.delete(reference);
+        bytes -= slot.bytes;
+      }
+      if (head > 1024 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      return true;
     }
+    return false;
   };
   const makeRoom = (extraBytes: number): void => {
-    dropAged();
-    for (const reference of finished.keys()) {
-      if (slots.size < maxEntries && bytes + extraBytes <= maxBytes) return;
-      drop(reference);
+    const cutoff = now();
+    while (head < queue.length && queue[head]!.dropAt <= cutoff && dropFront());
+    while (slots.size >= maxEntries || bytes + extraBytes > maxBytes) {
+      if (!dropFront()) {
+        if (slots.size >= maxEntries) throw new TransactionStoreFullError('maxEntries', maxEntries);
+        throw new TransactionStoreFullError('maxBytes', maxBytes);
+      }
     }
-    if (slots.size >= maxEntries) throw new TransactionStoreFullError('maxEntries', maxEntries);
-    if (bytes + extraBytes > maxBytes) throw new TransactionStoreFullError('maxBytes', maxBytes);
   };
 
   return {
@@ -275,7 +284,12 @@ export function createMemoryTransactionStore(
       if (record.state === 'pending') pending++;
       slots.set(record.reference, { record, bytes: size });
       finished.delete(record.reference);
-      if (record.state !== 'pending') finished.set(record.reference, now() + finishedTtlMs);
+      if (record.state !== 'pending') {
+        // Never earlier than the last entry, so the queue stays in drop order with any clock.
+        const dropAt = Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity);
+        finished.set(record.reference, dropAt);
+        queue.push({ reference: record.reference, dropAt });
+      }
       return true;
     },
     async listPending({ kind, createdBefore, limit }) {

@@ -324,6 +324,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       const timeoutMs = timeoutOption ?? staleAfterMs[first.kind];
 
       return new Promise<TransactionRecord>((resolve, reject) => {
+        if (signal?.aborted) return reject(abortReason(signal));
         let finished = false;
         let unwatch: (() => void) | undefined;
         const timers: ReturnType<typeof setTimeout>[] = [];
