@@ -91,7 +91,9 @@ describe('settle', () => {
   it('lets exactly one of many concurrent, contradictory settles win', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-5', kind: 'checkout', amount: 10 });
-    const outcomes = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'succeeded' : 'failed') as const);
+    const outcomes = Array.from({ length: 20 }, (_, i): 'succeeded' | 'failed' =>
+      i % 2 === 0 ? 'succeeded' : 'failed',
+    );
     const results = await Promise.allSettled(outcomes.map((outcome) => tracker.settle('ORD-5', { outcome })));
     const settled = results.filter((r) => r.status === 'fulfilled' && r.value.result === 'settled');
     expect(settled).toHaveLength(1);
