@@ -16,6 +16,7 @@ import type { RedisScriptClient } from './index.js';
 export interface RedisSubscriberClient {
   subscribe(channel: string): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   quit?(): Promise<unknown>;
 }
 
@@ -148,6 +149,9 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         );
       }
       subscriber = client.duplicate();
+      // Its own connection errors (Redis restarting) are not the merchant's to handle: ioredis
+      // reconnects and resubscribes, and waitFor re-reads the store meanwhile.
+      subscriber.on('error', () => undefined);
     }
     if (attached !== subscriber) {
       attached = subscriber;
