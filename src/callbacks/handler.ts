@@ -11,6 +11,13 @@ import { callbackDedupeKey, createMemoryDedupeStore, type DedupeStore } from './
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
+import {
+  expectedFromTransaction,
+  findCallbackTransaction,
+  settleCallbackTransaction,
+} from '../transactions/callbacks.js';
+import type { TransactionRecord } from '../transactions/store.js';
+import type { SettleResult, TransactionTracker } from '../transactions/tracker.js';
 
 /**
  * What `onEvent` gets besides the event.
@@ -27,6 +34,14 @@ export interface CallbackContext {
   readonly reference: string | undefined;
   /** The event's dedupe key ({@link callbackDedupeKey}). */
   readonly dedupeKey: string;
+  /** With `tracker`: the transaction after this callback settled it. */
+  readonly transaction?: TransactionRecord;
+  /**
+   * With `tracker`: `'settled'`; `'late'` when the transaction had been expired; `'duplicate'` when
+   * it was already settled with this outcome (an earlier `onEvent` for it threw, or the dedupe
+   * store forgot it).
+   */
+  readonly settlement?: SettleResult['result'];
 }
 
 /**
@@ -61,7 +76,10 @@ export type CallbackRejectionReason =
   | 'amount_mismatch'
   | 'currency_mismatch'
   | 'in_progress'
-  | 'handler_failed';
+  | 'handler_failed'
+  | 'unknown_reference'
+  | 'transaction_kind_mismatch'
+  | 'conflicting_outcome';
 
 /**
  * Options of {@link createCallbackHandler}.
@@ -98,6 +116,13 @@ export interface CallbackHandlerOptions extends ParseCallbackOptions {
     event: CallbackEvent,
     context: Omit<CallbackContext, 'dedupeKey'>,
   ) => ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
+  /**
+   * Settle pending transactions (`hosted-payments/transactions`): a callback for a reference it
+   * never recorded is refused (409 `unknown_reference`), `expected` comes from the recorded amount
+   * and currency, and a second, different outcome for a settled transaction is refused (409
+   * `conflicting_outcome`) and never applied. The key is the signed reference.
+   */
+  readonly tracker?: TransactionTracker;
   /**
    * Told about every refused request and every `onEvent` failure (for logs and metrics). Its own
    * errors are ignored. The error never carries the payload.
@@ -176,6 +201,8 @@ const sameAmount = (expected: string | number, actual: string): boolean => {
  * | 401 `invalid_signature` | `secret` set and the URL signature is missing or wrong |
  * | 405 `method_not_allowed` | not a POST |
  * | 409 `reference_mismatch` | the payload's reference (transaction_reference / order_id / reference_id) is not the signed one |
+ * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
+ * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
  * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed |
@@ -269,9 +296,18 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
     let claimed = false;
     let dedupeKey = '';
+    let transaction: TransactionRecord | undefined;
     try {
-      if (options.expected !== undefined) {
-        const expected = await options.expected(event, { request, reference: signedReference });
+      if (options.tracker !== undefined) {
+        const found = await findCallbackTransaction(options.tracker, event, signedReference);
+        if (!found.ok) return await refuse(request, found.status, found.reason, found.error);
+        transaction = found.record;
+      }
+      if (options.expected !== undefined || transaction !== undefined) {
+        const expected =
+          transaction !== undefined
+            ? expectedFromTransaction(transaction)
+            : await options.expected!(event, { request, reference: signedReference });
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
@@ -306,7 +342,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = true;
       }
 
-      await options.onEvent(event, { request, reference: signedReference, dedupeKey });
+      let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> = {};
+      if (transaction !== undefined) {
+        const settled = await settleCallbackTransaction(options.tracker!, event, transaction);
+        if (!settled.ok) {
+          if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
+          claimed = false;
+          return await refuse(request, settled.status, settled.reason, settled.error);
+        }
+        tracked = { transaction: settled.settlement.record, settlement: settled.settlement.result };
+      }
+      await options.onEvent(event, { request, reference: signedReference, dedupeKey, ...tracked });
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would

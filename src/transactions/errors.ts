@@ -30,8 +30,9 @@ export class UnknownTransactionError extends PaymentsError {
 
 /**
  * A transition the record's state does not allow, never applied: a second, different outcome for
- * a settled transaction (`reason: 'conflicting_outcome'`), or `begin` again for a reference in use
- * with another kind, amount or currency (`reason: 'reference_in_use'`). `record` is the stored
+ * a settled transaction (`reason: 'conflicting_outcome'`), `begin` again for a reference in use
+ * with another kind, amount or currency (`reason: 'reference_in_use'`), or a callback of another
+ * kind than the one recorded (`reason: 'kind_mismatch'`). `record` is the stored
  * record, unchanged.
  *
  * @example
@@ -48,7 +49,7 @@ export class TransactionConflictError extends PaymentsError {
   readonly reference: string;
 
   constructor(
-    readonly reason: 'conflicting_outcome' | 'reference_in_use',
+    readonly reason: 'conflicting_outcome' | 'reference_in_use' | 'kind_mismatch',
     readonly record: TransactionRecord,
     /** The outcome (or state) that was refused. */
     readonly attempted: TransactionState,
@@ -56,7 +57,9 @@ export class TransactionConflictError extends PaymentsError {
     super(
       reason === 'conflicting_outcome'
         ? `reference ${JSON.stringify(record.reference)}: already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
-        : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
+        : reason === 'kind_mismatch'
+          ? `reference ${JSON.stringify(record.reference)}: recorded as a ${record.kind} transaction, the callback is of another kind`
+          : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
     );
     this.reference = record.reference;
   }
