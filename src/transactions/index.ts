@@ -27,3 +27,5 @@ export {
   TransactionTimeoutError,
   TransactionStoreFullError,
 } from './errors.js';
+export { trackTransactions } from './client.js';
+export type { TrackedPayments, TrackTransactionsOptions } from './client.js';
