@@ -290,6 +290,8 @@ export function createMemoryTransactionStore(
         finished.set(record.reference, dropAt);
         queue.push({ reference: record.reference, dropAt });
       }
+      // A settled record is larger than the pending one it replaces: keep within maxBytes.
+      while (bytes > maxBytes && dropFront());
       return true;
     },
     async listPending({ kind, createdBefore, limit }) {
