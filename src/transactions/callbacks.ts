@@ -42,7 +42,9 @@ export async function findCallbackTransaction(
   signedReference: string | undefined,
 ): Promise<{ readonly ok: true; readonly record: TransactionRecord } | TransactionRefusal> {
   const reference = signedReference ?? event.reference;
-  const record = reference === undefined ? undefined : await tracker.get(reference);
+  // A reference `begin` would refuse (empty, over 256 characters) was never recorded.
+  const recordable = reference !== undefined && reference.length > 0 && reference.length <= 256;
+  const record = recordable ? await tracker.get(reference) : undefined;
   if (record === undefined) {
     return {
       ok: false,

@@ -142,7 +142,8 @@ const describe = (method: Method, input: LooseInput): Tracked => {
  * reference (`callback_details.transaction_reference`, checkout `amount.order_id`, payout
  * `transfer.reference_id` — required here) and, once the service accepted it, records the pending
  * transaction with the amount and currency sent (`tracker.begin`). A failed initiation records
- * nothing. A callback that overtakes the recording is answered 409 and counted on the sender's
+ * nothing; when recording fails after the service accepted it (the store is unreachable), that
+ * error is thrown although the payment is under way — call `tracker.begin` again. A callback that overtakes the recording is answered 409 and counted on the sender's
  * retry. Then `tracker.waitFor(reference)` awaits the outcome.
  *
  * @example

@@ -175,3 +175,17 @@ describe('createCallbackHandler({ tracker })', () => {
     expect(contexts.map((c) => c.settlement)).toEqual(['settled', 'duplicate']);
   });
 });
+
+describe('createCallbackHandler({ tracker }) with a reference begin would refuse', () => {
+  it('answers 409 unknown_reference to a signed reference over 256 characters', async () => {
+    const { handler, errors } = setup();
+    const reference = 'R'.repeat(300);
+    const response = await deliver(
+      handler,
+      reference,
+      buildCallbackPayload('checkout.succeeded', { reference }),
+    );
+    expect(response.status).toBe(409);
+    expect(errors).toMatchObject([{ status: 409, reason: 'unknown_reference' }]);
+  });
+});
