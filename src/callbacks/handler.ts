@@ -38,8 +38,9 @@ export interface CallbackContext {
   readonly transaction?: TransactionRecord;
   /**
    * With `tracker`: `'settled'`; `'late'` when the transaction had been expired; `'duplicate'` when
-   * it was already settled with this outcome (an earlier `onEvent` for it threw, or the dedupe
-   * store forgot it).
+   * it was already settled with this outcome by an earlier delivery whose processing may not have
+   * finished (its `onEvent` threw, its process died, the store's reply was lost) — so process it
+   * idempotently rather than skip it.
    */
   readonly settlement?: SettleResult['result'];
 }
