@@ -51,12 +51,13 @@ export interface SettleInput extends TransactionOutcome {
 /**
  * What `settle` did: `'settled'` — this call moved it from pending; `'late'` — from expired (the
  * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
- * outcome, nothing changed. `record` is the stored record after the call.
+ * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
+not known here). `record` is the stored record after the call.
  *
  * @example
  * ```ts
  * const { result, record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
- * if (result !== 'duplicate') await fulfil(record);
+ * if (result === 'late') await reviewLatePayment(record); // the order had been given up on
  * ```
  */
 export interface SettleResult {
