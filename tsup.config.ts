@@ -8,6 +8,7 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     'testing/msw/index': 'src/testing/msw/index.ts',
     'redis/index': 'src/redis/index.ts',
+    'transactions/index': 'src/transactions/index.ts',
     cli: 'src/cli.ts',
   },
   format: ['esm', 'cjs'],

@@ -1,139 +1,131 @@
-// A merchant's order store: create a pending order, initiate its payment, and mark it paid (or
-// failed) from the callback exactly once, however many times the callback arrives.
+// A merchant's order store: the SDK's pending-transaction tracker on the merchant's own SQL
+// database. Each order is recorded as pending before its payment is initiated; the callback
+// handler settles it exactly once however many times the callback arrives; the checkout awaits
+// the outcome with tracker.waitFor.
 // Run against a local sandbox: npx tsx examples/order-store.ts   (or set PAYMENTS_BASE_URL)
 //
 // SQLite through sql.js (SQLite compiled to WebAssembly): it installs with a plain `npm ci` on
 // any machine (no native build, no download at install time), which better-sqlite3 cannot
 // promise (it compiles from source with node-gyp when no prebuilt binary can be fetched, and
 // its install script must be allowed). The SQL is the same for better-sqlite3 or node:sqlite
-// (Node 22+); only `openDatabase` changes. Set ORDERS_DB=orders.sqlite to keep the file.
+// (Node 22+), and close to it for Postgres or MySQL; only `openDatabase` changes. Set
+// ORDERS_DB=orders.sqlite to keep the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import initSqlJs, { type Database } from 'sql.js';
 import { PaymentsClient } from 'hosted-payments';
-import {
-  createCallbackHandler,
-  signCallbackUrl,
-  toNodeListener,
-  type CallbackEvent,
-} from 'hosted-payments/callbacks';
+import { createCallbackHandler, signCallbackUrl, toNodeListener } from 'hosted-payments/callbacks';
 import { startSandbox, type Sandbox } from 'hosted-payments/sandbox';
+import {
+  createTransactionTracker,
+  type TransactionRecord,
+  type TransactionState,
+  type TransactionStore,
+} from 'hosted-payments/transactions';
 
 async function openDatabase(file: string | undefined): Promise<Database> {
   const SQL = await initSqlJs();
   const db = new SQL.Database(file && existsSync(file) ? readFileSync(file) : undefined);
   db.run(`
-    CREATE TABLE IF NOT EXISTS orders (
-      reference      TEXT PRIMARY KEY,
-      amount         TEXT NOT NULL,
-      currency       TEXT NOT NULL,
-      status         TEXT NOT NULL CHECK (status IN ('pending', 'paid', 'failed')),
-      transaction_id TEXT,
-      updated_at     TEXT NOT NULL
+    CREATE TABLE IF NOT EXISTS transactions (
+      reference  TEXT PRIMARY KEY,
+      kind       TEXT NOT NULL,
+      state      TEXT NOT NULL CHECK (state IN ('pending', 'succeeded', 'failed', 'expired')),
+      created_at INTEGER NOT NULL,
+      record     TEXT NOT NULL  -- the tracker's record, as JSON
     );
-    -- One row per callback event processed: the idempotency record that survives restarts.
-    CREATE TABLE IF NOT EXISTS processed_callbacks (
-      dedupe_key   TEXT PRIMARY KEY,
-      reference    TEXT NOT NULL,
-      type         TEXT NOT NULL,
-      processed_at TEXT NOT NULL
-    );
+    CREATE INDEX IF NOT EXISTS transactions_pending ON transactions (kind, created_at) WHERE state = 'pending';
   `);
   return db;
 }
 
-export class OrderStore {
+/**
+ * The tracker's store on SQL: four statements. `update` is a compare-and-set on `state`, which is
+ * what makes settlement exactly-once even with several server processes on one database.
+ */
+export class SqlTransactionStore implements TransactionStore {
   constructor(private readonly db: Database) {}
 
-  createPendingOrder(reference: string, amount: string, currency: string): void {
-    this.db.run(`INSERT INTO orders VALUES (?, ?, ?, 'pending', NULL, ?)`, [
-      reference,
-      amount,
-      currency,
-      now(),
+  async insert(record: TransactionRecord): Promise<TransactionRecord> {
+    this.db.run('INSERT OR IGNORE INTO transactions VALUES (?, ?, ?, ?, ?)', [
+      record.reference,
+      record.kind,
+      record.state,
+      record.createdAt,
+      JSON.stringify(record),
     ]);
+    return (await this.get(record.reference))!;
   }
 
-  find(
-    reference: string,
-  ): { reference: string; amount: string; currency: string; status: string } | undefined {
-    const statement = this.db.prepare(
-      'SELECT reference, amount, currency, status FROM orders WHERE reference = ?',
+  async get(reference: string): Promise<TransactionRecord | undefined> {
+    const [row] = this.rows('SELECT record FROM transactions WHERE reference = ?', [reference]);
+    return row;
+  }
+
+  async update(record: TransactionRecord, from: TransactionState): Promise<boolean> {
+    this.db.run('UPDATE transactions SET state = ?, record = ? WHERE reference = ? AND state = ?', [
+      record.state,
+      JSON.stringify(record),
+      record.reference,
+      from,
+    ]);
+    return this.db.getRowsModified() === 1;
+  }
+
+  async listPending(query: {
+    kind: TransactionRecord['kind'];
+    createdBefore: number;
+    limit: number;
+  }): Promise<TransactionRecord[]> {
+    return this.rows(
+      `SELECT record FROM transactions WHERE state = 'pending' AND kind = ? AND created_at < ?
+       ORDER BY created_at LIMIT ?`,
+      [query.kind, query.createdBefore, query.limit],
     );
+  }
+
+  /** The merchant's own view of its orders. */
+  orders(): { reference: string; amount: string; status: string }[] {
+    const [result] = this.db.exec('SELECT record FROM transactions ORDER BY reference');
+    return (result?.values ?? []).map(([json]) => {
+      const record = JSON.parse(String(json)) as TransactionRecord;
+      const status = record.state === 'succeeded' ? 'paid' : record.state;
+      return { reference: record.reference, amount: record.amount, status };
+    });
+  }
+
+  private rows(sql: string, params: (string | number)[]): TransactionRecord[] {
+    const statement = this.db.prepare(sql);
     try {
-      statement.bind([reference]);
-      return statement.step() ? (statement.getAsObject() as never) : undefined;
+      statement.bind(params);
+      const out: TransactionRecord[] = [];
+      while (statement.step()) out.push(JSON.parse(String(statement.get()[0])) as TransactionRecord);
+      return out;
     } finally {
       statement.free();
     }
   }
-
-  /**
-   * Applies a callback once: the processed_callbacks insert and the order update commit
-   * together, so a retry or duplicate (same dedupe key) changes nothing, and only a pending
-   * order changes state (a late failure never un-pays a paid order). Returns whether it applied.
-   */
-  applyCallback(event: CallbackEvent, reference: string, dedupeKey: string): boolean {
-    this.db.run('BEGIN');
-    try {
-      this.db.run('INSERT OR IGNORE INTO processed_callbacks VALUES (?, ?, ?, ?)', [
-        dedupeKey,
-        reference,
-        event.type,
-        now(),
-      ]);
-      if (this.db.getRowsModified() === 0) {
-        this.db.run('ROLLBACK');
-        return false;
-      }
-      this.db.run(
-        `UPDATE orders SET status = ?, transaction_id = ?, updated_at = ? WHERE reference = ? AND status = 'pending'`,
-        [event.paid ? 'paid' : 'failed', event.transactionId ?? null, now(), reference],
-      );
-      this.db.run('COMMIT');
-      return true;
-    } catch (error) {
-      this.db.run('ROLLBACK');
-      throw error;
-    }
-  }
-
-  all(): { reference: string; amount: string; status: string }[] {
-    const [result] = this.db.exec('SELECT reference, amount, status FROM orders ORDER BY reference');
-    return (result?.values ?? []).map(([reference, amount, status]) => ({
-      reference: String(reference),
-      amount: String(amount),
-      status: String(status),
-    }));
-  }
-
-  callbacksProcessed(): number {
-    return Number(this.db.exec('SELECT count(*) FROM processed_callbacks')[0]?.values[0]?.[0] ?? 0);
-  }
 }
-
-const now = () => new Date().toISOString();
 
 // --- the merchant's server: a webhook route, and the checkout step that initiates payments ---
 
 const secret = process.env.WEBHOOK_SECRET ?? 'example-webhook-secret-change-me';
 const db = await openDatabase(process.env.ORDERS_DB);
-const orders = new OrderStore(db);
+const store = new SqlTransactionStore(db);
+const tracker = createTransactionTracker({ store });
 
 const handler = createCallbackHandler({
   secret,
-  // The database is the dedupe store: processed_callbacks survives restarts and is shared by
-  // every server process, where the default in-memory store is not.
+  // The tracker settles each transaction once in the database, which survives restarts and is
+  // shared by every server process; a redelivery reaches onEvent marked 'duplicate'. It also
+  // refuses (409) a callback for an order it never recorded, and (422) one whose amount or
+  // currency is not the order's.
+  tracker,
   dedupe: false,
-  // Refuse (422) a callback whose amount or currency is not the order's.
-  expected: (event, { reference }) => {
-    const order = orders.find(reference);
-    return order && { amount: order.amount, currency: order.currency };
-  },
-  onEvent: (event, { reference, dedupeKey }) => {
-    const applied = orders.applyCallback(event, reference, dedupeKey);
-    console.log(`callback ${event.type} for ${reference}: ${applied ? 'applied' : 'already applied'}`);
+  onEvent: (event, { reference, settlement }) => {
+    const applied = settlement === 'duplicate' ? 'already applied' : 'applied';
+    console.log(`callback ${event.type} for ${reference}: ${applied}`);
   },
 });
 const server = createServer(toNodeListener(handler));
@@ -146,8 +138,10 @@ if (!process.env.PAYMENTS_BASE_URL)
   sandbox = await startSandbox({ callbackDelayMs: 20, duplicateDeliveries: true });
 const client = new PaymentsClient({ baseUrl: process.env.PAYMENTS_BASE_URL ?? sandbox!.url });
 
-async function checkout(reference: string, phone: string, total: number): Promise<void> {
-  orders.createPendingOrder(reference, String(total), 'KES'); // pending before the money moves
+/** Records the order as pending, initiates its payment, and resolves with the outcome. */
+async function checkout(reference: string, phone: string, total: number): Promise<TransactionRecord> {
+  // Pending before the money moves: the callback always finds the order.
+  await tracker.begin({ reference, kind: 'mobile_money', amount: total, currency: 'KES' });
   await client.initiateMobileMoneyPayment({
     customer_details: { full_name: 'Jane Doe', phone_number: phone, email: 'jane@example.com' },
     amount: { delivery_fee: 0, discount_fee: 0, total, currency: 'KES' },
@@ -156,21 +150,24 @@ async function checkout(reference: string, phone: string, total: number): Promis
       callback_url: await signCallbackUrl(webhookUrl, { secret, reference }),
     },
   });
+  return tracker.waitFor(reference, { timeout: 15_000 });
 }
 
 const run = Date.now().toString(36).toUpperCase();
-await checkout(`ORD-${run}-1`, '0712345678', 1200);
-await checkout(`ORD-${run}-2`, '254700000406', 800); // the sandbox's insufficient-funds number
-await checkout(`ORD-${run}-3`, '+254 110 000 000', 2500);
+await Promise.all([
+  checkout(`ORD-${run}-1`, '0712345678', 1200),
+  checkout(`ORD-${run}-2`, '254700000406', 800), // the sandbox's insufficient-funds number
+  checkout(`ORD-${run}-3`, '+254 110 000 000', 2500),
+]);
+await sandbox?.waitForIdle(); // let the duplicate deliveries arrive too
 
-// Wait until no order is pending (the callbacks are asynchronous), at most 15 s.
-for (let i = 0; i < 300 && orders.all().some((order) => order.status === 'pending'); i++) {
-  await new Promise((done) => setTimeout(done, 50));
-}
-await sandbox?.waitForIdle();
+// An STK push whose callback never came would show up here after 5 minutes (the mobile-money
+// default); a cron job expires it, and a callback that comes later still settles it.
+for (const stale of await tracker.stale()) await tracker.expire(stale.reference);
 
-console.table(orders.all());
-console.log(`callbacks processed: ${orders.callbacksProcessed()}`);
+const orders = store.orders();
+console.table(orders);
+console.log(`callbacks processed: ${orders.filter((order) => order.status !== 'pending').length}`);
 if (process.env.ORDERS_DB) writeFileSync(process.env.ORDERS_DB, db.export());
 server.closeAllConnections();
 server.close();

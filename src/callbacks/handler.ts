@@ -17,6 +17,13 @@ import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type Dedupe
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
+import {
+  expectedFromTransaction,
+  findCallbackTransaction,
+  settleCallbackTransaction,
+} from '../transactions/callbacks.js';
+import type { TransactionRecord } from '../transactions/store.js';
+import type { SettleResult, TransactionTracker } from '../transactions/tracker.js';
 
 /**
  * What `onEvent` gets besides the event. `Reference` is `string` when the handler verifies
@@ -41,6 +48,15 @@ export interface CallbackContext<Reference extends string | undefined = string |
   readonly reference: Reference;
   /** The event's dedupe key ({@link callbackDedupeKey}). */
   readonly dedupeKey: string;
+  /** With `tracker`: the transaction after this callback settled it. */
+  readonly transaction?: TransactionRecord;
+  /**
+   * With `tracker`: `'settled'`; `'late'` when the transaction had been expired; `'duplicate'` when
+   * it was already settled with this outcome by an earlier delivery whose processing may not have
+   * finished (its `onEvent` threw, its process died, the store's reply was lost) — so process it
+   * idempotently rather than skip it.
+   */
+  readonly settlement?: SettleResult['result'];
 }
 
 /**
@@ -79,6 +95,9 @@ export interface ExpectedPayment {
  * | `reference_mismatch` | 409 | not retry: the payload's reference is not the signed one | `CallbackParseError` |
  * | `amount_mismatch` | 422 | not retry: `expected` returned another amount | `PaymentsError` |
  * | `currency_mismatch` | 422 | not retry: `expected` returned another currency | `PaymentsError` |
+ * | `unknown_reference` | 409 | retry: `tracker` set and no transaction was recorded under the reference (yet) | `PaymentsError` |
+ * | `transaction_kind_mismatch` | 409 | not retry: `tracker` set and the transaction recorded under the reference is of another kind | `PaymentsError` |
+ * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
  * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw; the claim was released | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`) |
@@ -103,7 +122,10 @@ export type CallbackRejectionReason =
   | 'currency_mismatch'
   | 'in_progress'
   | 'dedupe_store_full'
-  | 'handler_failed';
+  | 'handler_failed'
+  | 'unknown_reference'
+  | 'transaction_kind_mismatch'
+  | 'conflicting_outcome';
 
 /**
  * What `onError` receives: one of the SDK's errors for a refusal (see
@@ -178,6 +200,13 @@ export interface CallbackHandlerOptions<
     event: CallbackEvent,
     context: Omit<CallbackContext<Reference>, 'dedupeKey'>,
   ): ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
+  /**
+   * Settle pending transactions (`hosted-payments/transactions`): a callback for a reference it
+   * never recorded is refused (409 `unknown_reference`), `expected` comes from the recorded amount
+   * and currency, and a second, different outcome for a settled transaction is refused (409
+   * `conflicting_outcome`) and never applied. The key is the signed reference.
+   */
+  readonly tracker?: TransactionTracker;
   /**
    * Told about every refused request and every `onEvent` failure (for logs and metrics). Its own
    * errors are ignored. The error never carries the payload.
@@ -382,6 +411,8 @@ const isOrigin = (value: unknown): boolean => {
  * | 405 `method_not_allowed` | not a POST |
  * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
  * | 409 `reference_mismatch` | the payload's reference (transaction_reference / order_id / reference_id) is not the signed one |
+ * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
+ * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
@@ -547,14 +578,23 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
     let claimed = false;
     let dedupeKey = '';
+    let transaction: TransactionRecord | undefined;
     try {
-      if (options.expected !== undefined) {
-        const expected = await options.expected(event, {
-          get request() {
-            return request.toRequest();
-          },
-          reference,
-        });
+      if (options.tracker !== undefined) {
+        const found = await findCallbackTransaction(options.tracker, event, signedReference);
+        if (!found.ok) return await refuse(request, found.status, found.reason, found.error);
+        transaction = found.record;
+      }
+      if (options.expected !== undefined || transaction !== undefined) {
+        const expected =
+          transaction !== undefined
+            ? expectedFromTransaction(transaction)
+            : await options.expected!(event, {
+                get request() {
+                  return request.toRequest();
+                },
+                reference,
+              });
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
@@ -606,12 +646,23 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = true;
       }
 
+      let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> = {};
+      if (transaction !== undefined) {
+        const settled = await settleCallbackTransaction(options.tracker!, event, transaction);
+        if (!settled.ok) {
+          if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
+          claimed = false;
+          return await refuse(request, settled.status, settled.reason, settled.error);
+        }
+        tracked = { transaction: settled.settlement.record, settlement: settled.settlement.result };
+      }
       await options.onEvent(event, {
         get request() {
           return request.toRequest();
         },
         reference,
         dedupeKey,
+        ...tracked,
       });
       if (claimed) {
         claimed = false;

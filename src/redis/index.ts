@@ -204,3 +204,10 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     },
   };
 }
+
+export { createRedisTransactionStore } from './transactions.js';
+export type {
+  RedisTransactionStore,
+  RedisTransactionStoreOptions,
+  RedisSubscriberClient,
+} from './transactions.js';

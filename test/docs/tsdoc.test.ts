@@ -10,6 +10,7 @@ const entries = [
   'src/sandbox/index.ts',
   'src/testing/index.ts',
   'src/redis/index.ts',
+  'src/transactions/index.ts',
 ];
 
 const program = ts.createProgram(entries, {

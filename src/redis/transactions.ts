@@ -1,0 +1,250 @@
+// The pending-transaction store on Redis: every transition is one Lua script (compare-and-set on
+// the record's state, the pending index and the notification in one atomic step), and waitFor in
+// any process hears settlements over pub/sub. ioredis is never imported here: the merchant passes
+// the client.
+import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
+import type { RedisScriptClient } from './index.js';
+
+/**
+ * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
+ *
+ * @example
+ * ```ts
+ * const subscriber: RedisSubscriberClient = redis.duplicate();
+ * ```
+ */
+export interface RedisSubscriberClient {
+  subscribe(channel: string): Promise<unknown>;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  quit?(): Promise<unknown>;
+}
+
+/**
+ * Options of {@link createRedisTransactionStore}.
+ *
+ * @example
+ * ```ts
+ * const options: RedisTransactionStoreOptions = { client: redis, prefix: 'shop-a:tx:' };
+ * ```
+ */
+export interface RedisTransactionStoreOptions {
+  /** An ioredis `Redis` instance (or anything with `eval`). The store never closes it. */
+  readonly client: RedisScriptClient & { duplicate?(): RedisSubscriberClient };
+  /**
+   * The connection that listens for settlements (pub/sub needs a connection of its own).
+   * Default: `client.duplicate()`, made on the first `waitFor` and closed by `close()`.
+   */
+  readonly subscriber?: RedisSubscriberClient;
+  /** Prefix of every key and of the channel. Default `'hosted-payments:tx:'`. */
+  readonly prefix?: string;
+  /**
+   * How long a settled or expired record is kept, ms (a key TTL); a redelivery after that finds
+   * no record. Pending records never expire. Default 7 days.
+   */
+  readonly finishedTtlMs?: number;
+}
+
+/**
+ * A {@link TransactionStore} on Redis, with `close()` for the subscriber connection it made.
+ *
+ * @example
+ * ```ts
+ * const store: RedisTransactionStore = createRedisTransactionStore({ client: redis });
+ * await store.close();
+ * ```
+ */
+export interface RedisTransactionStore extends TransactionStore {
+  /** Closes the subscriber connection the store created (not one passed in, not `client`). */
+  close(): Promise<void>;
+}
+
+// KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt.
+const insertScript = `
+local existing = redis.call('HGET', KEYS[1], 'record')
+if existing then return existing end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'record', ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+return ARGV[1]
+`;
+
+// KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
+// TTL ms for a finished record, channel.
+const updateScript = `
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'record', ARGV[1])
+if ARGV[3] == 'pending' then
+  redis.call('PERSIST', KEYS[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+end
+redis.call('PUBLISH', ARGV[6], ARGV[1])
+return 1
+`;
+
+const getScript = `return redis.call('HGET', KEYS[1], 'record')`;
+
+// KEYS: pending index. ARGV: created-before (exclusive), limit, record key prefix. Index entries
+// whose record is gone are removed on the way.
+const listPendingScript = `
+local refs = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, ARGV[2])
+local out = {}
+for _, ref in ipairs(refs) do
+  local record = redis.call('HGET', ARGV[3] .. ref, 'record')
+  if record then table.insert(out, record) else redis.call('ZREM', KEYS[1], ref) end
+end
+return out
+`;
+
+const parse = (text: unknown): TransactionRecord => {
+  if (typeof text !== 'string') throw new Error('Redis transaction store: unexpected reply');
+  return JSON.parse(text) as TransactionRecord;
+};
+
+/**
+ * Creates a {@link RedisTransactionStore} for `createTransactionTracker({ store })`: several
+ * webhook instances and the processes that wait share it. Each transition is one Lua script
+ * (compare-and-set on the stored state), so a transaction settles once however many instances
+ * receive its callback at the same moment; the script also publishes the new record, and the
+ * store's subscriber wakes `waitFor` wherever it waits (the tracker also re-reads the store
+ * periodically, so a message lost while Redis restarts delays a wake-up, never loses it).
+ *
+ * Keys: `<prefix>r:<reference>` (a hash; settled and expired ones expire after `finishedTtlMs`),
+ * `<prefix>pending:<kind>` (a sorted set by creation time), channel `<prefix>settled`. The
+ * listing script reads record keys it derives, so on Redis Cluster put the prefix in a hash tag
+ * (`'{hp-tx}:'`). Run Redis with persistence (AOF) or replication: a Redis that restarts empty
+ * forgets pending transactions.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { createTransactionTracker } from 'hosted-payments/transactions';
+ * import { createRedisTransactionStore } from 'hosted-payments/redis';
+ *
+ * const redis = new Redis(process.env.REDIS_URL!, { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+ * const tracker = createTransactionTracker({ store: createRedisTransactionStore({ client: redis }) });
+ * ```
+ */
+export function createRedisTransactionStore(options: RedisTransactionStoreOptions): RedisTransactionStore {
+  const { client } = options;
+  const prefix = options.prefix ?? 'hosted-payments:tx:';
+  const finishedTtlMs = Math.max(1, Math.ceil(options.finishedTtlMs ?? 7 * 24 * 60 * 60 * 1000));
+  const channel = `${prefix}settled`;
+  const recordKey = (reference: string) => `${prefix}r:${reference}`;
+  const pendingKey = (kind: TransactionKind) => `${prefix}pending:${kind}`;
+
+  const listeners = new Map<string, Set<(record: TransactionRecord) => void>>();
+  let subscriber: RedisSubscriberClient | undefined = options.subscriber;
+  const ownSubscriber = options.subscriber === undefined;
+  let subscribed: Promise<unknown> | undefined;
+  let attached: RedisSubscriberClient | undefined;
+
+  const listen = (): Promise<unknown> => {
+    if (subscribed !== undefined) return subscribed;
+    if (subscriber === undefined) {
+      if (client.duplicate === undefined) {
+        return Promise.reject(
+          new Error('Redis transaction store: pass `subscriber` (client has no duplicate())'),
+        );
+      }
+      subscriber = client.duplicate();
+      // Its own connection errors (Redis restarting) are not the merchant's to handle: ioredis
+      // reconnects and resubscribes, and waitFor re-reads the store meanwhile.
+      subscriber.on('error', () => undefined);
+    }
+    if (attached !== subscriber) {
+      attached = subscriber;
+      subscriber.on('message', (from, message) => {
+        if (from !== channel) return;
+        let record: TransactionRecord;
+        try {
+          record = parse(message);
+        } catch {
+          return;
+        }
+        for (const listener of listeners.get(record.reference) ?? []) listener(record);
+      });
+    }
+    subscribed = subscriber.subscribe(channel).catch((error: unknown) => {
+      subscribed = undefined;
+      throw error;
+    });
+    return subscribed;
+  };
+
+  return {
+    async insert(record) {
+      return parse(
+        await client.eval(
+          insertScript,
+          2,
+          recordKey(record.reference),
+          pendingKey(record.kind),
+          JSON.stringify(record),
+          record.reference,
+          record.createdAt,
+        ),
+      );
+    },
+
+    async get(reference) {
+      const reply = await client.eval(getScript, 1, recordKey(reference));
+      return reply === null || reply === undefined ? undefined : parse(reply);
+    },
+
+    async update(record, from) {
+      const reply = await client.eval(
+        updateScript,
+        2,
+        recordKey(record.reference),
+        pendingKey(record.kind),
+        JSON.stringify(record),
+        from,
+        record.state,
+        record.reference,
+        finishedTtlMs,
+        channel,
+      );
+      return reply === 1;
+    },
+
+    async listPending({ kind, createdBefore, limit }) {
+      const reply = await client.eval(
+        listPendingScript,
+        1,
+        pendingKey(kind),
+        createdBefore,
+        Math.max(1, Math.floor(limit)),
+        `${prefix}r:`,
+      );
+      return (Array.isArray(reply) ? reply : []).map(parse);
+    },
+
+    async watch(reference, listener) {
+      let set = listeners.get(reference);
+      if (set === undefined) listeners.set(reference, (set = new Set()));
+      set.add(listener);
+      const stop = () => {
+        const current = listeners.get(reference);
+        current?.delete(listener);
+        if (current?.size === 0) listeners.delete(reference);
+      };
+      try {
+        await listen();
+      } catch (error) {
+        stop();
+        throw error;
+      }
+      return stop;
+    },
+
+    async close() {
+      listeners.clear();
+      const own = ownSubscriber ? subscriber : undefined;
+      subscriber = ownSubscriber ? undefined : subscriber;
+      subscribed = undefined;
+      await own?.quit?.();
+    },
+  };
+}

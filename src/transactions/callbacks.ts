@@ -1,0 +1,103 @@
+/**
+ * What `createCallbackHandler({ tracker })` does with the tracker, in one place: find the
+ * transaction a callback is about (refusing one never recorded), and settle it exactly once
+ * (refusing a second, different outcome). The handler calls these two functions and answers
+ * with the status and reason they give.
+ *
+ * @module
+ */
+import type { CallbackEvent, CallbackEventType } from '../callbacks/events.js';
+import { TransactionConflictError, UnknownTransactionError } from './errors.js';
+import type { TransactionKind, TransactionRecord } from './store.js';
+import type { SettleResult, TransactionTracker } from './tracker.js';
+
+/** A refusal the handler turns into its answer and an `onError` report. */
+export interface TransactionRefusal {
+  readonly ok: false;
+  readonly status: 409;
+  readonly reason: 'unknown_reference' | 'transaction_kind_mismatch' | 'conflicting_outcome';
+  readonly error: Error;
+}
+
+// Which transaction kind and outcome each event type settles: the table a reviewer checks.
+const settles: Record<CallbackEventType, { kind: TransactionKind; outcome: 'succeeded' | 'failed' }> = {
+  'payment.card.succeeded': { kind: 'card', outcome: 'succeeded' },
+  'payment.card.failed': { kind: 'card', outcome: 'failed' },
+  'payment.mobile_money.succeeded': { kind: 'mobile_money', outcome: 'succeeded' },
+  'payment.mobile_money.failed': { kind: 'mobile_money', outcome: 'failed' },
+  'checkout.succeeded': { kind: 'checkout', outcome: 'succeeded' },
+  'checkout.failed': { kind: 'checkout', outcome: 'failed' },
+  'payout.succeeded': { kind: 'payout', outcome: 'succeeded' },
+  'payout.failed': { kind: 'payout', outcome: 'failed' },
+};
+
+/**
+ * The transaction a callback is about, by the signed reference (or the payload's own when the
+ * handler has no secret): refused with 409 when it was never recorded, or was recorded as another
+ * kind (a payout callback for a card payment's reference).
+ */
+export async function findCallbackTransaction(
+  tracker: TransactionTracker,
+  event: CallbackEvent,
+  signedReference: string | undefined,
+): Promise<{ readonly ok: true; readonly record: TransactionRecord } | TransactionRefusal> {
+  const reference = signedReference ?? event.reference;
+  // A reference `begin` would refuse (empty, over 256 characters) was never recorded.
+  const recordable = reference !== undefined && reference.length > 0 && reference.length <= 256;
+  const record = recordable ? await tracker.get(reference) : undefined;
+  if (record === undefined) {
+    return {
+      ok: false,
+      status: 409,
+      reason: 'unknown_reference',
+      error: new UnknownTransactionError(reference ?? '(none: sign the callback URL with its reference)'),
+    };
+  }
+  const { kind, outcome } = settles[event.type];
+  if (record.kind !== kind) {
+    return {
+      ok: false,
+      status: 409,
+      reason: 'transaction_kind_mismatch',
+      error: new TransactionConflictError('kind_mismatch', record, outcome),
+    };
+  }
+  return { ok: true, record };
+}
+
+/**
+ * What the tracker expects of the callback: the recorded amount, and currency when recorded.
+ */
+export const expectedFromTransaction = (
+  record: TransactionRecord,
+): { readonly amount: string; readonly currency?: string } =>
+  record.currency === undefined
+    ? { amount: record.amount }
+    : { amount: record.amount, currency: record.currency };
+
+/**
+ * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired) or
+ * `'duplicate'` (already settled with this outcome). A different outcome is refused with 409 and
+ * never applied.
+ */
+export async function settleCallbackTransaction(
+  tracker: TransactionTracker,
+  event: CallbackEvent,
+  record: TransactionRecord,
+): Promise<{ readonly ok: true; readonly settlement: SettleResult } | TransactionRefusal> {
+  try {
+    const settlement = await tracker.settle(record.reference, {
+      outcome: settles[event.type].outcome,
+      eventType: event.type,
+      amount: event.amount,
+      message: event.message,
+      ...(event.transactionId === undefined ? {} : { transactionId: event.transactionId }),
+    });
+    return { ok: true, settlement };
+  } catch (error) {
+    if (error instanceof TransactionConflictError) {
+      return { ok: false, status: 409, reason: 'conflicting_outcome', error };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The tracker's typed errors. Each extends `PaymentsError`, has a literal `name`, and names the
+ * reference it is about (a merchant reference is not a secret).
+ *
+ * @module
+ */
+import { PaymentsError } from '../errors.js';
+import type { TransactionRecord, TransactionState } from './store.js';
+
+/**
+ * `settle`, `expire` or `waitFor` for a reference `begin` never recorded (or whose settled record
+ * has aged out of the store).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await tracker.settle('ORD-1', { outcome: 'succeeded' });
+ * } catch (error) {
+ *   if (error instanceof UnknownTransactionError) console.warn('no pending transaction', error.reference);
+ * }
+ * ```
+ */
+export class UnknownTransactionError extends PaymentsError {
+  override readonly name = 'UnknownTransactionError' as const;
+
+  constructor(readonly reference: string) {
+    super(`reference: no transaction ${JSON.stringify(reference)} was recorded with tracker.begin`);
+  }
+}
+
+/**
+ * A transition the record's state does not allow, never applied: a second, different outcome for
+ * a settled transaction (`reason: 'conflicting_outcome'`), `begin` again for a reference in use
+ * with another kind, amount or currency (`reason: 'reference_in_use'`), or a callback of another
+ * kind than the one recorded (`reason: 'kind_mismatch'`). `record` is the stored
+ * record, unchanged.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof TransactionConflictError && error.reason === 'conflicting_outcome') {
+ *     alertOps(`${error.reference} was ${error.record.state}, then a ${error.attempted} callback came`);
+ *   }
+ * }
+ * ```
+ */
+export class TransactionConflictError extends PaymentsError {
+  override readonly name = 'TransactionConflictError' as const;
+  readonly reference: string;
+
+  constructor(
+    readonly reason: 'conflicting_outcome' | 'reference_in_use' | 'kind_mismatch',
+    readonly record: TransactionRecord,
+    /** The outcome (or state) that was refused. */
+    readonly attempted: TransactionState,
+  ) {
+    super(
+      reason === 'conflicting_outcome'
+        ? `reference ${JSON.stringify(record.reference)}: already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
+        : reason === 'kind_mismatch'
+          ? `reference ${JSON.stringify(record.reference)}: recorded as a ${record.kind} transaction, the callback is of another kind`
+          : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
+    );
+    this.reference = record.reference;
+  }
+}
+
+/**
+ * `waitFor` gave up: the transaction was still pending after `timeout` ms. Nothing changed in the
+ * store; wait again, or list it with `stale` and `expire` it.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof TransactionTimeoutError) showStillProcessing(error.reference);
+ * }
+ * ```
+ */
+export class TransactionTimeoutError extends PaymentsError {
+  override readonly name = 'TransactionTimeoutError' as const;
+
+  constructor(
+    readonly reference: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`reference ${JSON.stringify(reference)}: still pending after waiting ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * The in-memory store is full of pending transactions (it never drops one to make room). Settle
+ * or expire some, raise `maxEntries`/`maxBytes`, or use a shared store.
+ *
+ * @example
+ * ```ts
+ * catch (error) {
+ *   if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
+ * }
+ * ```
+ */
+export class TransactionStoreFullError extends PaymentsError {
+  override readonly name = 'TransactionStoreFullError' as const;
+
+  constructor(
+    readonly limit: 'maxEntries' | 'maxBytes',
+    readonly value: number,
+  ) {
+    super(
+      `transaction store: ${limit} (${value}) reached with pending transactions only; none is dropped to make room`,
+    );
+  }
+}

@@ -1,0 +1,31 @@
+// hosted-payments/transactions — the merchant's pending transactions: recorded at initiation,
+// settled exactly once by the callback, awaited with waitFor, expired when the callback never
+// comes. In memory by default; hosted-payments/redis has the store for several instances.
+export { createTransactionTracker } from './tracker.js';
+export type {
+  TransactionTracker,
+  TransactionTrackerOptions,
+  BeginTransactionInput,
+  SettleInput,
+  SettleResult,
+  WaitForOptions,
+  StaleOptions,
+} from './tracker.js';
+export { createMemoryTransactionStore, transactionKinds } from './store.js';
+export type {
+  TransactionStore,
+  TransactionRecord,
+  TransactionKind,
+  TransactionState,
+  TransactionOutcome,
+  MemoryTransactionStore,
+  MemoryTransactionStoreOptions,
+} from './store.js';
+export {
+  UnknownTransactionError,
+  TransactionConflictError,
+  TransactionTimeoutError,
+  TransactionStoreFullError,
+} from './errors.js';
+export { trackTransactions } from './client.js';
+export type { TrackedPayments, TrackTransactionsOptions } from './client.js';

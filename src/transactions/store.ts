@@ -1,0 +1,308 @@
+/**
+ * What the tracker stores and the small interface a store implements. The in-memory store is
+ * here; `hosted-payments/redis` has one for several instances; `examples/order-store.ts` backs the
+ * interface with SQL.
+ *
+ * @module
+ */
+import { TransactionStoreFullError } from './errors.js';
+
+/**
+ * What is being paid or paid out: card payment, mobile-money (STK push) payment, hosted checkout,
+ * or payout.
+ *
+ * @example
+ * ```ts
+ * const kind: TransactionKind = 'mobile_money';
+ * ```
+ */
+export type TransactionKind = 'card' | 'mobile_money' | 'checkout' | 'payout';
+
+/**
+ * Every kind, for exhaustive loops and validation.
+ *
+ * @example
+ * ```ts
+ * transactionKinds.includes(input.kind);
+ * ```
+ */
+export const transactionKinds = ['card', 'mobile_money', 'checkout', 'payout'] as const;
+
+/**
+ * Where a transaction is: `pending` until its callback settles it as `succeeded` or `failed`
+ * (exactly once); `expired` when the merchant gave up waiting (a later genuine callback still
+ * settles it, marked `late`).
+ *
+ * @example
+ * ```ts
+ * const done = (state: TransactionState) => state !== 'pending';
+ * ```
+ */
+export type TransactionState = 'pending' | 'succeeded' | 'failed' | 'expired';
+
+/**
+ * What settled a transaction, from its callback.
+ *
+ * @example
+ * ```ts
+ * const outcome: TransactionOutcome = { eventType: 'payment.mobile_money.succeeded', transactionId: 'QK12', amount: '1500' };
+ * ```
+ */
+export interface TransactionOutcome {
+  /** The callback event's `type`, e.g. `'payout.failed'`. */
+  readonly eventType?: string;
+  /** The service's transaction id, when the callback carries one. */
+  readonly transactionId?: string;
+  /** The amount the callback reported. */
+  readonly amount?: string;
+  /** The callback's message, e.g. `'Insufficient funds'`. */
+  readonly message?: string;
+}
+
+/**
+ * One transaction as the store holds it: plain JSON (times are ms since the epoch), never
+ * mutated — every transition writes a new record.
+ *
+ * @example
+ * ```ts
+ * const record: TransactionRecord = await tracker.waitFor('ORD-1', { timeout: 120_000 });
+ * if (record.state === 'succeeded') fulfil(record.reference);
+ * ```
+ */
+export interface TransactionRecord {
+  /** The merchant's reference (the one signed into the callback URL). */
+  readonly reference: string;
+  readonly kind: TransactionKind;
+  /** Whole units, as the wire carries them: `'1500'`. */
+  readonly amount: string;
+  /** Upper-case ISO 4217 code, when known. */
+  readonly currency?: string;
+  readonly state: TransactionState;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** When it was expired (kept after a late settlement). */
+  readonly expiredAt?: number;
+  /** When its callback settled it. */
+  readonly settledAt?: number;
+  /** True when the callback settled it after it had been expired. */
+  readonly late?: boolean;
+  /** Present once settled. */
+  readonly outcome?: TransactionOutcome;
+}
+
+/**
+ * Where the tracker keeps transactions. Four operations, each atomic on its own; the tracker
+ * builds exactly-once settlement from `insert` and the compare-and-set `update`. A SQL table
+ * implements it with `INSERT … ON CONFLICT DO NOTHING` and `UPDATE … WHERE reference = ? AND
+ * state = ?` (see `examples/order-store.ts`).
+ *
+ * @example
+ * ```ts
+ * const store: TransactionStore = {
+ *   async insert(record) {
+ *     await db.run('INSERT INTO tx (reference, kind, state, created_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+ *       [record.reference, record.kind, record.state, record.createdAt, JSON.stringify(record)]);
+ *     return (await this.get(record.reference))!;
+ *   },
+ *   async get(reference) {
+ *     const row = await db.get('SELECT record FROM tx WHERE reference = ?', [reference]);
+ *     return row && JSON.parse(row.record);
+ *   },
+ *   async update(record, from) {
+ *     const { changes } = await db.run('UPDATE tx SET state = ?, record = ? WHERE reference = ? AND state = ?',
+ *       [record.state, JSON.stringify(record), record.reference, from]);
+ *     return changes === 1;
+ *   },
+ *   async listPending({ kind, createdBefore, limit }) {
+ *     const rows = await db.all("SELECT record FROM tx WHERE state = 'pending' AND kind = ? AND created_at < ? ORDER BY created_at LIMIT ?", [kind, createdBefore, limit]);
+ *     return rows.map((row) => JSON.parse(row.record));
+ *   },
+ * };
+ * ```
+ */
+export interface TransactionStore {
+  /**
+   * Stores `record` (always `pending`) unless its reference is present; resolves with the stored
+   * record — `record` itself when it was new, the existing one otherwise (left unchanged).
+   */
+  insert(record: TransactionRecord): Promise<TransactionRecord>;
+  /** The stored record, or `undefined`. */
+  get(reference: string): Promise<TransactionRecord | undefined>;
+  /**
+   * Atomically replaces the stored record of `record.reference` with `record` if, and only if, its
+   * stored state is still `from`; resolves with whether it did. Two concurrent updates from one
+   * state never both succeed.
+   */
+  update(record: TransactionRecord, from: TransactionState): Promise<boolean>;
+  /** Pending records of `kind` created before `createdBefore` (ms since the epoch), oldest first, at most `limit`. */
+  listPending(query: {
+    readonly kind: TransactionKind;
+    readonly createdBefore: number;
+    readonly limit: number;
+  }): Promise<TransactionRecord[]>;
+  /**
+   * Optional: calls `listener` with every record an `update` writes from now on for `reference`,
+   * in any process sharing the store (the Redis store uses pub/sub). Resolves, once listening, with
+   * the function that stops it. Without it, `waitFor` in another process notices by polling.
+   */
+  watch?(reference: string, listener: (record: TransactionRecord) => void): Promise<() => void>;
+}
+
+/**
+ * Options of {@link createMemoryTransactionStore}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryTransactionStoreOptions = { maxEntries: 200_000, finishedTtlMs: 3_600_000 };
+ * ```
+ */
+export interface MemoryTransactionStoreOptions {
+  /** At most this many records. Default 100,000. */
+  readonly maxEntries?: number;
+  /** At most about this many bytes of records (UTF-16 string sizes plus a fixed overhead each). Default 64 MiB. */
+  readonly maxBytes?: number;
+  /**
+   * How long a settled or expired record is kept, ms; earlier when room is needed (oldest
+   * first). Pending records are never dropped. Default 24 h.
+   */
+  readonly finishedTtlMs?: number;
+  /** Clock, for tests. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The in-memory store, with its size for monitoring.
+ *
+ * @example
+ * ```ts
+ * const store: MemoryTransactionStore = createMemoryTransactionStore();
+ * metrics.gauge('tx.bytes', store.stats().bytes);
+ * ```
+ */
+export interface MemoryTransactionStore extends TransactionStore {
+  /** Records held and their estimated size in bytes. */
+  stats(): { readonly entries: number; readonly pending: number; readonly bytes: number };
+}
+
+// A record's footprint: its strings at two bytes a character plus the object, Map entries and
+// numbers around them. An estimate that only has to grow with what is stored.
+const RECORD_OVERHEAD = 320;
+const recordBytes = (record: TransactionRecord): number => {
+  let chars = record.reference.length * 2 + record.amount.length + (record.currency?.length ?? 0);
+  const o = record.outcome;
+  if (o !== undefined) {
+    chars += (o.eventType?.length ?? 0) + (o.transactionId?.length ?? 0);
+    chars += (o.amount?.length ?? 0) + (o.message?.length ?? 0);
+  }
+  return RECORD_OVERHEAD + chars * 2;
+};
+
+interface Slot {
+  record: TransactionRecord;
+  bytes: number;
+}
+
+/**
+ * A {@link TransactionStore} in this process's memory, the tracker's default. Bounded by entries
+ * and by bytes: settled and expired records age out after `finishedTtlMs`, or earlier (oldest
+ * first) when room is needed; pending ones are never dropped — when only pending records remain
+ * and the store is full, `insert` throws {@link TransactionStoreFullError}. Right for one process;
+ * behind a load balancer use a shared store (`hosted-payments/redis`).
+ *
+ * @example
+ * ```ts
+ * const tracker = createTransactionTracker({ store: createMemoryTransactionStore({ maxEntries: 20_000 }) });
+ * ```
+ */
+export function createMemoryTransactionStore(
+  options: MemoryTransactionStoreOptions = {},
+): MemoryTransactionStore {
+  const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 100_000));
+  const maxBytes = Math.max(1, options.maxBytes ?? 64 * 1024 * 1024);
+  const finishedTtlMs = Math.max(0, options.finishedTtlMs ?? 24 * 60 * 60 * 1000);
+  const now = options.now ?? Date.now;
+  const slots = new Map<string, Slot>();
+  // Settled and expired references in the order they finished, each with its drop time: the
+  // front is the first to go. `finished` holds the current drop time of each; a queue entry whose
+  // time is no longer current (the record was settled after it expired) is skipped. A plain array
+  // with a moving head: deleting from the front of a Map leaves holes every new iterator walks.
+  const finished = new Map<string, number>();
+  let queue: { reference: string; dropAt: number }[] = [];
+  let head = 0;
+  let bytes = 0;
+  let pending = 0;
+
+  const dropFront = (): boolean => {
+    while (head < queue.length) {
+      const { reference, dropAt } = queue[head++]!;
+      if (finished.get(reference) !== dropAt) continue;
+      finished.delete(reference);
+      const slot = slots.get(reference);
+      if (slot !== undefined) {
+        slots.delete(reference);
+        bytes -= slot.bytes;
+      }
+      if (head > 1024 && head * 2 > queue.length) {
+        queue = queue.slice(head);
+        head = 0;
+      }
+      return true;
+    }
+    return false;
+  };
+  const makeRoom = (extraBytes: number): void => {
+    const cutoff = now();
+    while (head < queue.length && queue[head]!.dropAt <= cutoff && dropFront());
+    while (slots.size >= maxEntries || bytes + extraBytes > maxBytes) {
+      if (!dropFront()) {
+        if (slots.size >= maxEntries) throw new TransactionStoreFullError('maxEntries', maxEntries);
+        throw new TransactionStoreFullError('maxBytes', maxBytes);
+      }
+    }
+  };
+
+  return {
+    async insert(record) {
+      const existing = slots.get(record.reference);
+      if (existing !== undefined) return existing.record;
+      const size = recordBytes(record);
+      makeRoom(size);
+      slots.set(record.reference, { record, bytes: size });
+      bytes += size;
+      if (record.state === 'pending') pending++;
+      return record;
+    },
+    async get(reference) {
+      return slots.get(reference)?.record;
+    },
+    async update(record, from) {
+      const slot = slots.get(record.reference);
+      if (slot === undefined || slot.record.state !== from) return false;
+      const size = recordBytes(record);
+      bytes += size - slot.bytes;
+      if (from === 'pending') pending--;
+      if (record.state === 'pending') pending++;
+      slots.set(record.reference, { record, bytes: size });
+      finished.delete(record.reference);
+      if (record.state !== 'pending') {
+        // Never earlier than the last entry, so the queue stays in drop order with any clock.
+        const dropAt = Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity);
+        finished.set(record.reference, dropAt);
+        queue.push({ reference: record.reference, dropAt });
+      }
+      // A settled record is larger than the pending one it replaces: keep within maxBytes.
+      while (bytes > maxBytes && dropFront());
+      return true;
+    },
+    async listPending({ kind, createdBefore, limit }) {
+      const out: TransactionRecord[] = [];
+      for (const { record } of slots.values()) {
+        if (record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore) {
+          out.push(record);
+        }
+      }
+      return out.sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+    },
+    stats: () => ({ entries: slots.size, pending, bytes }),
+  };
+}

@@ -1,0 +1,414 @@
+/**
+ * `createTransactionTracker`: the merchant's pending transactions — recorded when a payment or
+ * payout is initiated, settled exactly once by its callback, awaited, and expired when the
+ * callback never comes.
+ *
+ * @module
+ */
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import { checkCurrency } from '../validation/currency.js';
+import { checkWholeNumber } from '../validation/money.js';
+import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
+import {
+  createMemoryTransactionStore,
+  transactionKinds,
+  type TransactionKind,
+  type TransactionOutcome,
+  type TransactionRecord,
+  type TransactionStore,
+} from './store.js';
+
+/**
+ * What `begin` records.
+ *
+ * @example
+ * ```ts
+ * const input: BeginTransactionInput = { reference: 'ORD-1', kind: 'mobile_money', amount: 1500, currency: 'KES' };
+ * ```
+ */
+export interface BeginTransactionInput {
+  /** The merchant's reference: the one signed into the callback URL (1–256 characters). */
+  readonly reference: string;
+  readonly kind: TransactionKind;
+  /** Whole units, as sent: `1500`, `1500n` or `'1500'` (stored as `'1500'`). */
+  readonly amount: number | bigint | string;
+  /** 3-letter currency code, when the transaction has one. */
+  readonly currency?: string;
+}
+
+/**
+ * What `settle` applies: the outcome, and what the callback said about it.
+ *
+ * @example
+ * ```ts
+ * await tracker.settle('ORD-1', { outcome: 'failed', eventType: 'payment.mobile_money.failed', message: 'Insufficient funds' });
+ * ```
+ */
+export interface SettleInput extends TransactionOutcome {
+  readonly outcome: 'succeeded' | 'failed';
+}
+
+/**
+ * What `settle` did: `'settled'` — this call moved it from pending; `'late'` — from expired (the
+ * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
+ * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
+not known here). `record` is the stored record after the call.
+ *
+ * @example
+ * ```ts
+ * const { result, record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
+ * if (result === 'late') await reviewLatePayment(record); // the order had been given up on
+ * ```
+ */
+export interface SettleResult {
+  readonly result: 'settled' | 'late' | 'duplicate';
+  readonly record: TransactionRecord;
+}
+
+/**
+ * Options of `waitFor`.
+ *
+ * @example
+ * ```ts
+ * const options: WaitForOptions = { timeout: 120_000, signal: request.signal };
+ * ```
+ */
+export interface WaitForOptions {
+  /** Give up after this many ms with a `TransactionTimeoutError`. Default: the kind's stale limit. */
+  readonly timeout?: number;
+  /** Abort the wait (rejects with the signal's reason, an `AbortError` by default). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Options of `stale`.
+ *
+ * @example
+ * ```ts
+ * const options: StaleOptions = { olderThan: 10 * 60_000, kind: 'mobile_money' };
+ * ```
+ */
+export interface StaleOptions {
+  /** Pending for longer than this many ms. Default: each kind's limit (`staleAfterMs`). */
+  readonly olderThan?: number;
+  /** Only this kind. */
+  readonly kind?: TransactionKind;
+  /** At most this many, oldest first. Default 1000. */
+  readonly limit?: number;
+}
+
+/**
+ * Options of {@link createTransactionTracker}.
+ *
+ * @example
+ * ```ts
+ * const options: TransactionTrackerOptions = { store: createMemoryTransactionStore(), staleAfterMs: { mobile_money: 180_000 } };
+ * ```
+ */
+export interface TransactionTrackerOptions {
+  /** Where transactions live. Default: {@link createMemoryTransactionStore} (one process only). */
+  readonly store?: TransactionStore;
+  /**
+   * How long a transaction may stay pending before `stale` lists it, per kind, ms. Defaults:
+   * `mobile_money` 5 min (an STK prompt times out on the phone within about a minute; the
+   * provider's callback follows), `card` 30 min (3-D Secure), `checkout` 1 h (a customer on the
+   * hosted page), `payout` 24 h.
+   */
+  readonly staleAfterMs?: Partial<Record<TransactionKind, number>>;
+  /**
+   * While `waitFor` waits, how often it also re-reads the store, ms: the fallback for a store
+   * without `watch`, and for a notification lost while the store was unreachable. Default 2000.
+   */
+  readonly pollIntervalMs?: number;
+  /** Clock, for tests. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The tracker: see {@link createTransactionTracker}.
+ *
+ * @example
+ * ```ts
+ * const tracker: TransactionTracker = createTransactionTracker();
+ * ```
+ */
+export interface TransactionTracker {
+  /** The store it uses. */
+  readonly store: TransactionStore;
+  /**
+   * Records a pending transaction. Calling it again with the same reference, kind, amount and
+   * currency resolves with the stored record (whatever its state); with different ones it throws
+   * `TransactionConflictError` (`reason: 'reference_in_use'`). Invalid input: `ValidationError`.
+   */
+  begin(input: BeginTransactionInput): Promise<TransactionRecord>;
+  /** The stored record, or `undefined`. */
+  get(reference: string): Promise<TransactionRecord | undefined>;
+  /**
+   * Settles a transaction exactly once (from pending, or from expired as `'late'`). The same
+   * outcome again is a `'duplicate'`; a different one throws `TransactionConflictError`
+   * (`reason: 'conflicting_outcome'`) and changes nothing. Unknown reference:
+   * `UnknownTransactionError`.
+   */
+  settle(reference: string, input: SettleInput): Promise<SettleResult>;
+  /**
+   * Resolves with the record once it is no longer pending (succeeded, failed or expired) — also
+   * when another process sharing the store settles it. Rejects with `TransactionTimeoutError`
+   * after `timeout`, with the signal's reason when aborted, with `UnknownTransactionError` for a
+   * reference never recorded.
+   */
+  waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
+  /** Pending transactions older than their limit (or `olderThan`), oldest first. */
+  stale(options?: StaleOptions): Promise<TransactionRecord[]>;
+  /**
+   * Gives up on a pending transaction: it becomes `expired`, and `waitFor` resolves with it. A
+   * later genuine callback still settles it (`'late'`). A record already settled or expired is
+   * returned unchanged. Unknown reference: `UnknownTransactionError`.
+   */
+  expire(reference: string): Promise<TransactionRecord>;
+}
+
+const defaultStaleAfterMs: Record<TransactionKind, number> = {
+  card: 30 * 60_000,
+  mobile_money: 5 * 60_000,
+  checkout: 60 * 60_000,
+  payout: 24 * 60 * 60_000,
+};
+
+const issue = (path: string, code: string, message: string): ValidationIssue => ({
+  path: [path],
+  code,
+  message,
+});
+
+const checkReference = (reference: unknown): string => {
+  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 256) {
+    throw new ValidationError(
+      [issue('reference', 'invalid_reference', 'expected a non-empty string of at most 256 characters')],
+      { prefix: 'Invalid transaction' },
+    );
+  }
+  return reference;
+};
+
+const positiveMs = (value: number | undefined, name: string): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${name}: expected a number of milliseconds ≥ 0, got ${String(value)}`);
+  }
+  return value;
+};
+
+const abortReason = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException('The wait was aborted', 'AbortError');
+
+/**
+ * Creates a pending-transaction tracker over a store (in memory by default; pass the Redis store
+ * from `hosted-payments/redis` when several processes share the work). Hand it to
+ * `createCallbackHandler({ tracker })` and every genuine callback settles its transaction exactly
+ * once, wherever `waitFor` is waiting.
+ *
+ * @example
+ * ```ts
+ * const tracker = createTransactionTracker();
+ * await tracker.begin({ reference: 'ORD-1', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+ * // … the callback handler settles it …
+ * const record = await tracker.waitFor('ORD-1', { timeout: 120_000 });
+ * console.log(record.state); // 'succeeded' | 'failed' | 'expired'
+ * ```
+ */
+export function createTransactionTracker(options: TransactionTrackerOptions = {}): TransactionTracker {
+  const store = options.store ?? createMemoryTransactionStore();
+  const now = options.now ?? Date.now;
+  const pollIntervalMs = Math.max(10, positiveMs(options.pollIntervalMs, 'pollIntervalMs') ?? 2_000);
+  const staleAfterMs: Record<TransactionKind, number> = { ...defaultStaleAfterMs };
+  for (const kind of transactionKinds) {
+    const value = positiveMs(options.staleAfterMs?.[kind], `staleAfterMs.${kind}`);
+    if (value !== undefined) staleAfterMs[kind] = value;
+  }
+  // waitFor calls in this process, woken directly by this tracker's own transitions.
+  const waiters = new Map<string, Set<(record: TransactionRecord) => void>>();
+  const notify = (record: TransactionRecord): void => {
+    for (const wake of waiters.get(record.reference) ?? []) wake(record);
+  };
+
+  const mustGet = async (reference: string): Promise<TransactionRecord> => {
+    const record = await store.get(checkReference(reference));
+    if (record === undefined) throw new UnknownTransactionError(reference);
+    return record;
+  };
+
+  const tracker: TransactionTracker = {
+    store,
+
+    async begin(input) {
+      const issues: ValidationIssue[] = [];
+      const reference = input?.reference;
+      if (typeof reference !== 'string' || reference.length === 0 || reference.length > 256) {
+        issues.push(
+          issue('reference', 'invalid_reference', 'expected a non-empty string of at most 256 characters'),
+        );
+      }
+      if (!(transactionKinds as readonly unknown[]).includes(input?.kind)) {
+        issues.push(issue('kind', 'invalid_kind', `expected one of ${transactionKinds.join(', ')}`));
+      }
+      const amount = checkWholeNumber(input?.amount, 1);
+      if (!amount.ok) issues.push(issue('amount', amount.code, amount.message));
+      const currency = input?.currency === undefined ? undefined : checkCurrency(input.currency);
+      if (currency !== undefined && !currency.ok)
+        issues.push(issue('currency', currency.code, currency.message));
+      if (issues.length > 0 || !amount.ok || (currency !== undefined && !currency.ok)) {
+        throw new ValidationError(issues, { prefix: 'Invalid transaction' });
+      }
+      const at = now();
+      const record: TransactionRecord = {
+        reference,
+        kind: input.kind,
+        amount: amount.value,
+        ...(currency === undefined ? {} : { currency: currency.value }),
+        state: 'pending',
+        createdAt: at,
+        updatedAt: at,
+      };
+      const stored = await store.insert(record);
+      if (
+        stored.kind !== record.kind ||
+        stored.amount !== record.amount ||
+        stored.currency !== record.currency
+      ) {
+        throw new TransactionConflictError('reference_in_use', stored, 'pending');
+      }
+      return stored;
+    },
+
+    get: (reference) => store.get(checkReference(reference)),
+
+    async settle(reference, input) {
+      if (input?.outcome !== 'succeeded' && input?.outcome !== 'failed') {
+        throw new ValidationError([issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'")], {
+          prefix: 'Invalid settlement',
+        });
+      }
+      const { outcome: state, ...said } = input;
+      const outcome: TransactionOutcome = Object.fromEntries(
+        Object.entries(said).filter(([, value]) => typeof value === 'string'),
+      );
+      // Compare-and-set until this call either applies the outcome or finds it applied: a
+      // concurrent settle or expire between the read and the write makes `update` answer false.
+      for (;;) {
+        const current = await mustGet(reference);
+        if (current.state === 'succeeded' || current.state === 'failed') {
+          if (current.state === state) return { result: 'duplicate', record: current };
+          throw new TransactionConflictError('conflicting_outcome', current, state);
+        }
+        const at = now();
+        const next: TransactionRecord = {
+          ...current,
+          state,
+          updatedAt: at,
+          settledAt: at,
+          outcome,
+          ...(current.state === 'expired' ? { late: true } : {}),
+        };
+        if (await store.update(next, current.state)) {
+          notify(next);
+          return { result: current.state === 'expired' ? 'late' : 'settled', record: next };
+        }
+      }
+    },
+
+    async waitFor(reference, waitOptions = {}) {
+      const { signal } = waitOptions;
+      const timeoutOption = positiveMs(waitOptions.timeout, 'timeout');
+      if (signal?.aborted) throw abortReason(signal);
+      const first = await mustGet(reference);
+      if (first.state !== 'pending') return first;
+      const timeoutMs = timeoutOption ?? staleAfterMs[first.kind];
+
+      return new Promise<TransactionRecord>((resolve, reject) => {
+        if (signal?.aborted) return reject(abortReason(signal));
+        let finished = false;
+        let unwatch: (() => void) | undefined;
+        const timers: ReturnType<typeof setTimeout>[] = [];
+        const finish = (settle: () => void): void => {
+          if (finished) return;
+          finished = true;
+          for (const timer of timers) clearTimeout(timer);
+          clearInterval(poller);
+          waiters.get(reference)?.delete(wake);
+          if (waiters.get(reference)?.size === 0) waiters.delete(reference);
+          signal?.removeEventListener('abort', onAbort);
+          unwatch?.();
+          settle();
+        };
+        const wake = (record: TransactionRecord): void => {
+          if (record.state !== 'pending') finish(() => resolve(record));
+        };
+        const check = (): void => {
+          store.get(reference).then(
+            (record) => record !== undefined && wake(record),
+            () => undefined, // an unreachable store: the next poll tries again
+          );
+        };
+        const onAbort = (): void => finish(() => reject(abortReason(signal!)));
+
+        let set = waiters.get(reference);
+        if (set === undefined) waiters.set(reference, (set = new Set()));
+        set.add(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        timers.push(
+          setTimeout(
+            () => finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
+            timeoutMs,
+          ),
+        );
+        const poller = setInterval(check, pollIntervalMs);
+        if (store.watch !== undefined) {
+          // Listening starts after the first read: re-read once it is in place, so a settlement in
+          // between is not missed.
+          store.watch(reference, wake).then(
+            (stop) => {
+              if (finished) stop();
+              else {
+                unwatch = stop;
+                check();
+              }
+            },
+            () => undefined, // polling still covers it
+          );
+        }
+        check();
+      });
+    },
+
+    async stale(staleOptions = {}) {
+      const olderThan = positiveMs(staleOptions.olderThan, 'olderThan');
+      const limit = Math.max(1, Math.floor(staleOptions.limit ?? 1_000));
+      const at = now();
+      const kinds = staleOptions.kind === undefined ? transactionKinds : [staleOptions.kind];
+      // One query per kind, each with its own limit, so young payouts never crowd out stale STK pushes.
+      const pages = await Promise.all(
+        kinds.map((kind) =>
+          store.listPending({ kind, createdBefore: at - (olderThan ?? staleAfterMs[kind]), limit }),
+        ),
+      );
+      return pages
+        .flat()
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .slice(0, limit);
+    },
+
+    async expire(reference) {
+      for (;;) {
+        const current = await mustGet(reference);
+        if (current.state !== 'pending') return current;
+        const at = now();
+        const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };
+        if (await store.update(next, 'pending')) {
+          notify(next);
+          return next;
+        }
+      }
+    },
+  };
+  return tracker;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  TransactionStoreFullError,
+  type TransactionRecord,
+} from '../../src/transactions/index.js';
+
+describe('the in-memory store', () => {
+  it('stays within its entry and byte bounds over 1,000,000 transactions, keeping every pending one', async () => {
+    // The store on its own (the tracker adds validation, not storage): 1 M inserts and 1 M settlements.
+    const store = createMemoryTransactionStore({ maxEntries: 50_000, maxBytes: 24 * 1024 * 1024 });
+    let maxEntries = 0;
+    let maxBytes = 0;
+    const stillPending: string[] = [];
+    for (let i = 0; i < 1_000_000; i++) {
+      const record: TransactionRecord = {
+        reference: `ORD-${i}`,
+        kind: 'mobile_money',
+        amount: '1500',
+        currency: 'KES',
+        state: 'pending',
+        createdAt: i,
+        updatedAt: i,
+      };
+      await store.insert(record);
+      // One in a thousand is never settled: those must all still be there at the end.
+      if (i % 1000 === 7) stillPending.push(record.reference);
+      else {
+        const state = i % 3 === 0 ? 'failed' : 'succeeded';
+        await store.update(
+          { ...record, state, settledAt: i, outcome: { transactionId: `TX${i}` } },
+          'pending',
+        );
+      }
+      if (i % 1000 === 0) {
+        const { entries, bytes } = store.stats();
+        maxEntries = Math.max(maxEntries, entries);
+        maxBytes = Math.max(maxBytes, bytes);
+      }
+    }
+    expect(maxEntries).toBeLessThanOrEqual(50_000);
+    expect(maxBytes).toBeLessThanOrEqual(24 * 1024 * 1024);
+    expect(store.stats().pending).toBe(stillPending.length);
+    for (const reference of stillPending) expect((await store.get(reference))?.state).toBe('pending');
+    // The most recent settled ones are kept, the oldest aged out.
+    expect((await store.get('ORD-999998'))?.state).toBe('succeeded');
+    expect(await store.get('ORD-1')).toBeUndefined();
+  }, 120_000);
+
+  it('bounds by bytes as well as entries', async () => {
+    const store = createMemoryTransactionStore({ maxEntries: 1_000_000, maxBytes: 100_000 });
+    const tracker = createTransactionTracker({ store });
+    for (let i = 0; i < 10_000; i++) {
+      await tracker.begin({ reference: `ORD-${i}`, kind: 'card', amount: 1 });
+      await tracker.settle(`ORD-${i}`, { outcome: 'succeeded' });
+    }
+    expect(store.stats().bytes).toBeLessThanOrEqual(100_000);
+    expect(store.stats().entries).toBeLessThan(10_000);
+  });
+
+  it('never drops a pending transaction: when only pending ones fill it, begin is refused with a typed error', async () => {
+    const tracker = createTransactionTracker({ store: createMemoryTransactionStore({ maxEntries: 3 }) });
+    for (const reference of ['A', 'B', 'C']) await tracker.begin({ reference, kind: 'card', amount: 1 });
+    const error = await tracker.begin({ reference: 'D', kind: 'card', amount: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionStoreFullError);
+    expect(error).toMatchObject({ limit: 'maxEntries', value: 3 });
+    for (const reference of ['A', 'B', 'C']) expect((await tracker.get(reference))?.state).toBe('pending');
+    await tracker.settle('A', { outcome: 'succeeded' });
+    await expect(tracker.begin({ reference: 'D', kind: 'card', amount: 1 })).resolves.toMatchObject({
+      state: 'pending',
+    });
+    expect(await tracker.get('A')).toBeUndefined();
+  });
+
+  it('ages settled and expired records out after finishedTtlMs, never pending ones', async () => {
+    let t = 0;
+    const store = createMemoryTransactionStore({ finishedTtlMs: 1_000, now: () => t });
+    const tracker = createTransactionTracker({ store, now: () => t });
+    await tracker.begin({ reference: 'SETTLED', kind: 'card', amount: 1 });
+    await tracker.begin({ reference: 'EXPIRED', kind: 'card', amount: 1 });
+    await tracker.begin({ reference: 'PENDING', kind: 'card', amount: 1 });
+    await tracker.settle('SETTLED', { outcome: 'succeeded' });
+    await tracker.expire('EXPIRED');
+    t += 1_001;
+    await tracker.begin({ reference: 'NEXT', kind: 'card', amount: 1 });
+    expect(await tracker.get('SETTLED')).toBeUndefined();
+    expect(await tracker.get('EXPIRED')).toBeUndefined();
+    expect((await tracker.get('PENDING'))?.state).toBe('pending');
+  });
+});

@@ -1,0 +1,243 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  TransactionConflictError,
+  TransactionTimeoutError,
+  UnknownTransactionError,
+  type TransactionRecord,
+  type TransactionStore,
+} from '../../src/transactions/index.js';
+
+const clock = (start = 1_700_000_000_000) => {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+};
+
+describe('begin', () => {
+  it('records a pending transaction with a canonical amount and upper-case currency', async () => {
+    const tracker = createTransactionTracker();
+    const record = await tracker.begin({
+      reference: 'ORD-1',
+      kind: 'mobile_money',
+      amount: 1500,
+      currency: 'kes',
+    });
+    expect(record).toMatchObject({
+      reference: 'ORD-1',
+      kind: 'mobile_money',
+      amount: '1500',
+      currency: 'KES',
+      state: 'pending',
+    });
+    expect(await tracker.get('ORD-1')).toEqual(record);
+  });
+
+  it('refuses invalid input naming each field, and records nothing', async () => {
+    const tracker = createTransactionTracker();
+    const error = await tracker
+      .begin({ reference: '', kind: 'cash' as never, amount: '12.5', currency: 'KESH' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path[0])).toEqual([
+      'reference',
+      'kind',
+      'amount',
+      'currency',
+    ]);
+    expect(await tracker.get('x')).toBeUndefined();
+  });
+
+  it('is idempotent for the same transaction and refuses a reference reused for another one', async () => {
+    const tracker = createTransactionTracker();
+    const first = await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: '100' });
+    await expect(tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 100n })).resolves.toEqual(first);
+    await expect(tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 200 })).rejects.toMatchObject({
+      name: 'TransactionConflictError',
+      reason: 'reference_in_use',
+    });
+    expect((await tracker.get('ORD-2'))?.amount).toBe('100');
+  });
+});
+
+describe('settle', () => {
+  it('settles once; the same outcome again is a duplicate, a different one is refused and not applied', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-3', kind: 'payout', amount: 500 });
+    const first = await tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'TX1' });
+    expect(first.result).toBe('settled');
+    expect(first.record).toMatchObject({ state: 'succeeded', outcome: { transactionId: 'TX1' } });
+    const again = await tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'TX1' });
+    expect(again).toEqual({ result: 'duplicate', record: first.record });
+    const error = await tracker.settle('ORD-3', { outcome: 'failed' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionConflictError);
+    expect(error).toMatchObject({ reason: 'conflicting_outcome', attempted: 'failed', record: first.record });
+    expect(await tracker.get('ORD-3')).toEqual(first.record);
+  });
+
+  it('refuses a reference never recorded, and an outcome it does not know', async () => {
+    const tracker = createTransactionTracker();
+    await expect(tracker.settle('NOPE', { outcome: 'succeeded' })).rejects.toBeInstanceOf(
+      UnknownTransactionError,
+    );
+    await tracker.begin({ reference: 'ORD-4', kind: 'card', amount: 1 });
+    await expect(tracker.settle('ORD-4', { outcome: 'paid' as never })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    expect((await tracker.get('ORD-4'))?.state).toBe('pending');
+  });
+
+  it('lets exactly one of many concurrent, contradictory settles win', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-5', kind: 'checkout', amount: 10 });
+    const outcomes = Array.from({ length: 20 }, (_, i): 'succeeded' | 'failed' =>
+      i % 2 === 0 ? 'succeeded' : 'failed',
+    );
+    const results = await Promise.allSettled(outcomes.map((outcome) => tracker.settle('ORD-5', { outcome })));
+    const settled = results.filter((r) => r.status === 'fulfilled' && r.value.result === 'settled');
+    expect(settled).toHaveLength(1);
+    const winner = (await tracker.get('ORD-5'))!.state;
+    for (const [i, r] of results.entries()) {
+      if (outcomes[i] === winner) expect(r.status).toBe('fulfilled');
+      else expect(r).toMatchObject({ status: 'rejected', reason: { reason: 'conflicting_outcome' } });
+    }
+  });
+});
+
+describe('waitFor', () => {
+  it('resolves with the settled record when another caller settles it', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-6', kind: 'mobile_money', amount: 1500 });
+    const waiting = tracker.waitFor('ORD-6', { timeout: 5_000 });
+    await tracker.settle('ORD-6', { outcome: 'failed', message: 'Insufficient funds' });
+    await expect(waiting).resolves.toMatchObject({
+      state: 'failed',
+      outcome: { message: 'Insufficient funds' },
+    });
+  });
+
+  it('resolves at once for a transaction already settled', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-7', kind: 'card', amount: 1 });
+    await tracker.settle('ORD-7', { outcome: 'succeeded' });
+    await expect(tracker.waitFor('ORD-7', { timeout: 1 })).resolves.toMatchObject({ state: 'succeeded' });
+  });
+
+  it('rejects with a typed timeout and leaves the transaction pending', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-8', kind: 'card', amount: 1 });
+    const error = await tracker.waitFor('ORD-8', { timeout: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expect(error).toMatchObject({ reference: 'ORD-8', timeoutMs: 20 });
+    expect((await tracker.get('ORD-8'))?.state).toBe('pending');
+  });
+
+  it('rejects with an AbortError when its signal aborts', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-9', kind: 'card', amount: 1 });
+    const controller = new AbortController();
+    const waiting = tracker.waitFor('ORD-9', { timeout: 5_000, signal: controller.signal });
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(tracker.waitFor('ORD-9', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('rejects for a reference never recorded', async () => {
+    await expect(createTransactionTracker().waitFor('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
+  });
+
+  it('wakes a waiter on another tracker sharing a store without watch, by polling', async () => {
+    const memory = createMemoryTransactionStore();
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: (r) => memory.get(r),
+      update: (r, from) => memory.update(r, from),
+      listPending: (q) => memory.listPending(q),
+    };
+    const waiter = createTransactionTracker({ store, pollIntervalMs: 10 });
+    const receiver = createTransactionTracker({ store });
+    await receiver.begin({ reference: 'ORD-10', kind: 'payout', amount: 9 });
+    const waiting = waiter.waitFor('ORD-10', { timeout: 5_000 });
+    await receiver.settle('ORD-10', { outcome: 'succeeded' });
+    await expect(waiting).resolves.toMatchObject({ state: 'succeeded' });
+  });
+
+  it('wakes a waiter through the store watch, without polling', async () => {
+    const memory = createMemoryTransactionStore();
+    const listeners = new Set<(record: TransactionRecord) => void>();
+    const store: TransactionStore = {
+      ...memory,
+      insert: (r) => memory.insert(r),
+      get: (r) => memory.get(r),
+      listPending: (q) => memory.listPending(q),
+      async update(record, from) {
+        const applied = await memory.update(record, from);
+        if (applied) for (const listener of listeners) listener(record);
+        return applied;
+      },
+      async watch(_reference, listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const waiter = createTransactionTracker({ store, pollIntervalMs: 60_000 });
+    const receiver = createTransactionTracker({ store });
+    await receiver.begin({ reference: 'ORD-11', kind: 'checkout', amount: 9 });
+    const waiting = waiter.waitFor('ORD-11', { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 10));
+    await receiver.settle('ORD-11', { outcome: 'failed' });
+    await expect(waiting).resolves.toMatchObject({ state: 'failed' });
+    expect(listeners.size).toBe(0);
+  });
+});
+
+describe('stale and expire', () => {
+  it('lists transactions pending past their kind limit (5 min for mobile money by default), oldest first', async () => {
+    const time = clock();
+    const tracker = createTransactionTracker({ now: time.now });
+    await tracker.begin({ reference: 'STK-1', kind: 'mobile_money', amount: 1 });
+    await tracker.begin({ reference: 'PAYOUT-1', kind: 'payout', amount: 1 });
+    time.advance(60_000);
+    await tracker.begin({ reference: 'STK-2', kind: 'mobile_money', amount: 1 });
+    await tracker.begin({ reference: 'STK-3', kind: 'mobile_money', amount: 1 });
+    await tracker.settle('STK-3', { outcome: 'succeeded' });
+    time.advance(4 * 60_000 + 1);
+    expect((await tracker.stale()).map((r) => r.reference)).toEqual(['STK-1']);
+    time.advance(60_000);
+    expect((await tracker.stale()).map((r) => r.reference)).toEqual(['STK-1', 'STK-2']);
+    expect((await tracker.stale({ olderThan: 1 })).map((r) => r.reference)).toEqual([
+      'STK-1',
+      'PAYOUT-1',
+      'STK-2',
+    ]);
+    expect((await tracker.stale({ olderThan: 1, kind: 'payout' })).map((r) => r.reference)).toEqual([
+      'PAYOUT-1',
+    ]);
+    expect(await tracker.stale({ olderThan: 1, limit: 1 })).toHaveLength(1);
+  });
+
+  it('expires a pending transaction, wakes its waiter, and a later genuine callback still settles it as late', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'STK-4', kind: 'mobile_money', amount: 1 });
+    const waiting = tracker.waitFor('STK-4', { timeout: 5_000 });
+    const expired = await tracker.expire('STK-4');
+    expect(expired).toMatchObject({ state: 'expired' });
+    await expect(waiting).resolves.toEqual(expired);
+    expect(await tracker.stale({ olderThan: 0 })).toEqual([]);
+    await expect(tracker.expire('STK-4')).resolves.toEqual(expired);
+    const late = await tracker.settle('STK-4', { outcome: 'succeeded' });
+    expect(late.result).toBe('late');
+    expect(late.record).toMatchObject({ state: 'succeeded', late: true, expiredAt: expired.expiredAt });
+    await expect(tracker.expire('STK-4')).resolves.toEqual(late.record);
+    await expect(tracker.settle('STK-4', { outcome: 'succeeded' })).resolves.toMatchObject({
+      result: 'duplicate',
+    });
+  });
+
+  it('refuses to expire a reference never recorded', async () => {
+    await expect(createTransactionTracker().expire('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
+  });
+});
