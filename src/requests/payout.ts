@@ -178,7 +178,7 @@ export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptio
     transfer: {
       amount: parsed.transfer.amount,
       currency: parsed.transfer.currency,
-      reference_id: parsed.transfer.reference_id ?? generateReferenceId(),
+      reference_id: parsed.transfer.reference_id ?? Number(generateReferenceId()),
       description: parsed.transfer.description,
     },
     webhook_endpoint: { ...parsed.webhook_endpoint },
