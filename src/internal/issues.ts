@@ -34,7 +34,7 @@ export function toValidationIssues(
     }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const hint = hints?.[key] ?? 'request objects are strict; check the spelling against the spec (§2)';
+        const hint = hints?.[key] ?? 'request objects accept only the documented keys; check the spelling';
         out.push({
           path: [...path, key],
           code: 'unrecognized_keys',
