@@ -103,12 +103,55 @@ async function checkConsumer(dir) {
   }
   console.log(`check-pack: a production install holds ${[...installed].sort().join(', ')}`);
 
+  checkTypes(dir);
+
   const url = await startSandboxBin(dir);
   const response = await fetch(url);
   await response.body?.cancel();
   console.log(
     `check-pack: \`npx hosted-payments sandbox\` ran from the install (${url} answered ${response.status})`,
   );
+}
+
+/**
+ * The merchant-facing entries' declarations type-check in the production install with
+ * skipLibCheck off: they may name no package that install lacks. (`./sandbox` and `./testing`
+ * are checked by the type tests, next to the dev tools they are meant to run with.)
+ */
+function checkTypes(dir) {
+  const entries = ['hosted-payments', 'hosted-payments/callbacks', 'hosted-payments/redis'];
+  writeFileSync(
+    join(dir, 'consumer.ts'),
+    entries.map((entry, index) => `export * as entry${index} from '${entry}';`).join('\n'),
+  );
+  const args = [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '--noEmit',
+    '--strict',
+    '--skipLibCheck',
+    'false',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2023,dom,dom.iterable',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--typeRoots',
+    join(root, 'node_modules/@types'),
+    '--types',
+    'node',
+    'consumer.ts',
+  ];
+  try {
+    execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    fail(
+      `the declarations of ${entries.join(', ')} do not type-check in a production install:\n${error.stdout}${error.stderr}`,
+    );
+  }
+  console.log(`check-pack: ${entries.join(', ')} type-check in the production install (skipLibCheck off)`);
 }
 
 /** Starts `npx hosted-payments sandbox` on a free port, waits for its banner, stops it; resolves with its URL. */
