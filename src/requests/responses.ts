@@ -23,7 +23,7 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 
 /**
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
- * the brand word, so it is not checked (DESIGN: parsing never depends on the brand).
+ * the brand word (M-PESA or another), so it is not checked: parsing never depends on the brand.
  *
  * @example
  * ```ts
