@@ -136,3 +136,60 @@ describe('TSDoc examples', () => {
     expect([...pending].filter((name) => !problems.has(name))).toEqual([]);
   });
 });
+
+/** The public TSDoc (summary, tags, and those of class members) of every export, by name. */
+function publicDocs(): Map<string, { file: string; text: string }> {
+  const docs = new Map<string, { file: string; text: string }>();
+  const add = (symbol: ts.Symbol, name: string) => {
+    const file = relative(root, symbol.declarations?.[0]?.getSourceFile().fileName ?? '?');
+    const text = [
+      ts.displayPartsToString(symbol.getDocumentationComment(checker)),
+      ...symbol.getJsDocTags(checker).map((tag) => ts.displayPartsToString(tag.text)),
+    ].join('\n');
+    docs.set(`${file} ${name}`, { file, text });
+  };
+  for (const entry of entries) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+    for (const exported of checker.getExportsOfModule(module)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      add(symbol, exported.getName());
+      const type =
+        symbol.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)
+          ? checker.getDeclaredTypeOfSymbol(symbol)
+          : undefined;
+      for (const member of type?.getProperties() ?? [])
+        add(member, `${exported.getName()}.${member.getName()}`);
+    }
+  }
+  return docs;
+}
+
+// What a merchant reads in their editor: they have no copy of the service's spec and none of
+// this repository's files, so the docs name the field and the rule instead.
+const notForMerchants = /§|\bspec\b|DESIGN|STYLE\.md|\bbench\/|\btest\//;
+
+/** Files under rewrite elsewhere whose TSDoc still points at the spec or at repository files. */
+const pendingDocFiles = new Set<string>([
+  'src/callbacks/events.ts',
+  'src/callbacks/parse.ts',
+  'src/callbacks/schemas.ts',
+  'src/client.ts',
+  'src/sandbox/app.ts',
+  'src/sandbox/server.ts',
+  'src/testing/fixtures.ts',
+  'src/testing/payloads.ts',
+  'src/validation/card.ts',
+]);
+
+describe('TSDoc speaks to merchants', () => {
+  const offending = [...publicDocs()].filter(([, { text }]) => notForMerchants.test(text));
+
+  it('no public TSDoc cites spec sections or files that are not in the package', () => {
+    expect(offending.filter(([, { file }]) => !pendingDocFiles.has(file)).map(([name]) => name)).toEqual([]);
+  });
+
+  it('every pending file still has such a reference (remove it once clean)', () => {
+    const files = new Set(offending.map(([, { file }]) => file));
+    expect([...pendingDocFiles].filter((file) => !files.has(file))).toEqual([]);
+  });
+});
