@@ -8,12 +8,10 @@ const env = await exampleEnvironment();
 // The spec shows the recipient both as customer_details and client_details; pick per service.
 const client = new PaymentsClient({ baseUrl: env.baseUrl, payoutRecipientKey: 'customer_details' });
 
-// 12 digits, the first not 0, unique per transfer: keep it with your payout record.
+// 12 digits (a string), the first not 0, unique per transfer: keep it with your payout record.
+// The same string signs the callback URL and comes back as event.reference.
 const reference_id = generateReferenceId();
-const webhook_url = await signCallbackUrl(env.webhookUrl, {
-  secret: env.secret,
-  reference: String(reference_id),
-});
+const webhook_url = await signCallbackUrl(env.webhookUrl, { secret: env.secret, reference: reference_id });
 
 try {
   const response = await client.initiatePayout({

@@ -1,8 +1,16 @@
-// What `npm publish` would upload must be the build and the three documents, nothing else: no
-// sources, tests, examples, fixtures, lockfiles or stray files. Reads `npm pack --dry-run --json`
-// (which runs no lifecycle scripts here: --ignore-scripts) and fails on anything outside
-// dist/, README.md, LICENSE and package.json, or when one of those is missing.
-import { execFileSync } from 'node:child_process';
+// What `npm publish` would upload, checked twice (run after `npm run build`):
+// 1. The file list must be the build and the three documents, nothing else: no sources, tests,
+//    examples, fixtures, lockfiles or stray files. Reads `npm pack --dry-run --json` (which runs
+//    no lifecycle scripts here: --ignore-scripts) and fails on anything outside dist/, README.md,
+//    LICENSE and package.json, or when one of those is missing.
+// 2. A fresh consumer of the packed tarball, installed as a merchant's production install
+//    (`--omit=dev --omit=optional`, next to its own zod, the one required peer), gets ky and
+//    nothing else from us, and `npx hosted-payments sandbox` starts there (the sandbox's web
+//    server and the CLI's parser are bundled into dist/).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,4 +51,158 @@ const problems = [
 if (problems.length > 0) {
   for (const problem of problems) console.error(`check-pack: ${problem}`);
   process.exit(1);
+}
+
+const consumer = mkdtempSync(join(tmpdir(), 'hosted-payments-consumer-'));
+try {
+  await checkConsumer(consumer);
+} finally {
+  rmSync(consumer, { recursive: true, force: true });
+}
+
+/** What a merchant's production install of the tarball holds, and whether the sandbox bin runs there. */
+async function checkConsumer(dir) {
+  const run = (args) =>
+    execFileSync(npm, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const [{ filename }] = JSON.parse(
+    run(['pack', '--json', '--ignore-scripts', '--pack-destination', dir, root]),
+  );
+  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'consumer',
+      private: true,
+      type: 'module',
+      dependencies: {
+        'hosted-payments': `file:./${filename}`,
+        zod: own.devDependencies.zod,
+      },
+    }),
+  );
+  run(['install', '--omit=dev', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund']);
+
+  // Every package in the production tree, however deep.
+  const tree = JSON.parse(run(['ls', '--all', '--json', '--omit=dev', '--omit=optional']));
+  const installed = new Set();
+  const walk = (node) => {
+    for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+      // An unmet optional peer (msw, ioredis) is listed without a version: not installed.
+      if (child.version === undefined) continue;
+      installed.add(name);
+      walk(child);
+    }
+  };
+  walk(tree);
+  const expected = new Set(['hosted-payments', 'zod', ...Object.keys(own.dependencies ?? {})]);
+  const extra = [...installed].filter((name) => !expected.has(name)).sort();
+  if (extra.length > 0) {
+    fail(
+      `a production install of the package also installs ${extra.join(', ')} (allowed: ${[...expected].join(', ')})`,
+    );
+  }
+  console.log(`check-pack: a production install holds ${[...installed].sort().join(', ')}`);
+
+  checkTypes(dir);
+
+  const url = await startSandboxBin(dir);
+  const response = await fetch(url);
+  await response.body?.cancel();
+  console.log(
+    `check-pack: \`npx hosted-payments sandbox\` ran from the install (${url} answered ${response.status})`,
+  );
+}
+
+/**
+ * The merchant-facing entries' declarations type-check in the production install with
+ * skipLibCheck off: they may name no package that install lacks. (`./sandbox` and `./testing`
+ * are checked by the type tests, next to the dev tools they are meant to run with.)
+ */
+function checkTypes(dir) {
+  const entries = ['hosted-payments', 'hosted-payments/callbacks', 'hosted-payments/redis'];
+  writeFileSync(
+    join(dir, 'consumer.ts'),
+    entries.map((entry, index) => `export * as entry${index} from '${entry}';`).join('\n'),
+  );
+  const args = [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '--noEmit',
+    '--strict',
+    '--skipLibCheck',
+    'false',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2023,dom,dom.iterable',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--typeRoots',
+    join(root, 'node_modules/@types'),
+    '--types',
+    'node',
+    'consumer.ts',
+  ];
+  try {
+    execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    fail(
+      `the declarations of ${entries.join(', ')} do not type-check in a production install:\n${error.stdout}${error.stderr}`,
+    );
+  }
+  console.log(`check-pack: ${entries.join(', ')} type-check in the production install (skipLibCheck off)`);
+}
+
+/** Starts `npx hosted-payments sandbox` on a free port, waits for its banner, stops it; resolves with its URL. */
+function startSandboxBin(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      npm === 'npm' ? 'npx' : 'npx.cmd',
+      ['--no-install', 'hosted-payments', 'sandbox', '--port', '0'],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its own process group, so stopping it stops npx and the node process it started.
+        detached: process.platform !== 'win32',
+      },
+    );
+    let output = '';
+    const stop = () => {
+      try {
+        if (process.platform === 'win32') child.kill();
+        else process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`\`npx hosted-payments sandbox\` printed no banner within 30 s:\n${output}`));
+    }, 30_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+        // Answer the request check-pack makes first, then stop.
+        setTimeout(stop, 2_000);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(
+        new Error(`\`npx hosted-payments sandbox\` exited (${signal ?? code}) before its banner:\n${output}`),
+      );
+    });
+  }).catch((error) => fail(error.message));
+}
+
+function fail(message) {
+  console.error(`check-pack: ${message}`);
+  process.exitCode = 1;
+  throw new Error(message);
 }

@@ -55,7 +55,12 @@ export function formatIssuePath(path: IssuePath): string {
   return out === '' ? '(root)' : out;
 }
 
-const formatIssues = (issues: readonly ValidationIssue[]): string =>
+/**
+ * Issues as one line, the way every error message of the SDK lists them:
+ * `products[0].quantity: expected an integer ≥ 1; email: required (expected string)`.
+ * Internal: the entries do not re-export it.
+ */
+export const formatIssues = (issues: readonly ValidationIssue[]): string =>
   issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
 
 /**
@@ -86,7 +91,7 @@ export class PaymentsError extends Error {
 }
 
 /**
- * The input (or an initiation response, or a payload) did not satisfy the rules of the spec.
+ * The input (or an initiation response, or a payload) broke a rule of the API (a field's type, format or range).
  * Lists every issue, each with its path. Nothing was sent.
  *
  * @example

@@ -2,7 +2,6 @@
 // (zod issues can carry `input`; it is dropped here).
 import * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { FAIL, fastParse } from './fast-parse.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -35,7 +34,7 @@ export function toValidationIssues(
     }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        const hint = hints?.[key] ?? 'request objects are strict; check the spelling against the spec (§2)';
+        const hint = hints?.[key] ?? 'request objects accept only the documented keys; check the spelling';
         out.push({
           path: [...path, key],
           code: 'unrecognized_keys',
@@ -69,11 +68,6 @@ export function parseOrThrow<S extends z.core.$ZodType>(
   options?: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints; prefix?: string },
 ): z.output<S> {
   const extra = options?.extra ?? [];
-  // Valid input takes the compiled fast path (same output as zod); anything else gets zod's verdict and issues.
-  if (extra.length === 0) {
-    const fast = fastParse(schema, input);
-    if (fast !== FAIL) return fast as z.output<S>;
-  }
   const result = z.safeParse(schema, input);
   if (result.success && extra.length === 0) return result.data;
   const issues = result.success

@@ -26,7 +26,8 @@ import {
 } from './shared.js';
 
 /**
- * How the four card fields go on the wire: JSON integers (spec §2.4) or digit strings.
+ * How the four card fields go on the wire: JSON integers (as the service documents them) or digit strings
+ * (for a cvc that starts with 0, which an integer cannot carry).
  *
  * @example
  * ```ts
@@ -36,7 +37,7 @@ import {
 export type CardFieldEncoding = 'integer' | 'string';
 
 /**
- * Wire body of endpoint 1 (spec §2.1–§2.5). `card_details` accepts digit strings or safe
+ * Wire body of a card payment (`POST /api/v1/payments/card`) as the service receives it. `card_details` accepts digit strings or safe
  * integers for every field: builders hold `card_number` as a digit string (the client writes it
  * as a bare JSON integer), and a server that read the JSON with `parseJsonExact` sees a digit
  * string for a card number above 2^53.
@@ -146,7 +147,7 @@ function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): Val
       path: ['card_details', 'cvc'],
       code: 'cvc_leading_zero',
       message:
-        "a cvc starting with 0 cannot be sent as a 3-digit JSON integer (spec §2.4 types it as an integer); set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
+        "a cvc starting with 0 cannot be sent as a 3-digit JSON integer (the service documents card fields as integers); set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
     });
   }
   return issues;
@@ -154,7 +155,7 @@ function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): Val
 
 /**
  * Turns a friendly card-payment input into the exact wire body of endpoint 1, validating every
- * rule of spec §2 and §8. Pure: sends nothing.
+ * field. Pure: sends nothing.
  *
  * @throws {@link ValidationError} listing every issue with its path.
  *

@@ -12,8 +12,8 @@ import {
 
 /**
  * Wire body of endpoint 3: customer_details without payment_method, amount with order_id, and
- * redirect_urls. `amount` is required here: spec §4 rule 2 requires the total and the e-mail
- * "in substance".
+ * redirect_urls. `amount` (with `order_id` and `total`) and the e-mail are required here: the
+ * hosted page needs them to show the order.
  *
  * @example
  * ```ts
@@ -97,7 +97,7 @@ export function buildCheckoutSessionRequest(input: CheckoutSessionInput): Checko
     prefix: 'Invalid checkout session',
     hints: {
       payment_method:
-        'a redirect checkout has no payment_method (spec §4, endpoint 3); the customer picks on the hosted page',
+        'a redirect checkout has no payment_method: the customer picks card or mobile money on the hosted page',
     },
   });
   const customer = parsed.customer_details;

@@ -144,7 +144,7 @@ export const httpUrlWire = z.string().check(
 export const nonEmptyStringWire = z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
 /**
- * card_number on the wire: a JSON integer (spec §2.4). Builders hold it as a digit string, which
+ * card_number on the wire: a JSON integer. Builders hold it as a digit string, which
  * the client's serialiser writes as a bare integer; a parser that has read the JSON may give a
  * safe integer or (via `parseJsonExact`) an exact digit string — both are accepted.
  */

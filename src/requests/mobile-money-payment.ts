@@ -14,8 +14,8 @@ import {
 } from './shared.js';
 
 /**
- * Wire body of endpoint 2 (spec §2.1–§2.3, §2.5). Products carry `quantity` and `unit_price`
- * as strings (spec §2.2).
+ * Wire body of a mobile-money (STK push) payment as the service receives it. Products carry
+ * `quantity` and `unit_price` as strings, as the service expects for mobile money.
  *
  * @example
  * ```ts

@@ -20,7 +20,8 @@ import {
 } from './fields.js';
 
 /**
- * Which key carries the payout recipient on the wire (spec §4 rule 3: the spec shows both).
+ * Which key carries the payout recipient on the wire: the service's documentation names it
+ * `customer_details` in the parameter list and `client_details` in its example.
  *
  * @example
  * ```ts
@@ -57,7 +58,7 @@ const payoutCommonWire = {
 
 /**
  * Wire body of endpoint 4. The recipient goes under `customer_details` (the parameter list's
- * name) or `client_details` (the spec's example) — exactly one of them (spec §4 rule 3).
+ * name) or `client_details` (the documentation's example) — exactly one of them.
  *
  * @example
  * ```ts
@@ -178,7 +179,7 @@ export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptio
     transfer: {
       amount: parsed.transfer.amount,
       currency: parsed.transfer.currency,
-      reference_id: parsed.transfer.reference_id ?? generateReferenceId(),
+      reference_id: parsed.transfer.reference_id ?? Number(generateReferenceId()),
       description: parsed.transfer.description,
     },
     webhook_endpoint: { ...parsed.webhook_endpoint },

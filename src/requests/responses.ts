@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }` (spec §2.8, §4 rule 4).
+ * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }`.
  *
  * @example
  * ```ts
@@ -23,7 +23,7 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 
 /**
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
- * the brand word, so it is not checked (DESIGN: parsing never depends on the brand).
+ * the brand word (M-PESA or another), so it is not checked: parsing never depends on the brand.
  *
  * @example
  * ```ts
@@ -45,7 +45,7 @@ export const mobileMoneyPaymentResponseSchema = z.looseObject({
 export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentResponseSchema>;
 
 /**
- * Endpoint 3 reply: `{ checkout_link, status, order_id }` (spec §2.8). `order_id` is documented
+ * Endpoint 3 reply: `{ checkout_link, status, order_id }`. `order_id` is documented
  * as a string echo; a number is tolerated and turned into its string.
  *
  * @example
@@ -69,7 +69,7 @@ export const checkoutSessionResponseSchema = z.looseObject({
 export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSchema>;
 
 /**
- * Endpoint 4 reply: `{ message: 'Mobile Payout Initiated', status: 200 }` (spec §2.8).
+ * Endpoint 4 reply: `{ message: 'Mobile Payout Initiated', status: 200 }`.
  *
  * @example
  * ```ts

@@ -35,12 +35,12 @@ const customerFieldsInput = {
 
 /** customer_details of a card or mobile-money payment, as the caller writes it. */
 export const paymentCustomerInput = z.strictObject({
-  /** Defaults to the client's `paymentMethods` (spec §4 rule 1). */
+  /** Defaults to the client's `paymentMethods`. */
   payment_method: z.optional(textInput('payment_method')),
   ...customerFieldsInput,
 });
 
-/** customer_details of a redirect checkout: no payment_method (spec §4, endpoint 3). */
+/** customer_details of a redirect checkout: no payment_method (the customer picks on the hosted page). */
 export const checkoutCustomerInput = z.strictObject(customerFieldsInput);
 
 const customerFieldsWire = {
@@ -99,7 +99,7 @@ export const paymentAmountInput = z.strictObject({
   ...amountFieldsInput,
 });
 
-/** amount of a redirect checkout: order_id required (spec §2.3). */
+/** amount of a redirect checkout: order_id required. */
 export const checkoutAmountInput = z.strictObject({
   order_id: integerIdInput('order_id'),
   ...amountFieldsInput,

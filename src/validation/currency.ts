@@ -8,7 +8,7 @@ const knownCurrencies = (): ReadonlySet<string> | undefined => {
   return known;
 };
 
-/** currency: 3 letters, upper-cased; an ISO 4217 code where `Intl` knows the list (spec §2.3, §8). */
+/** currency: 3 letters, upper-cased; an ISO 4217 code where `Intl` knows the list */
 export function checkCurrency(input: unknown): Check<string> {
   if (typeof input !== 'string' || !/^[A-Za-z]{3}$/.test(input)) {
     return fail('invalid_currency', `expected a 3-letter currency code such as KES, got ${preview(input)}`);

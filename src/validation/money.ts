@@ -2,8 +2,8 @@ import { fail, pass, preview, type Check } from './result.js';
 
 /**
  * An amount (`total`, `delivery_fee`, `discount_fee`, payout `amount`) as number, bigint or
- * string → the whole-number string the wire carries (spec §2.3, §2.7: "positive integer", sent
- * as a string). `min` is 1 for totals and payout amounts, 0 for fees. Rejects `12.5`, `-1`,
+ * string → the whole-number string the wire carries (the service takes amounts
+ * as whole numbers, sent as strings). `min` is 1 for totals and payout amounts, 0 for fees. Rejects `12.5`, `-1`,
  * `NaN`, `'1e3'`, `' 10'`, `'010'`.
  */
 export function checkWholeNumber(input: unknown, min: 0 | 1): Check<string> {

@@ -12,12 +12,32 @@ import { fail, pass, preview, type Check } from './result.js';
  */
 export type PhoneNumberPurpose = 'payment' | 'payout';
 
-const separators = /[\s\-().]/g;
+/**
+ * What people put between digits: white space of any script, dashes of any kind (and the minus
+ * sign), brackets, dots and slashes (ASCII or fullwidth), and invisible format characters that
+ * copy-paste brings along (right-to-left marks, zero-width spaces, soft hyphens).
+ */
+const separators = /[\s\p{Pd}\u2212()\uff08\uff09.\uff0e/\uff0f\p{Cf}]/gu;
+const decimalDigit = /\p{Nd}/u;
 
 /**
- * Checks and normalises a Kenyan mobile number to `254XXXXXXXXX`. Accepts `0712345678`,
- * `+254 712 345 678`, `712345678` and `254712345678`.
- * spec §2.1: payments take a 9-digit part starting with 7 or 1; spec §2.7: payouts only 7.
+ * The value of a decimal digit of any script (fullwidth, Arabic-Indic, Devanagari, …). Unicode
+ * lays every script's digits out as runs of ten consecutive code points from 0 to 9, so a digit's
+ * value is its distance, modulo 10, from the start of its run.
+ */
+function digitValue(char: string): string {
+  const code = char.codePointAt(0)!;
+  let start = code;
+  while (decimalDigit.test(String.fromCodePoint(start - 1))) start -= 1;
+  return String((code - start) % 10);
+}
+
+/**
+ * Checks and normalises a Kenyan mobile number to `254XXXXXXXXX`: the 9-digit part starts with 7
+ * or 1 for payments and with 7 for payouts. Accepted forms: `0712345678`, `712345678`,
+ * `254712345678`, `+254712345678` and, with the 0 kept after the country code,
+ * `+254 (0) 712 345 678` / `2540712345678`; with spaces, dashes, dots, slashes or brackets between
+ * the digits, and digits of any script (fullwidth `０７１２…`, Arabic-Indic `٠٧١٢…`, …).
  */
 export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = 'payment'): Check<string> {
   const expected =
@@ -26,7 +46,10 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
       : 'expected 2547XXXXXXXX or 2541XXXXXXXX';
   if (typeof input !== 'string')
     return fail('invalid_phone_number', `${expected}, got ${typeof input} (pass a string)`);
-  let text = input.replace(separators, '');
+  let text = input
+    .replace(separators, '')
+    .replace(/^\uff0b/, '+')
+    .replace(/\p{Nd}/gu, (digit) => (digit >= '0' && digit <= '9' ? digit : digitValue(digit)));
   if (text.startsWith('+')) {
     if (!text.startsWith('+254'))
       return fail(
@@ -38,10 +61,11 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
   if (!/^\d+$/.test(text))
     return fail(
       'invalid_phone_number',
-      `${expected}, got ${preview(input)} (digits only, spaces and dashes allowed)`,
+      `${expected}, got ${preview(input)} (digits only, with spaces, dashes, dots, slashes or brackets between them)`,
     );
   let local: string | undefined;
   if (text.length === 12 && text.startsWith('254')) local = text.slice(3);
+  else if (text.length === 13 && text.startsWith('2540')) local = text.slice(4);
   else if (text.length === 10 && text.startsWith('0')) local = text.slice(1);
   else if (text.length === 9) local = text;
   if (local === undefined)
@@ -58,7 +82,10 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
 /**
  * Normalises a phone number to the 12-digit `254…` form the service expects.
  *
- * @param input - `0712345678`, `+254 712 345 678`, `712345678` or `254712345678`.
+ * @param input - `0712345678`, `712345678`, `254712345678`, `+254 712 345 678` or, with the 0
+ *   kept after the country code, `+254 (0) 712 345 678`; spaces, dashes (any kind), dots,
+ *   slashes and brackets between the digits are ignored, and digits of any script (fullwidth,
+ *   Arabic-Indic, …) count as their value. Anything that is not a Kenyan mobile is refused.
  * @param options - `purpose: 'payment'` (default) allows 2547… and 2541…; `'payout'` only 2547….
  * @returns The number as `254XXXXXXXXX`.
  * @throws {@link ValidationError} when the number cannot be normalised.
@@ -66,6 +93,8 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
  * @example
  * ```ts
  * normalizePhoneNumber('+254 712 345 678'); // '254712345678'
+ * normalizePhoneNumber('+254 (0) 712-345-678'); // '254712345678'
+ * normalizePhoneNumber('٠٧١٢٣٤٥٦٧٨'); // '254712345678' (Arabic-Indic digits)
  * normalizePhoneNumber('0112345678'); // '254112345678'
  * normalizePhoneNumber('0112345678', { purpose: 'payout' }); // throws ValidationError
  * ```

@@ -1,6 +1,6 @@
 import { fail, pass, preview, type Check } from './result.js';
 
-/** Product quantity: a whole number of at least 1, as a number or digit string (spec §2.2). */
+/** Product quantity: a whole number of at least 1, as a number or digit string */
 export function checkQuantity(input: unknown): Check<number> {
   const value = typeof input === 'string' && /^[1-9]\d{0,14}$/.test(input) ? Number(input) : input;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return pass(value);
@@ -23,7 +23,7 @@ export interface UnitPrice {
   readonly text: string;
 }
 
-/** Product unit price: a finite number of at least 0, as a number or decimal string (spec §2.2). */
+/** Product unit price: a finite number of at least 0, as a number or decimal string */
 export function checkUnitPrice(input: unknown): Check<UnitPrice> {
   const text = typeof input === 'number' ? String(input) : input;
   if (typeof text === 'string' && /^\d{1,15}(?:\.\d{1,10})?$/.test(text))

@@ -1,22 +1,38 @@
 import { fail, pass, preview, type Check } from './result.js';
 
 /**
- * A fresh payout `reference_id`: 12 random digits, the first not 0 (spec §2.7, §8), from
- * `crypto.getRandomValues`. Store it with the pending payout: the callback echoes it.
+ * A fresh payout `reference_id`: 12 random digits, the first not 0, from
+ * `crypto.getRandomValues`, as a string — the type `signCallbackUrl({ reference })` takes and
+ * `event.reference` has. Payout inputs take it as it is (or as a number) and send the JSON integer
+ * the service expects. Store it with the pending payout: the callback echoes it.
  *
  * @example
  * ```ts
- * const reference_id = generateReferenceId(); // e.g. 483920175561
- * await client.initiatePayout({ ...payout, transfer: { ...payout.transfer, reference_id } });
+ * import { PaymentsClient, generateReferenceId } from 'hosted-payments';
+ * import { signCallbackUrl } from 'hosted-payments/callbacks';
+ *
+ * const client = new PaymentsClient({ baseUrl: 'https://api.example.com', apiKey: process.env.API_KEY });
+ * const reference_id = generateReferenceId(); // e.g. '483920175561'
+ * await client.initiatePayout({
+ *   customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+ *   destination: { type: 'mobile', country_code: 'KE', mobile_number: '0712345678', wallet_name: 'MOBILE-MONEY' },
+ *   transfer: { amount: 1000, currency: 'KES', reference_id, description: 'Refund for order 1001' },
+ *   webhook_endpoint: {
+ *     webhook_url: await signCallbackUrl('https://shop.example/hooks/payouts', {
+ *       secret: process.env.WEBHOOK_SECRET!,
+ *       reference: reference_id,
+ *     }),
+ *   },
+ * });
  * ```
  */
-export function generateReferenceId(): number {
+export function generateReferenceId(): string {
   const bytes = new Uint32Array(12);
   crypto.getRandomValues(bytes);
-  // Rejection-free enough: modulo bias of 2^32 % 10 is ~1e-9 per digit.
-  let value = 1 + (bytes[0]! % 9);
-  for (let index = 1; index < 12; index += 1) value = value * 10 + (bytes[index]! % 10);
-  return value;
+  // The modulo bias of 2^32 % 10 is about 1e-9 per digit: negligible for an id.
+  let digits = String(1 + (bytes[0]! % 9));
+  for (let index = 1; index < 12; index += 1) digits += String(bytes[index]! % 10);
+  return digits;
 }
 
 /** reference_id: 12 digits, first not 0, as number, bigint or digit string → a JSON-safe integer. */

@@ -1,6 +1,6 @@
 import { fail, pass, preview, type Check } from './result.js';
 
-/** An absolute `http:` or `https:` URL (spec §2.5, §2.6, §8: "starts with http or https"). */
+/** An absolute `http:` or `https:` URL */
 export function checkHttpUrl(input: unknown): Check<string> {
   if (typeof input !== 'string')
     return fail('invalid_url', `expected an absolute http(s) URL string, got ${typeof input}`);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/errors.js';
+import { ValidationError, formatIssues } from '../../src/errors.js';
 import { parseOrThrow, toValidationIssues } from '../../src/internal/issues.js';
 
 describe('toValidationIssues', () => {
@@ -54,5 +54,27 @@ describe('parseOrThrow', () => {
       ValidationError,
     );
     expect(parseOrThrow(z.string(), 'ok')).toBe('ok');
+  });
+});
+
+describe('formatIssues', () => {
+  it('writes every path the same way: brackets for array indexes, dots between keys', () => {
+    expect(
+      formatIssues([
+        { path: ['products', 0, 'quantity'], code: 'too_small', message: 'expected at least 1' },
+        { path: [], code: 'invalid_type', message: 'expected an object' },
+      ]),
+    ).toBe('products[0].quantity: expected at least 1; (root): expected an object');
+  });
+});
+
+describe('messages a merchant reads', () => {
+  it('name the rule without pointing at a document the merchant does not have', () => {
+    const result = z.strictObject({ a: z.string() }).safeParse({ a: 'x', colour: 1 });
+    const [issue] = toValidationIssues(result.error!.issues);
+    expect(issue!.message).toBe(
+      'unknown key "colour": request objects accept only the documented keys; check the spelling',
+    );
+    expect(issue!.message).not.toMatch(/spec|§/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildPayoutRequest,
+  generateReferenceId,
   payoutRequestSchema,
   type PayoutInput,
   type PayoutRequest,
@@ -44,7 +45,24 @@ describe('buildPayoutRequest', () => {
     const { reference_id: _r, ...transfer } = payoutInput.transfer;
     const body = build({ ...payoutInput, transfer });
     expect(String(body.transfer.reference_id)).toMatch(/^[1-9]\d{11}$/);
+    expect(Number.isSafeInteger(body.transfer.reference_id)).toBe(true);
   });
+
+  it('sends a reference_id from generateReferenceId() (a string) as the JSON integer', () => {
+    const reference_id = generateReferenceId();
+    const body = build({ ...payoutInput, transfer: { ...payoutInput.transfer, reference_id } });
+    expect(body.transfer.reference_id).toBe(Number(reference_id));
+    expect(JSON.stringify(body)).toContain(`"reference_id":${reference_id},`);
+    expect(payoutRequestSchema.parse(body)).toStrictEqual(body);
+  });
+
+  it.each([483920175561, '483920175561'])(
+    'takes the reference_id %j as a number or a string',
+    (reference_id) => {
+      const body = build({ ...payoutInput, transfer: { ...payoutInput.transfer, reference_id } });
+      expect(body.transfer.reference_id).toBe(483920175561);
+    },
+  );
 
   it('rejects a 2541 recipient or wallet number (payouts: 2547 only)', () => {
     const input = {

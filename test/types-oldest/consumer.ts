@@ -53,6 +53,13 @@ export async function pay(): Promise<string> {
   }
 }
 
+// One reference type: the generated payout reference signs the callback URL as it is.
+const referenceId: string = generateReferenceId();
+export const payoutWebhookUrl: Promise<string> = signCallbackUrl('https://shop.example/hooks/payouts', {
+  secret: 'new-secret-0123456789',
+  reference: referenceId,
+});
+
 export const payout: PayoutRequest = buildPayoutRequest({
   customer_details: {
     full_name: 'John Doe',
@@ -60,7 +67,7 @@ export const payout: PayoutRequest = buildPayoutRequest({
     email: 'j@example.com',
   },
   destination: { type: 'MOBILE', country_code: 'KE', mobile_number: '254712345678', wallet_name: 'M-PESA' },
-  transfer: { amount: 1000, currency: 'KES', reference_id: generateReferenceId(), description: 'Refund' },
+  transfer: { amount: 1000, currency: 'KES', reference_id: referenceId, description: 'Refund' },
   webhook_endpoint: { webhook_url: 'https://shop.example/hooks/payouts' },
 });
 

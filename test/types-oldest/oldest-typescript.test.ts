@@ -1,79 +1,8 @@
 // The oldest TypeScript we support, 5.7 (hono's declarations, which the sandbox's types use,
-// need 5.7's generic Uint8Array; zod 4 needs 5.5), pinned in ./typescript/package.json and installed
-// there so the root install stays on today's compiler) type-checks a merchant's file
-// (./consumer.ts) against the BUILT declarations, with skipLibCheck off so our .d.ts files are
-// checked too, in each module resolution a consumer may use: bundler, node16 from ESM, node16
-// from CommonJS, and node10 (through package.json typesVersions).
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// need 5.7's generic Uint8Array; zod 4 needs 5.5), pinned in ./typescript/package.json, checks a
+// merchant's file against the built declarations in every module resolution
+// (./consumer-typecheck.ts).
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { describeRun, ensureBuilt, ensureInstalled, linkPackage, run } from '../runtimes/harness.js';
+import { describeConsumerTypeCheck } from './consumer-typecheck.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const tsDir = join(here, 'typescript');
-const install = await ensureInstalled(tsDir);
-await ensureBuilt();
-const pinned = (
-  JSON.parse(readFileSync(join(tsDir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
-).devDependencies.typescript;
-
-const modes = {
-  bundler: { type: 'module', module: 'esnext', moduleResolution: 'bundler' },
-  'node16 (ESM)': { type: 'module', module: 'node16', moduleResolution: 'node16' },
-  'node16 (CommonJS)': { type: 'commonjs', module: 'node16', moduleResolution: 'node16' },
-  node10: { type: 'commonjs', module: 'commonjs', moduleResolution: 'node10' },
-} as const;
-
-describe.skipIf(!install.ok)(
-  `the built declarations with TypeScript ${pinned}${install.ok ? '' : ` — skipped: ${install.reason}`}`,
-  () => {
-    for (const [mode, settings] of Object.entries(modes)) {
-      it(`type-check a consumer in ${mode} resolution`, async () => {
-        // Each case is a tiny project of its own (its package.json decides ESM or CommonJS),
-        // kept under node_modules so neither git, tsc nor eslint sees it.
-        const dir = join(tsDir, 'node_modules', '.cases', mode.replace(/\W+/g, '-'));
-        mkdirSync(dir, { recursive: true });
-        linkPackage(dir);
-        copyFileSync(join(here, 'consumer.ts'), join(dir, 'consumer.ts'));
-        writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, type: settings.type }));
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          JSON.stringify({
-            compilerOptions: {
-              target: 'es2022',
-              lib: ['es2022', 'dom', 'dom.iterable'],
-              module: settings.module,
-              moduleResolution: settings.moduleResolution,
-              types: ['node'],
-              strict: true,
-              noEmit: true,
-              skipLibCheck: false,
-              esModuleInterop: true,
-            },
-            files: ['consumer.ts'],
-          }),
-        );
-        const result = await run(
-          process.execPath,
-          [join(tsDir, 'node_modules/typescript/bin/tsc'), '-p', dir],
-          {
-            cwd: dir,
-            timeoutMs: 90_000,
-          },
-        );
-        // msw's own declarations import the ESM-only `rettime` from files TypeScript treats as
-        // CommonJS, so a CommonJS (node16) consumer of msw sees TS1479 inside node_modules/msw
-        // with any TypeScript; that is msw's problem, not ours, and the only error let through.
-        const errors = result.stdout
-          .split('\n')
-          .filter((line) => line.includes('error TS'))
-          .filter(
-            (line) => !(settings.type === 'commonjs' && /node_modules\/msw\/.*TS1479.*rettime/.test(line)),
-          );
-        expect(errors, describeRun(`tsc ${pinned} (${mode})`, result)).toEqual([]);
-        expect(result.stderr).toBe('');
-      }, 120_000);
-    }
-  },
-);
+await describeConsumerTypeCheck(fileURLToPath(new URL('typescript', import.meta.url)));
