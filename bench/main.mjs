@@ -35,7 +35,10 @@ for (const group of routes ?? []) {
     process.exit(2);
   }
 }
-const mode = quick ? modes.quick : modes.full;
+// --amount=<n>: requests per route server and round (warm-up: a fifth of it), for short checks.
+const amount = Number(args.find((arg) => arg.startsWith('--amount='))?.slice(9) ?? 0);
+const mode = quick ? { ...modes.quick } : { ...modes.full };
+if (amount > 0) mode.routes = { ...mode.routes, amount, warmup: Math.ceil(amount / 5) };
 const log = (line) => process.stderr.write(`bench: ${line}\n`);
 
 const suites = [
@@ -81,7 +84,8 @@ const machine = {
 };
 const seconds = (performance.now() - startedAt) / 1000;
 console.log(
-  `\nhosted-payments bench — ${quick ? `quick, ${mode.rounds} rounds` : `full, ${mode.rounds} rounds`}, medians; ` +
+  `\nhosted-payments bench — ${quick ? 'quick' : 'full'}: routes ${mode.routes.rounds} rounds of ` +
+    `${mode.routes.amount.toLocaleString('en-US')} requests per server, ${mode.rounds} rounds elsewhere, medians; ` +
     `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${seconds.toFixed(0)} s\n`,
 );
 console.log(renderTable(figures, { check }));
