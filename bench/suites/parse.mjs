@@ -45,7 +45,7 @@ export async function runParseSuite({ sdk, mode, figures: earlier = [] }) {
     const cpu = route.runs.ours.map((run) => run.cpuPerRequest).sort((a, b) => a - b);
     const share = figure.ours / cpu[cpu.length >> 1];
     figure.shareOfRoute = share;
-    figure.baselineLabel = `JSON.parse; parseCallback is ${(share * 100).toFixed(0)} % of the node:http route's CPU/req`;
+    figure.baselineLabel = `JSON.parse; parseCallback is ${(share * 100).toFixed(1)} % of the node:http route's CPU/req`;
   }
   return [figure];
 }
