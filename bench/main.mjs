@@ -84,8 +84,9 @@ const machine = {
 };
 const seconds = (performance.now() - startedAt) / 1000;
 console.log(
-  `\nhosted-payments bench — ${quick ? 'quick' : 'full'}: routes ${mode.routes.rounds} rounds of ` +
-    `${mode.routes.amount.toLocaleString('en-US')} requests per server, ${mode.rounds} rounds elsewhere, medians; ` +
+  `\nhosted-payments bench — ${quick ? 'quick' : 'full'}: ` +
+    `${!only || only.includes('routes') ? `routes ${mode.routes.rounds} rounds of ${mode.routes.amount.toLocaleString('en-US')} requests per server, ` : ''}` +
+    `${mode.rounds} rounds elsewhere, medians; ` +
     `${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, ${seconds.toFixed(0)} s\n`,
 );
 console.log(renderTable(figures, { check }));
