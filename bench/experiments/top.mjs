@@ -1,4 +1,5 @@
 // Self time by function (and by file) of a .cpuprofile: node bench/experiments/top.mjs file.cpuprofile [rows]
+// Profiles of the route servers: node bench/run.mjs --quick --only=routes --routes=node --profile=<dir>
 import { readFileSync } from 'node:fs';
 
 const [file, rows = '25'] = process.argv.slice(2);

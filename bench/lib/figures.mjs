@@ -1,39 +1,40 @@
-// The figures of issue 6: id, label, goal, and how a measured value is judged. A goal is
-// `{ max }` (ratio or size must be at most) or `{ min }` (at least). The CI check (`--check`) allows
-// noise: a ratio fails only when the median of the quick run's rounds is beyond the goal by more than
-// `noiseMargin` (1.2×: max goals fail above 1.2 × goal, min goals below goal / 1.2). Sizes are
-// deterministic and get no margin; memory is judged by its own boundedness test.
+// The figures of the bench: id, label, goal, and how a measured value is judged. A goal is
+// `{ max }` (ratio or size must be at most) or `{ min }` (at least); a figure with `reported: true`
+// has no goal and is shown for context only. The CI check (`--check`) allows noise: a ratio fails
+// only when the median of the quick run's rounds is beyond the goal by more than `noiseMargin`
+// (1.2×: max goals fail above 1.2 × goal, min goals below goal / 1.2). Sizes are deterministic and
+// get no margin; memory is judged by its own test (bounded, and under its byte budget).
 
 export const noiseMargin = 1.2;
 
-/** @typedef {{ id: string, label: string, unit: 'ratio'|'bytes'|'memory', goal: { max?: number, min?: number }, ours?: number, baseline?: number, oursLabel?: string, baselineLabel?: string, ratio?: number, value?: number, ratios?: number[], note?: string, error?: string, bounded?: boolean, peers?: object }} Figure */
+/** @typedef {{ id: string, label: string, unit: 'ratio'|'bytes'|'memory', goal: { max?: number, min?: number }, reported?: boolean, ours?: number, baseline?: number, oursText?: string, baselineText?: string, oursLabel?: string, baselineLabel?: string, ratio?: number, value?: number, ratios?: number[], note?: string, error?: string, bounded?: boolean, peers?: object }} Figure */
 
 /**
- * 'met' | 'margin' (missed, but within the noise margin: passes the CI check) | 'MISSED' | 'n/a' |
- * 'info' (an informational figure, never a budget).
+ * 'met' | 'margin' (missed, but within the noise margin: passes the CI check) | 'MISSED' | 'n/a'
+ * (could not be measured: fails the check) | 'reported' (no goal).
  */
 export function judge(figure, { check = false } = {}) {
   if (figure.error !== undefined) return 'n/a';
-  if (figure.unit === 'memory') return figure.bounded ? 'met' : 'MISSED';
+  if (figure.reported) return 'reported';
+  if (figure.unit === 'memory') {
+    return figure.bounded && !(figure.value > figure.goal.max) ? 'met' : 'MISSED';
+  }
   const value = figure.unit === 'ratio' ? figure.ratio : figure.value;
   if (value === undefined || Number.isNaN(value)) return 'n/a';
   const beyond = (margin) =>
     (figure.goal.max !== undefined && value > figure.goal.max * margin) ||
     (figure.goal.min !== undefined && value < figure.goal.min / margin);
-  const status = !beyond(1)
-    ? 'met'
-    : check && figure.unit === 'ratio' && !beyond(noiseMargin)
-      ? 'margin'
-      : 'MISSED';
-  return figure.informational && status !== 'met' ? 'info' : status;
+  if (!beyond(1)) return 'met';
+  return check && figure.unit === 'ratio' && !beyond(noiseMargin) ? 'margin' : 'MISSED';
 }
 
 /** Whether a figure passes the CI check. */
-export const passes = (status) => status === 'met' || status === 'margin' || status === 'info';
+export const passes = (status) => status === 'met' || status === 'margin' || status === 'reported';
 
 export function goalText(figure) {
-  if (figure.unit === 'memory') return 'bounded';
+  if (figure.reported) return 'reported';
+  if (figure.unit === 'memory') return `bounded, ≤ ${(figure.goal.max / 1048576).toFixed(0)} MB retained`;
   if (figure.unit === 'bytes') return `≤ ${(figure.goal.max / 1024).toFixed(0)} KB`;
-  if (figure.goal.max !== undefined) return figure.goal.max === 1 ? '< 1× (faster)' : `≤ ${figure.goal.max}×`;
+  if (figure.goal.max !== undefined) return `≤ ${figure.goal.max}×`;
   return `≥ ${figure.goal.min}×`;
 }

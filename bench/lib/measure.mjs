@@ -60,20 +60,19 @@ export const modes = {
     // A loopback round trip's wall time drifts with scheduling on a shared machine over seconds:
     // more, shorter interleaved rounds keep the drift from landing on one side of a round.
     requestRounds: 21,
-    request: { min_cpu_time: 100e6, min_samples: 30 },
     concurrent: { min_cpu_time: 150e6, min_samples: 12, concurrency: 32 },
     coldSamples: 12,
-    handler: { min_cpu_time: 300e6 },
-    memoryDeliveries: 1_000_000,
+    routes: { rounds: 2, connections: 32, warmup: 5_000, amount: 40_000, maxSeconds: 60 },
+    memory: { deliveries: 1_000_000, largeEvery: 8 },
   },
   quick: {
     rounds: 3,
     micro: { min_cpu_time: 60e6 },
     requestRounds: 9,
-    request: { min_cpu_time: 60e6, min_samples: 20 },
     concurrent: { min_cpu_time: 80e6, min_samples: 8, concurrency: 32 },
     coldSamples: 6,
-    handler: { min_cpu_time: 80e6 },
-    memoryDeliveries: 200_000, // 4× the default store bound (50,000 entries): enough to show it holds
+    routes: { rounds: 2, connections: 32, warmup: 1_000, amount: 5_000, maxSeconds: 20 },
+    // 3× the default store's 50,000-entry bound: the store is full and evicting for two thirds of it.
+    memory: { deliveries: 150_000, largeEvery: 8 },
   },
 };

@@ -8,6 +8,8 @@ export function formatTime(ns) {
   return `${ns.toFixed(0)} ns`;
 }
 
+export const formatMB = (bytes) => (bytes === undefined ? '—' : `${(bytes / 1048576).toFixed(1)} MB`);
+
 export const formatBytes = (bytes) => (bytes === undefined ? '—' : `${(bytes / 1024).toFixed(1)} KB`);
 
 function cells(figure, options) {
@@ -17,7 +19,7 @@ function cells(figure, options) {
     margin: `≈ within ${noiseMargin}× noise margin`,
     MISSED: '✗ MISSED',
     'n/a': '— n/a',
-    info: 'info (not a budget)',
+    reported: 'reported',
   }[status];
   if (figure.error !== undefined) {
     return [figure.label, '—', '—', '—', goalText(figure), `${mark} (${figure.error})`];
@@ -31,15 +33,19 @@ function cells(figure, options) {
   if (figure.unit === 'memory') {
     return [
       figure.label,
-      `peak heap ${(figure.value / 1048576).toFixed(1)} MB`,
+      `retained ${formatMB(figure.value)}, peak ${formatMB(figure.peak)}`,
       figure.baselineLabel ?? '—',
       '—',
       goalText(figure),
       mark,
     ];
   }
-  const ours = `${formatTime(figure.ours)}${figure.oursLabel ? ` ${figure.oursLabel}` : ''}`;
-  const baseline = `${formatTime(figure.baseline)}${figure.baselineLabel ? ` ${figure.baselineLabel}` : ''}`;
+  const ours =
+    figure.oursText ?? `${formatTime(figure.ours)}${figure.oursLabel ? ` ${figure.oursLabel}` : ''}`;
+  const baseline =
+    figure.baselineText !== undefined
+      ? `${figure.baselineLabel ? `${figure.baselineLabel}: ` : ''}${figure.baselineText}`
+      : `${formatTime(figure.baseline)}${figure.baselineLabel ? ` ${figure.baselineLabel}` : ''}`;
   return [figure.label, ours, baseline, `${figure.ratio.toFixed(2)}×`, goalText(figure), mark];
 }
 

@@ -1,0 +1,145 @@
+// One webhook route in its own process, on 127.0.0.1 only, driven over IPC by suites/routes.mjs:
+//   node bench/routes/server.mjs <kind> <callbacks entry>
+// It sends { type: 'ready', port } once listening; on 'start' it zeroes its counters and takes
+// process.cpuUsage() (user + system of every thread, the Web Crypto thread pool included); on 'stop'
+// it answers with the CPU time and the counts since 'start'. Every route counts the deliveries it
+// accepted ("events"), the way a merchant's code would see them, so the suite can check that each
+// request was processed, not short-circuited as a duplicate or refused.
+//
+// Kinds:
+//   sdk-express     Express 5, app.post(path, toNodeListener(createCallbackHandler(…)))
+//   stripe-express  Express 5, express.raw() + stripe.webhooks.constructEvent, the route of Stripe's docs
+//   sdk-node        bare node:http, createServer(toNodeListener(handler))
+//   bare-node       bare node:http: read the body, JSON.parse it, answer 200 (the floor of any route)
+//   sdk-hono        the Fetch handler as a Hono route on @hono/node-server
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { handlerOptions, stripeWebhookSecret, webhookPath } from '../fixtures/deliveries.mjs';
+
+const [kind, callbacksEntry] = process.argv.slice(2);
+let events = 0;
+let requests = 0;
+
+async function sdkHandler() {
+  const { createCallbackHandler, toNodeListener } = await import(pathToFileURL(callbacksEntry).href);
+  const handler = createCallbackHandler({
+    ...handlerOptions,
+    onEvent: () => {
+      events++;
+    },
+  });
+  return { handler, listener: toNodeListener(handler) };
+}
+
+async function expressApp() {
+  const { default: express } = await import('express');
+  const app = express();
+  app.disable('x-powered-by');
+  return { express, app };
+}
+
+function listen(server) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+async function start() {
+  switch (kind) {
+    case 'sdk-express': {
+      const { listener } = await sdkHandler();
+      const { app } = await expressApp();
+      app.post(webhookPath, listener);
+      return listen(createServer(app));
+    }
+    case 'stripe-express': {
+      const { default: Stripe } = await import('stripe');
+      const stripe = new Stripe('sk_test_bench_0123456789');
+      const { express, app } = await expressApp();
+      app.post(webhookPath, express.raw({ type: 'application/json' }), (request, response) => {
+        let event;
+        try {
+          event = stripe.webhooks.constructEvent(
+            request.body,
+            request.headers['stripe-signature'],
+            stripeWebhookSecret,
+          );
+        } catch (error) {
+          response.status(400).send(`Webhook Error: ${error.message}`);
+          return;
+        }
+        if (event !== undefined) events++;
+        response.send();
+      });
+      return listen(createServer(app));
+    }
+    case 'sdk-node': {
+      const { listener } = await sdkHandler();
+      return listen(createServer(listener));
+    }
+    case 'bare-node':
+      return listen(
+        createServer((request, response) => {
+          const chunks = [];
+          request.on('data', (chunk) => chunks.push(chunk));
+          request.on('end', () => {
+            try {
+              JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            } catch {
+              response.writeHead(400).end();
+              return;
+            }
+            events++;
+            response.writeHead(200).end();
+          });
+        }),
+      );
+    case 'sdk-hono': {
+      const { handler } = await sdkHandler();
+      const { Hono } = await import('hono');
+      const { serve } = await import('@hono/node-server');
+      const app = new Hono();
+      app.post(webhookPath, (c) => handler(c.req.raw));
+      return new Promise((resolve) => {
+        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
+      });
+    }
+    default:
+      throw new Error(`unknown route kind ${kind}`);
+  }
+}
+
+const server = await start();
+server.on('request', () => {
+  requests++;
+});
+server.keepAliveTimeout = 60_000;
+
+let cpuAtStart = process.cpuUsage();
+let timeAtStart = performance.now();
+process.on('message', (message) => {
+  if (message.type === 'start') {
+    events = 0;
+    requests = 0;
+    cpuAtStart = process.cpuUsage();
+    timeAtStart = performance.now();
+    process.send({ type: 'started' });
+  } else if (message.type === 'stop') {
+    const cpu = process.cpuUsage(cpuAtStart);
+    process.send({
+      type: 'stats',
+      cpuMicros: cpu.user + cpu.system,
+      seconds: (performance.now() - timeAtStart) / 1000,
+      events,
+      requests,
+      rss: process.memoryUsage().rss,
+    });
+  }
+});
+process.on('disconnect', () => {
+  server.closeAllConnections?.();
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2000).unref();
+});
+process.send({ type: 'ready', port: server.address().port });

@@ -1,0 +1,286 @@
+// The webhook route end to end, over real sockets on 127.0.0.1: each server (routes/server.mjs) in
+// its own child process, one at a time, warmed up, then driven by autocannon (in this process) with
+// a fixed number of requests from a pool of distinct signed deliveries — the eight callback types
+// in turn, every one a different reference and ids, so the dedupe store never short-circuits —
+// bounded in time as well. Two rounds, the second in reverse order, so drift on a shared machine
+// hits both sides of a ratio. Per server and round: req/s (2xx answers over the wall time of the
+// run), p50/p99 latency (autocannon), and the server's own CPU per request (process.cpuUsage() in
+// the child over the measured run, over IPC) — steadier than req/s when other work shares the cores.
+// The figure is the median of the per-round ratios (for two rounds, their mean).
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Stripe from 'stripe';
+import { median } from '../lib/measure.mjs';
+import { callbacksEntry } from '../lib/sdk.mjs';
+import { delivery, signedUrl, stripeWebhookSecret, webhookPath } from '../fixtures/deliveries.mjs';
+
+const serverScript = fileURLToPath(new URL('../routes/server.mjs', import.meta.url));
+
+/** Which servers each group of figures needs (`--routes=express,node,hono` picks groups). */
+export const routeGroups = {
+  express: ['sdk-express', 'stripe-express'],
+  node: ['sdk-node', 'bare-node'],
+  hono: ['sdk-hono', 'bare-node'],
+};
+
+/** Deliveries for the SDK routes (signed URL) and the bare route: `{ path, body }`, body as bytes. */
+async function sdkPool(signCallbackUrl, count) {
+  const pool = [];
+  for (let n = 0; n < count; n++) {
+    const { body, reference } = delivery(n);
+    const url = new URL(await signedUrl(signCallbackUrl, reference));
+    pool.push({ path: `${url.pathname}${url.search}`, body: Buffer.from(body), headers: {} });
+  }
+  return pool;
+}
+
+/** The same bodies for the stripe-node route, each with a fresh `Stripe-Signature` (its tolerance is 5 min). */
+function stripePool(pool) {
+  const stripe = new Stripe('sk_test_bench_0123456789');
+  return pool.map(({ body }) => ({
+    path: webhookPath,
+    body,
+    headers: {
+      'stripe-signature': stripe.webhooks.generateTestHeaderString({
+        payload: body.toString('utf8'),
+        secret: stripeWebhookSecret,
+      }),
+    },
+  }));
+}
+
+function startServer(kind, execArgv) {
+  const child = fork(serverScript, [kind, callbacksEntry], {
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    execArgv,
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const next = (type) =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message);
+      };
+      const onExit = (code) => {
+        child.off('message', onMessage);
+        reject(
+          new Error(
+            `${kind} server exited (${code}): ${stderr.split('\n').find((l) => /Error/.test(l)) ?? stderr.slice(0, 200)}`,
+          ),
+        );
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  return {
+    ready: next('ready'),
+    async measure(run) {
+      const started = next('started');
+      child.send({ type: 'start' });
+      await started;
+      const result = await run();
+      const stats = next('stats');
+      child.send({ type: 'stop' });
+      return { result, stats: await stats };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
+/** autocannon over `pool[from, from + amount)`: 32 connections, bounded in count and time. */
+async function drive({ port, pool, from, amount, connections, maxSeconds }) {
+  let next = from;
+  const startedAt = performance.now();
+  const instance = autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    amount,
+    timeout: 10,
+    sampleInt: 100,
+    method: 'POST',
+    requests: [
+      {
+        setupRequest: (request) => {
+          const { path, body, headers } = pool[next++ % pool.length];
+          return {
+            ...request,
+            path,
+            body,
+            headers: { ...request.headers, 'content-type': 'application/json', ...headers },
+          };
+        },
+      },
+    ],
+  });
+  // autocannon notices the end only at its next sample tick: the run's wall time is taken at the
+  // last response instead.
+  let lastResponseAt = startedAt;
+  instance.on('response', () => {
+    lastResponseAt = performance.now();
+  });
+  const timer = setTimeout(() => instance.stop(), maxSeconds * 1000);
+  const result = await instance;
+  clearTimeout(timer);
+  result.wallSeconds = (lastResponseAt - startedAt) / 1000;
+  result.used = next - from;
+  return result;
+}
+
+async function runServer({ kind, pools, mode, execArgv }) {
+  const { connections, warmup, amount, maxSeconds } = mode.routes;
+  const pool = kind === 'stripe-express' ? stripePool(pools.sdk) : pools.sdk;
+  const server = startServer(kind, execArgv);
+  try {
+    const { port } = await server.ready;
+    const warm = await drive({ port, pool, from: 0, amount: warmup, connections, maxSeconds });
+    if (warm.non2xx > 0 || warm.errors > 0) {
+      throw new Error(
+        `${kind}: warm-up got ${warm.non2xx} non-2xx answers (${JSON.stringify(warm.statusCodeStats)}), ${warm.errors} errors`,
+      );
+    }
+    const from = warm.used;
+    const { result, stats } = await server.measure(() =>
+      drive({ port, pool, from, amount, connections, maxSeconds }),
+    );
+    const ok = result['2xx'];
+    if (result.non2xx > 0 || result.errors > 0 || ok === 0) {
+      throw new Error(
+        `${kind}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts`,
+      );
+    }
+    if (from + result.used > pool.length) throw new Error(`${kind}: the delivery pool ran out`);
+    // Every 2xx must be a delivery the route processed: a duplicate would be answered 200 without
+    // reaching onEvent, and flatter the figure.
+    if (stats.events < ok) {
+      throw new Error(`${kind}: ${ok - stats.events} of ${ok} deliveries answered 2xx were not processed`);
+    }
+    return {
+      kind,
+      requests: ok,
+      timeBound: ok < amount,
+      rps: ok / result.wallSeconds,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      cpuPerRequest: (stats.cpuMicros * 1000) / Math.max(1, stats.requests), // ns
+      serverRss: stats.rss,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+const fmtRate = (rps) => `${Math.round(rps).toLocaleString('en-US')} req/s`;
+const fmtCpu = (ns) => `${(ns / 1000).toFixed(0)} µs CPU/req`;
+const fmtLatency = (run) => `p50 ${run.p50} ms, p99 ${run.p99} ms`;
+const each = (runs, format) => runs.map(format).join(' · ');
+
+// The cells list every round's value (in round order) so they can be read against the ratio, which
+// is the median of the per-round ratios.
+function ratioFigure(figure, oursRuns, baseRuns, metric, text) {
+  const ratios = oursRuns.map((run, round) => run[metric] / baseRuns[round][metric]);
+  return Object.assign(figure, {
+    ratio: median(ratios),
+    ratios,
+    oursText: text(oursRuns),
+    baselineText: text(baseRuns),
+    runs: { ours: oursRuns, baseline: baseRuns },
+  });
+}
+
+export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
+  const groups = routes ?? Object.keys(routeGroups);
+  const figures = [];
+  const add = (group, figure) => {
+    if (groups.includes(group)) figures.push({ unit: 'ratio', ...figure });
+  };
+  add('express', {
+    id: 'route.express.throughput',
+    label: 'webhook route behind Express 5, throughput',
+    goal: { min: 1.2 },
+    baselineLabel: 'stripe-node Express route',
+  });
+  add('express', {
+    id: 'route.express.cpu',
+    label: 'webhook route behind Express 5, CPU per request',
+    goal: { max: 1 },
+    baselineLabel: 'stripe-node Express route',
+  });
+  add('express', {
+    id: 'route.express.p99',
+    label: 'webhook route behind Express 5, p99 latency',
+    goal: {},
+    reported: true,
+    baselineLabel: 'stripe-node Express route',
+  });
+  add('node', {
+    id: 'route.node.cpu',
+    label: 'webhook route on node:http, CPU per request',
+    goal: { max: 3 },
+    baselineLabel: 'bare read + JSON.parse + 200',
+  });
+  add('hono', {
+    id: 'route.hono.cpu',
+    label: 'Fetch handler on @hono/node-server, CPU per request',
+    goal: {},
+    reported: true,
+    baselineLabel: 'bare read + JSON.parse + 200',
+  });
+  const { createCallbackHandler, toNodeListener, signCallbackUrl } = sdk.callbacks;
+  if (!createCallbackHandler || !toNodeListener || !signCallbackUrl) {
+    for (const figure of figures)
+      figure.error = 'createCallbackHandler/toNodeListener/signCallbackUrl not exported';
+    return figures;
+  }
+
+  const kinds = [...new Set(groups.flatMap((group) => routeGroups[group]))];
+  const { warmup, amount, connections } = mode.routes;
+  const pools = { sdk: await sdkPool(signCallbackUrl, warmup + amount + 4 * connections + 64) };
+  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (let round = 0; round < mode.routes.rounds; round++) {
+    const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+    for (const kind of order) {
+      const run = await runServer({ kind, pools, mode, execArgv });
+      process.stderr.write(
+        `bench:   round ${round + 1} ${kind}: ${fmtRate(run.rps)}, ${fmtCpu(run.cpuPerRequest)}, ${fmtLatency(run)}` +
+          `${run.timeBound ? ` (time bound: ${run.requests} requests)` : ''}\n`,
+      );
+      runs[kind].push(run);
+    }
+  }
+
+  const rateText = (runs) =>
+    `${each(runs, (run) => Math.round(run.rps).toLocaleString('en-US'))} req/s (p99 ${each(runs, (run) => run.p99)} ms)`;
+  const cpuText = (runs) => `${each(runs, (run) => (run.cpuPerRequest / 1000).toFixed(0))} µs CPU/req`;
+  for (const figure of figures) {
+    if (figure.id === 'route.express.throughput')
+      ratioFigure(figure, runs['sdk-express'], runs['stripe-express'], 'rps', rateText);
+    if (figure.id === 'route.express.cpu')
+      ratioFigure(figure, runs['sdk-express'], runs['stripe-express'], 'cpuPerRequest', cpuText);
+    if (figure.id === 'route.express.p99')
+      ratioFigure(
+        figure,
+        runs['sdk-express'],
+        runs['stripe-express'],
+        'p99',
+        (r) => `p99 ${each(r, (run) => run.p99)} ms`,
+      );
+    if (figure.id === 'route.node.cpu')
+      ratioFigure(figure, runs['sdk-node'], runs['bare-node'], 'cpuPerRequest', cpuText);
+    if (figure.id === 'route.hono.cpu')
+      ratioFigure(figure, runs['sdk-hono'], runs['bare-node'], 'cpuPerRequest', cpuText);
+  }
+  return figures;
+}
