@@ -61,6 +61,9 @@ export function run(command: string, args: readonly string[], options: RunOption
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, timedOut });
     });
+    // A child that exits before reading its input closes the pipe: the write's EPIPE is not a
+    // failure of the run (its exit status, reported on close, is).
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
