@@ -19,7 +19,9 @@ export const entryPoints: Readonly<Record<string, string>> = {
   'hosted-payments/callbacks': 'src/callbacks/index.ts',
   'hosted-payments/sandbox': 'src/sandbox/index.ts',
   'hosted-payments/testing': 'src/testing/index.ts',
+  'hosted-payments/testing/msw': 'src/testing/msw/index.ts',
   'hosted-payments/redis': 'src/redis/index.ts',
+  'hosted-payments/transactions': 'src/transactions/index.ts',
 };
 
 /**
@@ -33,6 +35,8 @@ export const prelude: Readonly<Record<string, string>> = {
   handler: "import('hosted-payments/callbacks').CallbackHandler",
   sandbox: "Awaited<ReturnType<typeof import('hosted-payments/sandbox').startSandbox>>",
   secret: 'string',
+  tracker: "import('hosted-payments/transactions').TransactionTracker",
+  onEvent: "import('hosted-payments/callbacks').CallbackHandlerOptions['onEvent']",
   // What a route or a job has at hand.
   request: 'Request',
   payload: 'unknown',
@@ -49,6 +53,10 @@ export const prelude: Readonly<Record<string, string>> = {
   mobileMoneyInput: "import('hosted-payments').MobileMoneyPaymentInput",
   checkoutInput: "import('hosted-payments').CheckoutSessionInput",
   payoutInput: "import('hosted-payments').PayoutInput",
+  // Parts of an input, for snippets that show one call's shape.
+  customer_details: "import('hosted-payments').MobileMoneyPaymentInput['customer_details']",
+  amount: "import('hosted-payments').MobileMoneyPaymentInput['amount']",
+  callback_url: 'string',
   // The merchant's own code: any function of theirs.
   ...Object.fromEntries(
     [
@@ -69,6 +77,7 @@ export const prelude: Readonly<Record<string, string>> = {
     ].map((name) => [name, '(...args: any[]) => Promise<void>']),
   ),
   log: '((...args: unknown[]) => void) & Record<"info" | "warn" | "error", (...args: unknown[]) => void>',
+  orders: 'Record<string, (...args: any[]) => Promise<any>>',
   db: 'Record<string, (...args: any[]) => Promise<any>>',
   form: '{ setError(field: string, message: string): void }',
 };

@@ -1,5 +1,5 @@
-// The ts blocks of docs/sandbox.md and docs/testing.md run as pasted: each is bundled as its own
-// script and run with this Node. The package's own name resolves to its source entries here, as
+// The ts blocks of docs/sandbox.md and docs/testing.md, and those of the README's "Sandbox and
+// testing" section, run as pasted: each is bundled as its own script and run with this Node. The package's own name resolves to its source entries here, as
 // tsconfig's paths do for the examples.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -21,8 +21,21 @@ const fromSource = (code: string): string =>
     JSON.stringify(resolve('src', sub ? `${sub.slice(1)}/index.ts` : 'index.ts')).replace(/^/, 'from '),
   );
 
-async function blocks(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8');
+/** Where the runnable blocks are: a whole file, or one `## ` section of it. */
+const sources: Record<string, { file: string; section?: string }> = {
+  'docs/sandbox.md': { file: 'docs/sandbox.md' },
+  'docs/testing.md': { file: 'docs/testing.md' },
+  'README.md': { file: 'README.md', section: '## Sandbox and testing' },
+};
+
+async function blocks({ file, section }: { file: string; section?: string }): Promise<string[]> {
+  let text = await readFile(file, 'utf8');
+  if (section !== undefined) {
+    const start = text.indexOf(`\n${section}\n`);
+    if (start === -1) throw new Error(`${file} has no section "${section}"`);
+    const end = text.indexOf('\n## ', start + 1);
+    text = text.slice(start, end === -1 ? undefined : end);
+  }
   return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 }
 
@@ -35,11 +48,13 @@ const expectations: Record<string, readonly RegExp[]> = {
   'docs/testing.md#1': [/^200 checkout\.succeeded 5005\n1\n$/],
   'docs/testing.md#2': [/^payment\.mobile_money\.failed\n123456789012 250\n$/],
   'docs/testing.md#3': [/\[ 'payment\.mobile_money\.succeeded' \] true/],
+  'README.md#1': [/your route got payment\.mobile_money\.succeeded for ORDER-1/, /1 callback: 1 delivered/],
+  'README.md#2': [/^200 checkout\.succeeded 5005\n1\n$/],
 };
 
-describe.each(['docs/sandbox.md', 'docs/testing.md'])('%s', (file) => {
+describe.each(Object.keys(sources))('%s', (file) => {
   it('every ts block runs as pasted and prints what its comments say', { timeout: 120_000 }, async () => {
-    const found = await blocks(file);
+    const found = await blocks(sources[file]!);
     expect(found.length).toBeGreaterThan(0);
     for (const [index, code] of found.entries()) {
       const name = `${file.replace(/\W+/g, '-')}-${index + 1}`;
