@@ -21,7 +21,7 @@ import type {
  *
  * @example
  * ```ts
- * for (const type of callbackEventTypes) router.on(type, log);
+ * const received = Object.fromEntries(callbackEventTypes.map((type) => [type, 0]));
  * ```
  */
 export const callbackEventTypes = [
@@ -158,7 +158,7 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
  *
  * @example
  * ```ts
- * if (event.type === 'payment.card.succeeded') capture(event.transactionId, event.data['amount captured']);
+ * if (event.type === 'payment.card.succeeded') await settle(event.transactionId, event.data['amount captured']);
  * ```
  */
 export interface CardPaymentSucceededEvent extends CallbackEventBase<
@@ -298,9 +298,25 @@ export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', Pa
  * @example
  * ```ts
  * switch (event.type) {
- *   case 'payment.card.succeeded': console.log(event.data['payment status']); break;
- *   // … the other seven
- *   default: { const never: never = event; throw new Error(`unhandled ${String(never)}`); }
+ *   case 'payment.card.succeeded':
+ *     console.log(event.data['payment status']); // the payload as sent, typed per variant
+ *     await markPaid(event.reference, event.amount);
+ *     break;
+ *   case 'payment.mobile_money.succeeded':
+ *   case 'checkout.succeeded':
+ *   case 'payout.succeeded':
+ *     await markPaid(event.reference, event.amount);
+ *     break;
+ *   case 'payment.card.failed':
+ *   case 'payment.mobile_money.failed':
+ *   case 'checkout.failed':
+ *   case 'payout.failed':
+ *     await markFailed(event.reference, event.message);
+ *     break;
+ *   default: {
+ *     const never: never = event; // a compile error here when a type is added
+ *     throw new Error(`unhandled ${String(never)}`);
+ *   }
  * }
  * ```
  */

@@ -58,7 +58,7 @@ export interface ParseCallbackOptions {
  * @example
  * ```ts
  * const result = safeParseCallback(body);
- * if (result.success) handle(result.event);
+ * if (result.success) await fulfil(result.event);
  * else console.warn(result.error.reason, result.error.message);
  * ```
  */
@@ -239,9 +239,12 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  *
  * @example
  * ```ts
- * const result = safeParseCallback(body);
- * if (!result.success) return new Response(JSON.stringify({ error: result.error.reason }), { status: 400 });
- * await handle(result.event);
+ * export async function POST(request: Request): Promise<Response> {
+ *   const result = safeParseCallback(await request.text());
+ *   if (!result.success) return Response.json({ error: result.error.reason }, { status: 400 });
+ *   await fulfil(result.event);
+ *   return new Response(null, { status: 200 });
+ * }
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {
