@@ -297,27 +297,32 @@ export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', Pa
  *
  * @example
  * ```ts
- * switch (event.type) {
- *   case 'payment.card.succeeded':
- *     console.log(event.data['payment status']); // the payload as sent, typed per variant
- *     await markPaid(event.reference, event.amount);
- *     break;
- *   case 'payment.mobile_money.succeeded':
- *   case 'checkout.succeeded':
- *   case 'payout.succeeded':
- *     await markPaid(event.reference, event.amount);
- *     break;
- *   case 'payment.card.failed':
- *   case 'payment.mobile_money.failed':
- *   case 'checkout.failed':
- *   case 'payout.failed':
- *     await markFailed(event.reference, event.message);
- *     break;
- *   default: {
- *     const never: never = event; // a compile error here when a type is added
- *     throw new Error(`unhandled ${String(never)}`);
- *   }
- * }
+ * const handler = createCallbackHandler({
+ *   secret,
+ *   // reference: the order signed into the callback URL (card and mobile-money successes carry none)
+ *   onEvent: async (event, { reference }) => {
+ *     switch (event.type) {
+ *       case 'payment.card.succeeded':
+ *         await markPaid(reference, event.data['amount captured']); // the payload as sent, typed per variant
+ *         break;
+ *       case 'payment.mobile_money.succeeded':
+ *       case 'checkout.succeeded':
+ *       case 'payout.succeeded':
+ *         await markPaid(reference, event.amount);
+ *         break;
+ *       case 'payment.card.failed':
+ *       case 'payment.mobile_money.failed':
+ *       case 'checkout.failed':
+ *       case 'payout.failed':
+ *         await markFailed(reference, event.message);
+ *         break;
+ *       default: {
+ *         const never: never = event; // a compile error here if a type is ever added
+ *         throw new Error(`unhandled ${String(never)}`);
+ *       }
+ *     }
+ *   },
+ * });
  * ```
  */
 export type CallbackEvent =

@@ -1,7 +1,8 @@
 // Every public export of every entry point carries TSDoc with an `@example` (STYLE.md habit 9):
 // the README and the TypeDoc reference are built from the same words, so a missing example is a
 // gap a merchant sees.
-import { relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { checkSnippets, entryPoints, root, type Snippet } from './snippets.js';
@@ -35,14 +36,24 @@ function exportsWithoutExample(entry: string): string[] {
 }
 
 describe('TSDoc', () => {
+  it('covers every entry point package.json exports', () => {
+    const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    const specifiers = Object.keys(exports)
+      .filter((key) => key !== './package.json')
+      .map((key) => (key === '.' ? 'hosted-payments' : `hosted-payments/${key.slice(2)}`));
+    expect(Object.keys(entryPoints).sort()).toEqual(specifiers.sort());
+  });
+
   it.each(entries)('every export of %s has documentation with an @example', (entry) => {
     expect(exportsWithoutExample(entry)).toEqual([]);
   });
 });
 
 /** Every `@example` of every public export (and of the members of exported classes), with where it is written. */
-function publicExamples(): (Snippet & { file: string })[] {
-  const examples: (Snippet & { file: string })[] = [];
+function publicExamples(): { name: string; code: string | undefined; file: string }[] {
+  const examples: { name: string; code: string | undefined; file: string }[] = [];
   const seen = new Set<ts.Symbol>();
   const collect = (symbol: ts.Symbol, name: string) => {
     if (seen.has(symbol)) return;
@@ -53,7 +64,9 @@ function publicExamples(): (Snippet & { file: string })[] {
       .filter((tag) => tag.name === 'example')
       .forEach((tag, index) => {
         const text = ts.displayPartsToString(tag.text);
-        const code = /```(?:ts|typescript)?\n([\s\S]*?)```/.exec(text)?.[1] ?? text;
+        // An example that is not a fenced block (inline `code`, prose) is kept with no code: a
+        // test below refuses it, since nothing would type-check it.
+        const code = /```(?:ts|typescript)?\n([\s\S]*?)```/.exec(text)?.[1];
         examples.push({ name: `${file} ${name}${index > 0 ? ` #${index + 1}` : ''}`, code, file });
       });
   };
@@ -77,7 +90,14 @@ function publicExamples(): (Snippet & { file: string })[] {
 
 describe('TSDoc examples', () => {
   const examples = publicExamples();
-  const problems = checkSnippets(examples, { autoImport: true });
+  const snippets = examples.filter(
+    (example): example is Snippet & { file: string } => example.code !== undefined,
+  );
+  const problems = checkSnippets(snippets, { autoImport: true });
+
+  it('every @example is a fenced ```ts block (so that it is type-checked)', () => {
+    expect(examples.filter((example) => example.code === undefined).map(({ name }) => name)).toEqual([]);
+  });
 
   it('there are examples to check', () => {
     expect(examples.length).toBeGreaterThan(50);
