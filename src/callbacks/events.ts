@@ -158,7 +158,7 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
  *
  * @example
  * ```ts
- * if (event.type === 'payment.card.succeeded') await settle(event.transactionId, event.data['amount captured']);
+ * if (event.type === 'payment.card.succeeded') await markPaid(reference, event.data['amount captured'], event.transactionId);
  * ```
  */
 export interface CardPaymentSucceededEvent extends CallbackEventBase<
@@ -196,7 +196,7 @@ export interface CardPaymentFailedEvent extends CallbackEventBase<
  *
  * @example
  * ```ts
- * if (event.type === 'payment.mobile_money.succeeded') markPaid(event.transactionId, event.amount);
+ * if (event.type === 'payment.mobile_money.succeeded') await markPaid(reference, event.amount, event.transactionId);
  * ```
  */
 export interface MobileMoneyPaymentSucceededEvent extends CallbackEventBase<

@@ -215,13 +215,15 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  *
  * @example
  * ```ts
+ * // createCallbackHandler does all of this (and deduplicates); by hand:
+ * const { reference } = await verifyCallbackUrl(request.url, { secret }); // the order, signed into the URL
  * const event = parseCallback(await request.text());
  * switch (event.type) {
  *   case 'payment.mobile_money.succeeded':
- *     await markPaid(event.transactionId, event.amount);
+ *     await markPaid(reference, event.amount, event.transactionId);
  *     break;
  *   case 'checkout.succeeded':
- *     await fulfil(event.reference);
+ *     await fulfil(reference);
  *     break;
  *   // …
  * }
