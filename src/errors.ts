@@ -100,7 +100,7 @@ export class PaymentsError extends Error {
  *   buildPayoutRequest(input);
  * } catch (error) {
  *   if (error instanceof ValidationError) {
- *     for (const issue of error.issues) console.log(issue.path.join('.'), issue.message);
+ *     for (const issue of error.issues) console.log(formatIssuePath(issue.path), issue.message);
  *   }
  * }
  * ```
@@ -129,8 +129,10 @@ export class ValidationError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof ApiError && error.status >= 500) scheduleRetryCheck(order);
+ * try {
+ *   await client.initiateCardPayment(cardInput);
+ * } catch (error) {
+ *   if (error instanceof ApiError && error.status >= 500) scheduleRetryCheck(cardInput.callback_details.transaction_reference);
  * }
  * ```
  */
@@ -182,8 +184,10 @@ export class ApiError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof ConnectionError) markPending(order); // the callback may still come
+ * try {
+ *   await client.initiateCardPayment(cardInput);
+ * } catch (error) {
+ *   if (error instanceof ConnectionError) markPending(cardInput.callback_details.transaction_reference); // the callback may still come
  * }
  * ```
  */
@@ -209,7 +213,9 @@ export class ConnectionError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
+ * try {
+ *   await client.initiatePayout(payoutInput);
+ * } catch (error) {
  *   if (error instanceof TimeoutError) console.warn(`gave up after ${error.timeout} ms`);
  * }
  * ```
@@ -341,10 +347,15 @@ export type CallbackVerificationReason =
  *
  * @example
  * ```ts
- * try {
- *   const { reference } = await verifyCallbackUrl(request.url, { secret });
- * } catch (error) {
- *   if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ * export async function POST(request: Request): Promise<Response> {
+ *   try {
+ *     const { reference } = await verifyCallbackUrl(request.url, { secret });
+ *     await settle(reference, await request.json());
+ *     return new Response(null, { status: 200 });
+ *   } catch (error) {
+ *     if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ *     throw error;
+ *   }
  * }
  * ```
  */

@@ -16,7 +16,9 @@ import type { CallbackEvent } from './events.js';
  *
  * @example
  * ```ts
- * const state: DedupeState = await store.begin(key, 300_000);
+ * const store = createMemoryDedupeStore();
+ * const state: DedupeState = await store.begin(callbackDedupeKey(event, reference), 300_000);
+ * if (state === 'new') await settle(reference);
  * ```
  */
 export type DedupeState = 'new' | 'in_progress' | 'done' | 'full';
@@ -115,7 +117,7 @@ const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTE
  * const handler = createCallbackHandler({
  *   secret,
  *   dedupe: createMemoryDedupeStore({ maxEntries: 100_000 }),
- *   onEvent: async (event) => { await record(event); },
+ *   onEvent: async (event, { reference }) => { await orders.settle(reference, event); },
  * });
  * ```
  */

@@ -21,7 +21,7 @@ import type {
  *
  * @example
  * ```ts
- * for (const type of callbackEventTypes) router.on(type, log);
+ * const received = Object.fromEntries(callbackEventTypes.map((type) => [type, 0]));
  * ```
  */
 export const callbackEventTypes = [
@@ -158,7 +158,7 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
  *
  * @example
  * ```ts
- * if (event.type === 'payment.card.succeeded') capture(event.transactionId, event.data['amount captured']);
+ * if (event.type === 'payment.card.succeeded') await markPaid(reference, event.data['amount captured'], event.transactionId);
  * ```
  */
 export interface CardPaymentSucceededEvent extends CallbackEventBase<
@@ -196,7 +196,7 @@ export interface CardPaymentFailedEvent extends CallbackEventBase<
  *
  * @example
  * ```ts
- * if (event.type === 'payment.mobile_money.succeeded') markPaid(event.transactionId, event.amount);
+ * if (event.type === 'payment.mobile_money.succeeded') await markPaid(reference, event.amount, event.transactionId);
  * ```
  */
 export interface MobileMoneyPaymentSucceededEvent extends CallbackEventBase<
@@ -297,11 +297,32 @@ export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', Pa
  *
  * @example
  * ```ts
- * switch (event.type) {
- *   case 'payment.card.succeeded': console.log(event.data['payment status']); break;
- *   // … the other seven
- *   default: { const never: never = event; throw new Error(`unhandled ${String(never)}`); }
- * }
+ * const handler = createCallbackHandler({
+ *   secret,
+ *   // reference: the order signed into the callback URL (card and mobile-money successes carry none)
+ *   onEvent: async (event, { reference }) => {
+ *     switch (event.type) {
+ *       case 'payment.card.succeeded':
+ *         await markPaid(reference, event.data['amount captured']); // the payload as sent, typed per variant
+ *         break;
+ *       case 'payment.mobile_money.succeeded':
+ *       case 'checkout.succeeded':
+ *       case 'payout.succeeded':
+ *         await markPaid(reference, event.amount);
+ *         break;
+ *       case 'payment.card.failed':
+ *       case 'payment.mobile_money.failed':
+ *       case 'checkout.failed':
+ *       case 'payout.failed':
+ *         await markFailed(reference, event.message);
+ *         break;
+ *       default: {
+ *         const never: never = event; // a compile error here if a type is ever added
+ *         throw new Error(`unhandled ${String(never)}`);
+ *       }
+ *     }
+ *   },
+ * });
  * ```
  */
 export type CallbackEvent =

@@ -31,7 +31,13 @@ import type { SettleResult, TransactionTracker } from '../transactions/tracker.j
  *
  * @example
  * ```ts
- * onEvent: async (event, { reference, dedupeKey }) => { await orders.settle(reference, dedupeKey); }
+ * const handler = createCallbackHandler({
+ *   secret,
+ *   onEvent: async (event, { reference, dedupeKey }) => {
+ *     // reference: the order signed into the callback URL (a string: the handler verifies)
+ *     await orders.settle(reference, event.paid, dedupeKey);
+ *   },
+ * });
  * ```
  */
 export interface CallbackContext<Reference extends string | undefined = string | undefined> {
@@ -104,7 +110,11 @@ export interface ExpectedPayment {
  *
  * @example
  * ```ts
- * onError: (error, { status, reason }) => metrics.increment(`webhook.${reason}`, { status }),
+ * const handler = createCallbackHandler({
+ *   secret,
+ *   onEvent: async (event, { reference }) => { await orders.settle(reference, event.paid); },
+ *   onError: (error, { status, reason }) => metrics.increment(`webhook.${reason}`, { status }),
+ * });
  * ```
  */
 export type CallbackRejectionReason =
@@ -222,7 +232,10 @@ export interface CallbackHandlerOptions<
  *
  * @example
  * ```ts
- * export const POST: CallbackHandler = createCallbackHandler({ secret, onEvent });
+ * export const POST: CallbackHandler = createCallbackHandler({
+ *   secret,
+ *   onEvent: async (event, { reference }) => { await orders.settle(reference, event.paid); },
+ * });
  * ```
  */
 export type CallbackHandler = (request: Request) => Promise<Response>;
@@ -426,10 +439,11 @@ const isOrigin = (value: unknown): boolean => {
  * ```ts
  * // app/api/webhooks/payments/route.ts (Next.js App Router) — or Hono, Bun.serve, Deno.serve
  * export const POST = createCallbackHandler({
- *   secret: process.env.WEBHOOK_SECRET, // throws at start-up when unset
+ *   secret: process.env.WEBHOOK_SECRET, // throws at start-up when unset or under 16 characters
  *   publicOrigin: 'https://shop.example',
- *   onEvent: async (event) => {
- *     if (event.type === 'checkout.succeeded') await orders.markPaid(event.reference, event.amount);
+ *   onEvent: async (event, { reference }) => {
+ *     if (event.type === 'checkout.succeeded') await orders.markPaid(reference, event.amount);
+ *     if (event.type === 'checkout.failed') await orders.markFailed(reference, event.message);
  *   },
  * });
  * ```

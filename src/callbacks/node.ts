@@ -16,6 +16,7 @@ import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './ha
  *
  * @example
  * ```ts
+ * import type { ServerResponse } from 'node:http';
  * const listener: (req: NodeCallbackRequest, res: ServerResponse) => Promise<void> = toNodeListener(handler);
  * ```
  */
@@ -178,8 +179,15 @@ function requestUrl(req: NodeCallbackRequest): string {
  * @example
  * ```ts
  * import express from 'express';
+ * import http from 'node:http';
+ *
+ * const handler = createCallbackHandler({
+ *   secret,
+ *   publicOrigin: 'https://shop.example',
+ *   onEvent: async (event, { reference }) => { await orders.settle(reference, event.paid); },
+ * });
  * const app = express();
- * app.post('/webhooks/payments', toNodeListener(createCallbackHandler({ secret, onEvent })));
+ * app.post('/webhooks/payments', toNodeListener(handler));
  *
  * // or plain node:http
  * http.createServer(toNodeListener(handler)).listen(3000);

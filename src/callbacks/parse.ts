@@ -58,7 +58,7 @@ export interface ParseCallbackOptions {
  * @example
  * ```ts
  * const result = safeParseCallback(body);
- * if (result.success) handle(result.event);
+ * if (result.success) await fulfil(result.event);
  * else console.warn(result.error.reason, result.error.message);
  * ```
  */
@@ -215,13 +215,15 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  *
  * @example
  * ```ts
+ * // createCallbackHandler does all of this (and deduplicates); by hand:
+ * const { reference } = await verifyCallbackUrl(request.url, { secret }); // the order, signed into the URL
  * const event = parseCallback(await request.text());
  * switch (event.type) {
  *   case 'payment.mobile_money.succeeded':
- *     await markPaid(event.transactionId, event.amount);
+ *     await markPaid(reference, event.amount, event.transactionId);
  *     break;
  *   case 'checkout.succeeded':
- *     await fulfil(event.reference);
+ *     await fulfil(reference);
  *     break;
  *   // …
  * }
@@ -239,9 +241,12 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  *
  * @example
  * ```ts
- * const result = safeParseCallback(body);
- * if (!result.success) return new Response(JSON.stringify({ error: result.error.reason }), { status: 400 });
- * await handle(result.event);
+ * export async function POST(request: Request): Promise<Response> {
+ *   const result = safeParseCallback(await request.text());
+ *   if (!result.success) return Response.json({ error: result.error.reason }, { status: 400 });
+ *   await fulfil(result.event);
+ *   return new Response(null, { status: 200 });
+ * }
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {

@@ -185,21 +185,108 @@ export const payoutFailureCallbackSchema = z.looseObject({
   wallet_balance: z.string(),
 });
 
-/** Card payment success payload (spec §2.9). @example `const p: CardPaymentSuccessCallback = event.data;` */
+/**
+ * Card payment success payload, as the service posts it: `event.data` of a `payment.card.succeeded` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.card.succeeded') {
+ *   const payload: CardPaymentSuccessCallback = event.data;
+ *   console.log(payload['amount captured']);
+ * }
+ * ```
+ */
 export type CardPaymentSuccessCallback = z.output<typeof cardPaymentSuccessCallbackSchema>;
-/** Card payment failure payload (spec §2.9). @example `const p: CardPaymentFailureCallback = event.data;` */
+
+/**
+ * Card payment failure payload, as the service posts it: `event.data` of a `payment.card.failed` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.card.failed') {
+ *   const payload: CardPaymentFailureCallback = event.data;
+ *   console.log(payload['payment status']);
+ * }
+ * ```
+ */
 export type CardPaymentFailureCallback = z.output<typeof cardPaymentFailureCallbackSchema>;
-/** Mobile-money payment success payload. @example `const p: MobileMoneyPaymentSuccessCallback = event.data;` */
+
+/**
+ * Mobile-money payment success payload, as the service posts it: `event.data` of a `payment.mobile_money.succeeded` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.mobile_money.succeeded') {
+ *   const payload: MobileMoneyPaymentSuccessCallback = event.data;
+ *   console.log(payload.amount_captured);
+ * }
+ * ```
+ */
 export type MobileMoneyPaymentSuccessCallback = z.output<typeof mobileMoneyPaymentSuccessCallbackSchema>;
-/** Mobile-money payment failure payload. @example `const p: MobileMoneyPaymentFailureCallback = event.data;` */
+
+/**
+ * Mobile-money payment failure payload, as the service posts it: `event.data` of a `payment.mobile_money.failed` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payment.mobile_money.failed') {
+ *   const payload: MobileMoneyPaymentFailureCallback = event.data;
+ *   console.log(payload.transaction_reference, payload.response_status);
+ * }
+ * ```
+ */
 export type MobileMoneyPaymentFailureCallback = z.output<typeof mobileMoneyPaymentFailureCallbackSchema>;
-/** Redirect checkout success payload. @example `const p: CheckoutSuccessCallback = event.data;` */
+
+/**
+ * Redirect checkout success payload, as the service posts it: `event.data` of a `checkout.succeeded` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'checkout.succeeded') {
+ *   const payload: CheckoutSuccessCallback = event.data;
+ *   console.log(payload.order_id, payload.payment_method);
+ * }
+ * ```
+ */
 export type CheckoutSuccessCallback = z.output<typeof checkoutSuccessCallbackSchema>;
-/** Redirect checkout failure payload. @example `const p: CheckoutFailureCallback = event.data;` */
+
+/**
+ * Redirect checkout failure payload, as the service posts it: `event.data` of a `checkout.failed` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'checkout.failed') {
+ *   const payload: CheckoutFailureCallback = event.data;
+ *   console.log(payload.order_id, payload.message);
+ * }
+ * ```
+ */
 export type CheckoutFailureCallback = z.output<typeof checkoutFailureCallbackSchema>;
-/** Payout success payload (spec §2.9). @example `const p: PayoutSuccessCallback = event.data;` */
+
+/**
+ * Payout success payload, as the service posts it: `event.data` of a `payout.succeeded` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payout.succeeded') {
+ *   const payload: PayoutSuccessCallback = event.data;
+ *   console.log(payload.reference_id, payload.payout_fee);
+ * }
+ * ```
+ */
 export type PayoutSuccessCallback = z.output<typeof payoutSuccessCallbackSchema>;
-/** Payout failure payload (spec §2.9). @example `const p: PayoutFailureCallback = event.data;` */
+
+/**
+ * Payout failure payload, as the service posts it: `event.data` of a `payout.failed` event.
+ *
+ * @example
+ * ```ts
+ * if (event.type === 'payout.failed') {
+ *   const payload: PayoutFailureCallback = event.data;
+ *   console.log(payload.reference_id, payload.wallet_balance);
+ * }
+ * ```
+ */
 export type PayoutFailureCallback = z.output<typeof payoutFailureCallbackSchema>;
 
 /**

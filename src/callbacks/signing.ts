@@ -35,6 +35,7 @@ import { CallbackVerificationError } from '../errors.js';
  *
  * @example
  * ```ts
+ * const signedUrl = await signCallbackUrl('https://shop.example/webhooks/payments', { secret, reference: 'ORDER-1' });
  * new URL(signedUrl).searchParams.get(callbackSignatureParams.reference); // 'ORDER-1'
  * ```
  */
@@ -60,7 +61,11 @@ export interface SignCallbackUrlOptions {
  *
  * @example
  * ```ts
- * const options: VerifyCallbackUrlOptions = { secret: [newSecret, oldSecret] };
+ * // during a rotation: URLs signed with either secret verify
+ * const options: VerifyCallbackUrlOptions = {
+ *   secret: [process.env.WEBHOOK_SECRET!, process.env.WEBHOOK_SECRET_PREVIOUS!],
+ *   origin: 'https://shop.example',
+ * };
  * ```
  */
 export interface VerifyCallbackUrlOptions {
@@ -268,11 +273,16 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
  *
  * @example
  * ```ts
- * try {
- *   const { reference } = await verifyCallbackUrl(request.url, { secret: [current, previous] });
- * } catch (error) {
- *   if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
- *   throw error;
+ * export async function POST(request: Request): Promise<Response> {
+ *   try {
+ *     const secrets = [process.env.WEBHOOK_SECRET!, process.env.WEBHOOK_SECRET_PREVIOUS!];
+ *     const { reference } = await verifyCallbackUrl(request.url, { secret: secrets, origin: 'https://shop.example' });
+ *     await settle(reference, parseCallback(await request.text()));
+ *     return new Response(null, { status: 200 });
+ *   } catch (error) {
+ *     if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ *     throw error;
+ *   }
  * }
  * ```
  */

@@ -11,8 +11,10 @@ export type { DedupeState, DedupeStore };
  *
  * @example
  * ```ts
- * // node-redis v4
- * const client: RedisScriptClient = {
+ * const client: RedisScriptClient = redis; // an ioredis Redis or Cluster fits as is
+ *
+ * // node-redis v4: adapt its eval
+ * const wrapped: RedisScriptClient = {
  *   eval: (script, numkeys, ...args) =>
  *     nodeRedis.eval(script, { keys: args.slice(0, numkeys).map(String), arguments: args.slice(numkeys).map(String) }),
  * };
@@ -137,9 +139,9 @@ const newToken = (): string => {
  *
  * const redis = new Redis(process.env.REDIS_URL!, { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
  * const handler = createCallbackHandler({
- *   secret: process.env.CALLBACK_SECRET!,
+ *   secret: process.env.WEBHOOK_SECRET!,
  *   dedupe: createRedisDedupeStore({ client: redis }),
- *   onEvent: async (event) => markPaid(event.reference, event.amount),
+ *   onEvent: async (event, { reference }) => { if (event.paid) await markPaid(reference, event.amount); },
  * });
  * ```
  */

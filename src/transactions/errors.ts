@@ -37,7 +37,9 @@ export class UnknownTransactionError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
+ * try {
+ *   await tracker.settle('ORD-1', { outcome: 'failed', eventType: 'payment.card.failed' });
+ * } catch (error) {
  *   if (error instanceof TransactionConflictError && error.reason === 'conflicting_outcome') {
  *     alertOps(`${error.reference} was ${error.record.state}, then a ${error.attempted} callback came`);
  *   }
@@ -71,8 +73,12 @@ export class TransactionConflictError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof TransactionTimeoutError) showStillProcessing(error.reference);
+ * try {
+ *   const record = await tracker.waitFor('ORD-1', { timeout: 120_000 });
+ *   if (record.state === 'succeeded') await fulfil(record.reference);
+ * } catch (error) {
+ *   if (error instanceof TransactionTimeoutError) await markPending(error.reference); // the callback may still come
+ *   else throw error;
  * }
  * ```
  */
@@ -93,8 +99,14 @@ export class TransactionTimeoutError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
+ * export async function POST(): Promise<Response> {
+ *   try {
+ *     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: '15.00', currency: 'USD' });
+ *   } catch (error) {
+ *     if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
+ *     throw error;
+ *   }
+ *   return Response.json({ reference: 'ORD-1' }, { status: 201 });
  * }
  * ```
  */

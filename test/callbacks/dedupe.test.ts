@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/callbacks/dedupe.js';
 import { callbackDedupeKey, createMemoryDedupeStore, parseCallback } from '../../src/callbacks/index.js';
-import { specPayloads, checkoutFailure, payoutSuccess } from '../fixtures/callbacks.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+import { describedPayloads } from '../fixtures/described-payloads.js';
+
+const payoutSuccess = callbackFixtures['payout.succeeded'];
+const checkoutFailure = callbackFixtures['checkout.failed'];
 
 describe('createMemoryDedupeStore', () => {
   it('claims a key once, then reports it in progress, then done', async () => {
@@ -73,24 +77,22 @@ describe('createMemoryDedupeStore', () => {
 
 describe('callbackDedupeKey', () => {
   it('gives every spec payload a distinct, stable key', () => {
-    const keys = specPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(payload)));
+    const keys = describedPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(payload)));
     expect(new Set(keys).size).toBe(keys.length);
     expect(keys).toEqual(
-      specPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(JSON.stringify(payload)))),
+      describedPayloads.map(([, payload]) => callbackDedupeKey(parseCallback(JSON.stringify(payload)))),
     );
   });
 
   it('is the type and the SHA-256 of the identifiers and the signed reference', () => {
     const digest = (text: string) => createHash('sha256').update(text).digest('hex');
-    expect(callbackDedupeKey(parseCallback(payoutSuccess), '100000000001')).toBe(
-      `payout.succeeded:${digest('TXN-PO-001:100000000001:100000000001')}`,
+    expect(callbackDedupeKey(parseCallback(payoutSuccess), '123456789012')).toBe(
+      `payout.succeeded:${digest('PYT0000000001:123456789012:123456789012')}`,
     );
-    expect(callbackDedupeKey(parseCallback(checkoutFailure), 'ORDER-1003')).toBe(
-      `checkout.failed:${digest('ORDER-1003:ORDER-1003')}`,
+    expect(callbackDedupeKey(parseCallback(checkoutFailure), '1003')).toBe(
+      `checkout.failed:${digest('1003:1003')}`,
     );
-    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(
-      `checkout.failed:${digest('ORDER-1003:%')}`,
-    );
+    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(`checkout.failed:${digest('1003:%')}`);
   });
 
   it('hashes like node:crypto whatever the length and characters', () => {

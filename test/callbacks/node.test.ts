@@ -10,7 +10,10 @@ import {
   toNodeListener,
   type CallbackEvent,
 } from '../../src/callbacks/index.js';
-import { checkoutFailure, payoutSuccess } from '../fixtures/callbacks.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const checkoutFailure = callbackFixtures['checkout.failed']; // order_id '1003'
+const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
 
 const secret = 'whsec_0123456789abcdef';
 const servers: Server[] = [];
@@ -61,7 +64,7 @@ describe('toNodeListener with node:http', () => {
   it('verifies the URL signature from the Host header and path, and reads the raw stream', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' });
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '1003' });
     const response = await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
@@ -71,7 +74,7 @@ describe('toNodeListener with node:http', () => {
   it('answers 401 when the signature was made for another path', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = new URL(await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' }));
+    const url = new URL(await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '1003' }));
     url.pathname = '/hooks/other';
     expect((await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) })).status).toBe(401);
     expect(events).toEqual([]);
@@ -111,7 +114,7 @@ describe('toNodeListener with express 5', () => {
     const app = express();
     app.post('/hooks/payments', toNodeListener(handler));
     const base = await listen(http.createServer(app));
-    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '100000000001' });
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '123456789012' });
     const response = await fetch(url, { method: 'POST', body: JSON.stringify(payoutSuccess) });
     expect(response.status).toBe(200);
     expect(events[0]?.type).toBe('payout.succeeded');
@@ -125,14 +128,14 @@ describe('toNodeListener with express 5', () => {
     app.use(express.json());
     app.use('/hooks', router);
     const base = await listen(http.createServer(app));
-    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: 'ORDER-1003' });
+    const url = await signCallbackUrl(`${base}/hooks/payments`, { secret, reference: '1003' });
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(checkoutFailure),
     });
     expect(response.status).toBe(200);
-    expect(events[0]).toMatchObject({ type: 'checkout.failed', reference: 'ORDER-1003' });
+    expect(events[0]).toMatchObject({ type: 'checkout.failed', reference: '1003' });
   });
 
   it('uses the Buffer express.raw() produced', async () => {
@@ -140,7 +143,7 @@ describe('toNodeListener with express 5', () => {
     const app = express();
     app.post('/hooks', express.raw({ type: '*/*' }), toNodeListener(handler));
     const base = await listen(http.createServer(app));
-    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'ORDER-1003' });
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
     const response = await fetch(url, { method: 'POST', body: JSON.stringify(checkoutFailure) });
     expect(response.status).toBe(200);
     expect(events).toHaveLength(1);
@@ -192,7 +195,7 @@ describe('toNodeListener: which URL is verified', () => {
       });
       const base = await listen(http.createServer(toNodeListener(handler)));
       const payouts = new URL(
-        await signCallbackUrl('https://shop/webhooks/payouts', { secret, reference: '100000000001' }),
+        await signCallbackUrl('https://shop/webhooks/payouts', { secret, reference: '123456789012' }),
       );
       const host = `shop/webhooks/payouts${payouts.search}#`;
       const response = await rawRequest(base, head('/webhooks/payments', host), body);
@@ -206,7 +209,7 @@ describe('toNodeListener: which URL is verified', () => {
     async (host) => {
       const { handler, events } = makeHandler();
       const base = await listen(http.createServer(toNodeListener(handler)));
-      const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' }));
+      const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
       const response = await rawRequest(base, head(`${url.pathname}${url.search}`, host), body);
       expect(response.status).toBe(400);
       expect(events).toEqual([]);
@@ -233,7 +236,7 @@ describe('toNodeListener: which URL is verified', () => {
     const base = await listen(http.createServer(toNodeListener(handler)));
     const staging = await signCallbackUrl('http://staging.shop.example/hooks', {
       secret,
-      reference: '100000000001',
+      reference: '123456789012',
     });
     const response = await rawRequest(base, head(staging, new URL(base).host), body);
     expect(response.status).toBe(400);
@@ -251,7 +254,7 @@ describe('toNodeListener: which URL is verified', () => {
   it('accepts an absolute-form target naming its own authority, verified by path and query only', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
     const response = await rawRequest(base, head(url, new URL(base).host), body);
     expect(response.status).toBe(200);
     expect(events).toHaveLength(1);
@@ -266,7 +269,7 @@ describe('toNodeListener: which URL is verified', () => {
     });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = new URL(
-      await signCallbackUrl('https://shop.example/hooks', { secret, reference: '100000000001' }),
+      await signCallbackUrl('https://shop.example/hooks', { secret, reference: '123456789012' }),
     );
     const response = await rawRequest(base, head(`${url.pathname}${url.search}`, '10.0.0.5:3000'), body);
     expect(response.status).toBe(200);
@@ -277,7 +280,7 @@ describe('toNodeListener: which URL is verified', () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
     const staging = new URL(
-      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '123456789012' }),
     );
     const target = `${staging.pathname}${staging.search}`;
     // A staging URL sent to this server verifies when the client also sends the staging Host...
@@ -296,7 +299,7 @@ describe('toNodeListener: which URL is verified', () => {
     });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const staging = new URL(
-      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '100000000001' }),
+      await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '123456789012' }),
     );
     const target = `${staging.pathname}${staging.search}`;
     expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(401);
@@ -311,7 +314,7 @@ describe('toNodeListener: which URL is verified', () => {
       onEvent: (event) => void events.push(event),
     });
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' }));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
     const { hostname, port } = new URL(base);
     const result = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(port), hostname, () =>
@@ -345,7 +348,7 @@ describe('toNodeListener: one implementation', () => {
         void seen.push({ method: request.method, url: request.url, header: request.headers.get('x-shop') }),
     });
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'x-shop': 'A' },
@@ -358,7 +361,7 @@ describe('toNodeListener: one implementation', () => {
   it('reads a body split into many small chunks', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '100000000001' });
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
     const text = JSON.stringify(payoutSuccess);
     const chunks = text.match(/.{1,7}/gs) ?? [];
     expect((await rawPost(url, chunks, { 'transfer-encoding': 'chunked' })).status).toBe(200);

@@ -10,21 +10,35 @@ import {
   type CallbackEvent,
 } from '../../src/callbacks/index.js';
 import {
-  TIMESTAMP,
-  cardFailure,
-  cardSuccess,
-  checkoutCardSuccess,
-  checkoutFailure,
-  checkoutMobileMoneySuccess,
-  checkoutMpesaFailure,
-  checkoutMpesaSuccess,
-  mobileMoneyFailure,
-  mobileMoneySuccess,
-  mobileMoneySuccessMpesa,
-  payoutFailure,
-  payoutSuccess,
-  specPayloads,
-} from '../fixtures/callbacks.js';
+  callbackFixtures,
+  checkoutFailurePayload,
+  checkoutSuccessPayload,
+  mobileMoneyPaymentSuccessPayload,
+} from '../../src/testing/index.js';
+import { checkoutMobileMoneySuccess, describedPayloads } from '../fixtures/described-payloads.js';
+
+const cardSuccess = callbackFixtures['payment.card.succeeded'];
+const cardFailure = callbackFixtures['payment.card.failed'];
+const mobileMoneySuccess = callbackFixtures['payment.mobile_money.succeeded'];
+const mobileMoneyFailure = callbackFixtures['payment.mobile_money.failed'];
+const checkoutCardSuccess = callbackFixtures['checkout.succeeded'];
+const checkoutFailure = callbackFixtures['checkout.failed'];
+const payoutSuccess = callbackFixtures['payout.succeeded'];
+const payoutFailure = callbackFixtures['payout.failed'];
+const TIMESTAMP = cardSuccess.timestamp;
+// The brand word the API reference neutralises as MOBILE-MONEY, e.g. M-PESA.
+const mobileMoneySuccessMpesa = mobileMoneyPaymentSuccessPayload(
+  { amount: 1500, timestamp: TIMESTAMP },
+  'M-PESA',
+);
+const checkoutMpesaSuccess = checkoutSuccessPayload(
+  { method: 'mobile_money', orderId: 1002, amount: '2500' },
+  'M-PESA',
+);
+const checkoutMpesaFailure = checkoutFailurePayload(
+  { method: 'mobile_money', orderId: 1002, amount: '2500' },
+  'M-PESA',
+);
 
 const occurredAt = new Date(TIMESTAMP * 1000);
 
@@ -37,7 +51,7 @@ const parseError = (input: unknown): CallbackParseError => {
 };
 
 describe('schemas', () => {
-  it.each(specPayloads)('the %s fixture passes its own schema', (type, payload) => {
+  it.each(describedPayloads)('the %s fixture passes its own schema', (type, payload) => {
     expect(callbackSchemas[type].safeParse(payload).success).toBe(true);
   });
 
@@ -69,7 +83,7 @@ describe('parseCallback: every spec payload to its event', () => {
       paid: true,
       amount: '1500',
       currency: 'KES',
-      transactionId: 'TXN-CARD-001',
+      transactionId: 'TXNCARD000001',
       message: 'CARD Payment Success',
       occurredAt,
       paymentMethod: 'card',
@@ -85,7 +99,7 @@ describe('parseCallback: every spec payload to its event', () => {
       paid: false,
       amount: '1500',
       currency: 'KES',
-      transactionId: 'TXN-CARD-002',
+      transactionId: 'TXNCARD000002',
       message: 'CARD Payment Failed',
       occurredAt,
       paymentMethod: 'card',
@@ -95,12 +109,22 @@ describe('parseCallback: every spec payload to its event', () => {
     });
   });
 
+  it('card failure with status 400 instead of the documented 200: status is no outcome signal', () => {
+    const payload = { ...cardFailure, status: 400 };
+    expect(parseCallback(payload)).toMatchObject({
+      type: 'payment.card.failed',
+      paid: false,
+      warnings: [],
+      data: payload,
+    });
+  });
+
   it('mobile-money success, with the amount as a string', () => {
     expect(parseCallback(mobileMoneySuccess)).toEqual({
       type: 'payment.mobile_money.succeeded',
       paid: true,
-      amount: '250',
-      transactionId: 'TXN-MM-001',
+      amount: '1500',
+      transactionId: 'TXNMOMO000001',
       message: 'MOBILE-MONEY Payment Success',
       occurredAt,
       paymentMethod: 'mobile_money',
@@ -114,9 +138,9 @@ describe('parseCallback: every spec payload to its event', () => {
     expect(parseCallback(mobileMoneyFailure)).toEqual({
       type: 'payment.mobile_money.failed',
       paid: false,
-      amount: '250',
-      reference: 'REF-MM-002',
-      message: 'The balance is insufficient for the transaction.',
+      amount: '1500',
+      reference: 'ORDER-1002',
+      message: 'Insufficient funds',
       occurredAt,
       paymentMethod: 'mobile_money',
       paymentMethodLabel: '',
@@ -129,8 +153,8 @@ describe('parseCallback: every spec payload to its event', () => {
     expect(parseCallback(checkoutMobileMoneySuccess)).toEqual({
       type: 'checkout.succeeded',
       paid: true,
-      amount: '3000',
-      reference: 'ORDER-1001',
+      amount: '2500',
+      reference: '1002',
       message: 'MOBILE-MONEY Payment Successful',
       paymentMethod: 'mobile_money',
       paymentMethodLabel: 'MOBILE-MONEY',
@@ -143,8 +167,8 @@ describe('parseCallback: every spec payload to its event', () => {
     expect(parseCallback(checkoutFailure)).toEqual({
       type: 'checkout.failed',
       paid: false,
-      amount: '3000',
-      reference: 'ORDER-1003',
+      amount: '2500',
+      reference: '1003',
       message: 'Insufficient funds',
       paymentMethod: 'card',
       paymentMethodLabel: 'CARD',
@@ -157,10 +181,10 @@ describe('parseCallback: every spec payload to its event', () => {
     expect(parseCallback(payoutSuccess)).toEqual({
       type: 'payout.succeeded',
       paid: true,
-      amount: '5000',
+      amount: '1000',
       currency: 'KES',
-      reference: '100000000001',
-      transactionId: 'TXN-PO-001',
+      reference: '123456789012',
+      transactionId: 'PYT0000000001',
       message: 'Payout Successful',
       warnings: [],
       data: payoutSuccess,
@@ -171,17 +195,17 @@ describe('parseCallback: every spec payload to its event', () => {
     expect(parseCallback(payoutFailure)).toEqual({
       type: 'payout.failed',
       paid: false,
-      amount: '500000',
+      amount: '250000',
       currency: 'KES',
-      reference: '100000000002',
-      transactionId: 'TXN-PO-002',
+      reference: '123456789013',
+      transactionId: 'PYT0000000002',
       message: 'Payout Failed',
       warnings: [],
       data: payoutFailure,
     });
   });
 
-  it.each(specPayloads)(
+  it.each(describedPayloads)(
     'reads %s from an object, a JSON string, bytes and an ArrayBuffer alike',
     (type, payload) => {
       const text = JSON.stringify(payload);
@@ -301,13 +325,13 @@ describe('tolerances, each recorded as a warning', () => {
   });
 
   it('accepts a numeric order_id and reference_id (the request sends them as integers)', () => {
-    const checkout = parseCallback({ ...checkoutMobileMoneySuccess, order_id: 1001 });
-    expect(checkout.reference).toBe('1001');
+    const checkout = parseCallback({ ...checkoutMobileMoneySuccess, order_id: 1002 });
+    expect(checkout.reference).toBe('1002');
     expect(checkout.warnings).toEqual([
       { code: 'value_converted', path: ['order_id'], message: 'order_id: number converted to string' },
     ]);
-    const payout = parseCallback({ ...payoutSuccess, reference_id: 100000000001 });
-    expect(payout.reference).toBe('100000000001');
+    const payout = parseCallback({ ...payoutSuccess, reference_id: 123456789012 });
+    expect(payout.reference).toBe('123456789012');
   });
 
   it('converts a copy of a caller object, never the object itself', () => {
@@ -361,7 +385,7 @@ describe('the redirect card success contradiction (paid False + Payment complete
   });
 
   it('leaves consistent payloads alone under reject', () => {
-    for (const [, payload] of specPayloads.filter(([, p]) => p !== checkoutCardSuccess)) {
+    for (const [, payload] of describedPayloads.filter(([, p]) => p !== checkoutCardSuccess)) {
       expect(safeParseCallback(payload, { onContradiction: 'reject' }).success).toBe(true);
     }
   });
@@ -641,16 +665,16 @@ describe('exhaustive handling', () => {
         }
       }
     };
-    expect(specPayloads.map(([, payload]) => describeEvent(parseCallback(payload)))).toEqual([
+    expect(describedPayloads.map(([, payload]) => describeEvent(parseCallback(payload)))).toEqual([
       'Payment complete.',
       'Payment incomplete.',
       'Payment complete.',
       'Payment Incomplete.',
       'Payment complete.',
-      'Payment complete.',
       'Payment Incomplete.',
       'Success',
       'Failed',
+      'Payment complete.',
     ]);
   });
 });

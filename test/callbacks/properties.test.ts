@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callbackSchemas, safeParseCallback } from '../../src/callbacks/index.js';
-import { specPayloads } from '../fixtures/callbacks.js';
+import { describedPayloads } from '../fixtures/described-payloads.js';
 
 const prototypeKeys = () => Object.getOwnPropertyNames(Object.prototype).sort().join();
 
 /** A spec payload with some keys dropped, some values replaced by arbitrary JSON, some keys added. */
 const mutatedPayload = fc
   .tuple(
-    fc.constantFrom(...specPayloads.map(([, payload]) => payload as Record<string, unknown>)),
+    fc.constantFrom(...describedPayloads.map(([, payload]) => payload as Record<string, unknown>)),
     fc.array(fc.tuple(fc.nat(), fc.oneof(fc.jsonValue(), fc.constant(undefined))), { maxLength: 4 }),
     fc.dictionary(
       fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'paid')),
@@ -80,7 +80,7 @@ describe('safeParseCallback properties', () => {
   it('accepts every unmodified spec payload under any extra keys', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...specPayloads),
+        fc.constantFrom(...describedPayloads),
         fc.dictionary(
           fc.string().filter((key) => !(key in callbackSchemas['payment.card.succeeded'].shape)),
           fc.jsonValue(),

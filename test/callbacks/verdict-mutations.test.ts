@@ -4,10 +4,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeParseCallback } from '../../src/callbacks/index.js';
-import { specPayloads } from '../fixtures/callbacks.js';
+import { describedPayloads } from '../fixtures/described-payloads.js';
 
 type Payload = Record<string, unknown>;
-type SpecType = (typeof specPayloads)[number][0];
+type SpecType = (typeof describedPayloads)[number][0];
 
 const statusWord = (value: unknown): string | undefined =>
   typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined;
@@ -95,7 +95,7 @@ describe('no mutation that introduces a failure signal produces paid: true', () 
     let introduced = 0;
     fc.assert(
       fc.property(
-        fc.constantFrom(...specPayloads),
+        fc.constantFrom(...describedPayloads),
         fc.array(mutation, { minLength: 1, maxLength: 4 }),
         fc.boolean(),
         ([type, original], mutations, asText) => {
@@ -130,7 +130,7 @@ describe('no mutation that introduces a failure signal produces paid: true', () 
     ];
     expect.assertions(cases.length);
     for (const [type, change] of cases) {
-      const original = specPayloads.find(([t]) => t === type)![1] as Payload;
+      const original = describedPayloads.find(([t]) => t === type)![1] as Payload;
       const result = safeParseCallback({ ...original, ...change });
       expect(result.success && result.event.paid).toBe(false);
     }

@@ -34,15 +34,21 @@ export const prelude: Readonly<Record<string, string>> = {
   client: "import('hosted-payments').PaymentsClient",
   handler: "import('hosted-payments/callbacks').CallbackHandler",
   sandbox: "Awaited<ReturnType<typeof import('hosted-payments/sandbox').startSandbox>>",
-  secret: 'string',
   tracker: "import('hosted-payments/transactions').TransactionTracker",
+  secret: 'string',
   onEvent: "import('hosted-payments/callbacks').CallbackHandlerOptions['onEvent']",
+  // Redis connections: an ioredis client, and a node-redis v4 one where a snippet adapts it.
+  redis: "import('ioredis').Redis",
+  nodeRedis: '{ eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> }',
   // What a route or a job has at hand.
   request: 'Request',
   payload: 'unknown',
   body: 'unknown',
   text: 'string',
   event: "import('hosted-payments/callbacks').CallbackEvent",
+  // Inside a callback handler's onEvent: the order the callback is about (signed into its URL).
+  reference: 'string',
+  context: "import('hosted-payments/callbacks').CallbackContext<string>",
   error: 'unknown',
   // A builder's input, whichever call it is for.
   input: 'any',
@@ -77,8 +83,9 @@ export const prelude: Readonly<Record<string, string>> = {
     ].map((name) => [name, '(...args: any[]) => Promise<void>']),
   ),
   log: '((...args: unknown[]) => void) & Record<"info" | "warn" | "error", (...args: unknown[]) => void>',
-  orders: 'Record<string, (...args: any[]) => Promise<any>>',
   db: 'Record<string, (...args: any[]) => Promise<any>>',
+  orders: 'Record<string, (...args: any[]) => Promise<any>>',
+  metrics: 'Record<"register" | "increment" | "gauge", (...args: any[]) => void>',
   form: '{ setError(field: string, message: string): void }',
 };
 

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackHandler, signCallbackUrl } from '../../src/callbacks/index.js';
 import { createRedisDedupeStore } from '../../src/redis/index.js';
-import { cardSuccess } from '../fixtures/callbacks.js';
+import { callbackFixtures } from '../../src/testing/index.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
 let server: RedisServer;
@@ -74,7 +74,7 @@ describe('createRedisDedupeStore against a real redis-server', () => {
     });
     const url = await signCallbackUrl('https://shop.example/hooks', { secret, reference: 'ORDER-1' });
     // A 60 KiB identifier inside the 64 KiB body cap.
-    const body = JSON.stringify({ ...cardSuccess, id: 'x'.repeat(60_000) });
+    const body = JSON.stringify({ ...callbackFixtures['payment.card.succeeded'], id: 'x'.repeat(60_000) });
     expect((await handler(new Request(url, { method: 'POST', body }))).status).toBe(200);
     const keys = await client.keys(`${prefix}*`);
     expect(keys).toHaveLength(1);
