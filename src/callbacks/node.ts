@@ -16,20 +16,21 @@ import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './ha
  *
  * @example
  * ```ts
- * const listener: (req: NodeCallbackRequest, res: ServerResponse) => Promise<void> = toNodeListener(handler);
+ * const listener: (req: NodeCallbackRequest, res: ServerResponse) => void = toNodeListener(handler);
  * ```
  */
 export type NodeCallbackRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 /**
- * A node:http / Express listener.
+ * A node:http / Express listener. It returns nothing: it answers every request itself, so
+ * nothing is left for node:http or Express to await or catch.
  *
  * @example
  * ```ts
  * const listener: NodeCallbackListener = toNodeListener(handler);
  * ```
  */
-export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => Promise<void>;
+export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => void;
 
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
@@ -67,7 +68,7 @@ function readNodeBody(
       stop();
       resolve(concat(chunks, total));
     };
-    const onError = (error: unknown): void => {
+    const onError = (error: Error): void => {
       stop();
       reject(error);
     };
@@ -192,7 +193,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       'toNodeListener: pass the handler createCallbackHandler returned (wrap the listener, not the handler, to add behaviour)',
     );
   }
-  return async (req, res) => {
+  const serve = async (req: NodeCallbackRequest, res: ServerResponse): Promise<void> => {
     let url: string | undefined;
     try {
       url = requestUrl(req);
@@ -209,6 +210,17 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       req.resume();
     }
     res.end(answer.body ?? undefined);
+  };
+  return (req, res) => {
+    serve(req, res).catch(() => {
+      // The core answers every failure it knows of; this is the socket or response failing under
+      // it. Never a 2xx: the sender keeps the callback and delivers it again.
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('connection', 'close');
+        res.end();
+      } else res.destroy();
+    });
   };
 }
 
