@@ -100,7 +100,7 @@ export class PaymentsError extends Error {
  *   buildPayoutRequest(input);
  * } catch (error) {
  *   if (error instanceof ValidationError) {
- *     for (const issue of error.issues) console.log(issue.path.join('.'), issue.message);
+ *     for (const issue of error.issues) console.log(formatIssuePath(issue.path), issue.message);
  *   }
  * }
  * ```
