@@ -1,6 +1,6 @@
 /**
  * `toNodeListener`: a handler from `createCallbackHandler` as a node:http / Express `(req, res)`
- * listener — a thin adapter around the handler's transport-neutral core (STYLE.md habit 11): it
+ * listener — a thin adapter around the handler's transport-neutral core: it
  * reads the capped body straight from the `IncomingMessage` into a buffer and writes the answer
  * straight to the `ServerResponse`, with no Fetch `Request` or `Response` in between. node:http is
  * imported for its types only, so this module loads on any runtime.

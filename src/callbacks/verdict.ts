@@ -38,7 +38,7 @@
  * | one the family documents is absent (shape aside) | refused: `missing_status` |
  * | all say success | `*.succeeded` (`paid: true`) |
  * | all say failure | `*.failed` (`paid: false`) |
- * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the spec documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
+ * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
