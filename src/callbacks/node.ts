@@ -213,13 +213,17 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
   };
   return (req, res) => {
     serve(req, res).catch(() => {
-      // The core answers every failure it knows of; this is the socket or response failing under
-      // it. Never a 2xx: the sender keeps the callback and delivers it again.
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('connection', 'close');
-        res.end();
-      } else res.destroy();
+      // The core answers every failure it knows of; this is the response failing under it. Never
+      // a 2xx: the sender keeps the callback and delivers it again.
+      try {
+        if (!res.headersSent) {
+          res.writeHead(500, { connection: 'close' }).end();
+          return;
+        }
+      } catch {
+        // the response cannot even say 500: drop the connection
+      }
+      res.destroy();
     });
   };
 }
