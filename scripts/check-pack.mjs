@@ -114,12 +114,20 @@ async function checkConsumer(dir) {
 }
 
 /**
- * The merchant-facing entries' declarations type-check in the production install with
- * skipLibCheck off: they may name no package that install lacks. (`./sandbox` and `./testing`
- * are checked by the type tests, next to the dev tools they are meant to run with.)
+ * The entries' declarations type-check in the production install with skipLibCheck off: they may
+ * name no package that install lacks (hono, bundled into the sandbox, is a devDependency).
+ * `./testing/msw` is the exception: it hands out msw handlers, so it needs msw, an optional peer
+ * the merchant installs to use it; the type tests check it next to msw.
  */
 function checkTypes(dir) {
-  const entries = ['hosted-payments', 'hosted-payments/callbacks', 'hosted-payments/redis'];
+  const entries = [
+    'hosted-payments',
+    'hosted-payments/callbacks',
+    'hosted-payments/redis',
+    'hosted-payments/sandbox',
+    'hosted-payments/testing',
+    'hosted-payments/transactions',
+  ];
   writeFileSync(
     join(dir, 'consumer.ts'),
     entries.map((entry, index) => `export * as entry${index} from '${entry}';`).join('\n'),

@@ -1,10 +1,18 @@
 /**
  * The whole error hierarchy of the SDK. Every failure a merchant can meet is one of these,
  * each with a literal `name`, readonly fields, and a message that names the field and the rule
- * but never a card number, a cvc or a whole payload.
+ * but never a card number, a cvc or a whole payload. The tracker's errors
+ * (`hosted-payments/transactions`) extend `PaymentsError` too, and {@link isPaymentsError} knows
+ * their names.
  *
  * @module
  */
+import type {
+  TransactionConflictError,
+  TransactionStoreFullError,
+  TransactionTimeoutError,
+  UnknownTransactionError,
+} from './transactions/errors.js';
 
 /**
  * Where in the input a problem was found, e.g. `['card_details', 'expiry_month']`.
@@ -390,6 +398,10 @@ export const paymentsErrorNames = [
   'TimeoutError',
   'CallbackParseError',
   'CallbackVerificationError',
+  'UnknownTransactionError',
+  'TransactionConflictError',
+  'TransactionTimeoutError',
+  'TransactionStoreFullError',
 ] as const;
 
 /**
@@ -441,4 +453,8 @@ export interface ErrorByName {
   TimeoutError: TimeoutError;
   CallbackParseError: CallbackParseError;
   CallbackVerificationError: CallbackVerificationError;
+  UnknownTransactionError: UnknownTransactionError;
+  TransactionConflictError: TransactionConflictError;
+  TransactionTimeoutError: TransactionTimeoutError;
+  TransactionStoreFullError: TransactionStoreFullError;
 }

@@ -3,7 +3,14 @@
 // timeout, and one function turns what happened into a typed response or a typed error.
 import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { ApiError, ConnectionError, TimeoutError, ValidationError, type ValidationIssue } from './errors.js';
+import {
+  ApiError,
+  ConnectionError,
+  formatIssues,
+  TimeoutError,
+  ValidationError,
+  type ValidationIssue,
+} from './errors.js';
 import { toValidationIssues } from './internal/issues.js';
 import { stringifyWireBody, type WireCardEncoding } from './internal/json.js';
 import { redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
@@ -33,7 +40,7 @@ export interface RequestLogEvent {
   readonly url: string;
   /** Request headers, lower-cased names, the Authorization value redacted. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The wire body with `card_number` as `'**** **** **** 4242'` and `cvc` as `'[redacted]'`. */
+  /** The wire body with `card_number` as `'**** 4242'` and `cvc` as `'[redacted]'`. */
   readonly body: unknown;
 }
 
@@ -164,9 +171,7 @@ function headerRecord(init: HeadersInit | undefined, source: string): Record<str
   const out: Record<string, string> = {};
   if (init === undefined) return out;
   const entries: Iterable<[string, string]> =
-    init instanceof Headers || Array.isArray(init)
-      ? (init as Iterable<[string, string]>)
-      : Object.entries(init as Record<string, string>);
+    init instanceof Headers || Array.isArray(init) ? init : Object.entries(init);
   const issues: ValidationIssue[] = [];
   for (const [name, value] of entries) {
     if (typeof name !== 'string' || !tokenName.test(name)) {
@@ -194,8 +199,10 @@ const headersOf = (response: Response): Record<string, string> => {
 };
 
 /** Marks an error thrown by a merchant's hook, so it reaches the caller as it is. */
-class HookFailure {
-  constructor(readonly error: unknown) {}
+class HookFailure extends Error {
+  constructor(readonly error: unknown) {
+    super('a client hook threw');
+  }
 }
 
 /** What the instance's ky hooks need of the call in flight (passed as ky's `context`). */
@@ -228,9 +235,7 @@ function errorFromResponse(
   const message =
     issues.length === 0
       ? `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}; see error.body`
-      : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${issues
-          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-          .join('; ')}`;
+      : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`;
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,
@@ -279,14 +284,13 @@ function rootCause(error: unknown): string {
 }
 
 /**
- * The one function that maps a failure to get a response: ky's `HTTPError` hands back its
- * response (a non-2xx, read and turned into an `ApiError` by the caller), ky's `TimeoutError`
- * and the body deadline become `TimeoutError`, the caller's abort and network failures
- * `ConnectionError`, and a hook's own error is rethrown as it is. No ky object (it holds the
- * request) is kept as a `cause`.
+ * The one function that maps a failure to get a response to the error the caller sees (ky's
+ * `HTTPError`, a non-2xx, is not one: the caller reads its response into an `ApiError`): ky's
+ * `TimeoutError` and the body deadline become `TimeoutError`, the caller's abort and network
+ * failures `ConnectionError`, and a hook's own error is rethrown as it is. No ky object (it holds
+ * the request) is kept as a `cause`.
  */
-function fromFailure(call: CallState, error: unknown): Response | Error {
-  if (error instanceof HTTPError) return error.response;
+function fromFailure(call: CallState, error: unknown): Error {
   if (error instanceof HookFailure)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   if (call.signal?.aborted) {
@@ -522,9 +526,8 @@ export class Http {
           context: { call },
         });
       } catch (error) {
-        const mapped = fromFailure(call, error);
-        if (!(mapped instanceof Response)) throw mapped;
-        response = mapped;
+        if (!(error instanceof HTTPError)) throw fromFailure(call, error);
+        response = error.response;
       }
       try {
         return { response, text: await readBody(response, call.attemptStarted + call.timeout, signal) };
@@ -576,7 +579,7 @@ async function readBody(
   if (body === null) return '';
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let stop: (reason: unknown) => void = () => undefined;
+  let stop: (reason: Error) => void = () => undefined;
   const stopped = new Promise<never>((_, reject) => {
     stop = (reason) => {
       reject(reason);
@@ -584,7 +587,8 @@ async function readBody(
     };
   });
   stopped.catch(() => undefined);
-  const onAbort = () => stop(signal?.reason);
+  const onAbort = () =>
+    stop(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
   const timer = setTimeout(
     () => stop(new DOMException('the response body did not arrive in time', 'TimeoutError')),
     Math.max(deadline - Date.now(), 0),

@@ -10,6 +10,12 @@ import {
   formatIssuePath,
   isPaymentsError,
 } from '../src/errors.js';
+import {
+  TransactionConflictError,
+  TransactionStoreFullError,
+  TransactionTimeoutError,
+  UnknownTransactionError,
+} from '../src/transactions/errors.js';
 
 describe('errors', () => {
   it('gives every error a literal name and keeps the hierarchy', () => {
@@ -41,6 +47,36 @@ describe('errors', () => {
     expect(isPaymentsError(foreign, 'TimeoutError')).toBe(false);
     expect(isPaymentsError(new TypeError('x'))).toBe(false);
     expect(isPaymentsError({ name: 'ApiError' })).toBe(false);
+  });
+
+  it("recognises the tracker's errors, also from another copy of the package", () => {
+    const record = {
+      reference: 'ORD-1',
+      kind: 'card',
+      state: 'succeeded',
+      amount: '1500',
+      currency: 'KES',
+      createdAt: 0,
+      updatedAt: 0,
+    } as const;
+    const errors = [
+      new UnknownTransactionError('ORD-1'),
+      new TransactionConflictError('conflicting_outcome', record, 'failed'),
+      new TransactionTimeoutError('ORD-1', 5_000),
+      new TransactionStoreFullError('maxEntries', 10),
+    ];
+    for (const error of errors) {
+      expect(isPaymentsError(error, error.name)).toBe(true);
+      // The same error thrown by the other (ESM or CJS) copy: only its name says what it is.
+      const foreign = Object.assign(new Error(error.message), { name: error.name });
+      expect(isPaymentsError(foreign)).toBe(true);
+      expect(isPaymentsError(foreign, error.name)).toBe(true);
+      expect(isPaymentsError(foreign, 'TimeoutError')).toBe(false);
+    }
+    const timeout: unknown = Object.assign(new Error('x'), { name: 'TransactionTimeoutError' });
+    if (isPaymentsError(timeout, 'TransactionTimeoutError'))
+      expect(timeout.name).toBe('TransactionTimeoutError');
+    else expect.unreachable('a TransactionTimeoutError from another copy is a PaymentsError');
   });
 
   it('lists every validation issue with its path in the message', () => {

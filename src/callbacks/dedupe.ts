@@ -6,6 +6,7 @@
  * @module
  */
 import type { CallbackEvent } from './events.js';
+import { promised } from '../internal/promise.js';
 
 /**
  * What {@link DedupeStore.begin} found: `'new'` — the caller now holds the claim and must call
@@ -163,33 +164,34 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   const roomForClaim = (size: number): boolean =>
     claims.size < maxInProgress && claimBytes + size <= maxBytes;
 
+  const claim = (key: string, ttlMs: number): DedupeState => {
+    const at = now();
+    if ((done.get(key) ?? 0) > at) return 'done';
+    if ((claims.get(key) ?? 0) > at) return 'in_progress';
+    dropClaim(key);
+    const size = entryBytes(key);
+    if (!roomForClaim(size)) {
+      // Only when full: claims of crashed deliveries expire rather than hold the table forever.
+      for (const [held, expiresAt] of claims) if (expiresAt <= at) dropClaim(held);
+      if (!roomForClaim(size)) return 'full';
+    }
+    claims.set(key, at + ttl(ttlMs));
+    claimBytes += size;
+    evictDone();
+    return 'new';
+  };
+
   return {
-    async begin(key, ttlMs) {
-      const at = now();
-      if ((done.get(key) ?? 0) > at) return 'done';
-      if ((claims.get(key) ?? 0) > at) return 'in_progress';
-      dropClaim(key);
-      const size = entryBytes(key);
-      if (!roomForClaim(size)) {
-        // Only when full: claims of crashed deliveries expire rather than hold the table forever.
-        for (const [held, expiresAt] of claims) if (expiresAt <= at) dropClaim(held);
-        if (!roomForClaim(size)) return 'full';
-      }
-      claims.set(key, at + ttl(ttlMs));
-      claimBytes += size;
-      evictDone();
-      return 'new';
-    },
-    async complete(key, ttlMs) {
-      dropClaim(key);
-      dropDone(key);
-      done.set(key, now() + ttl(ttlMs));
-      doneBytes += entryBytes(key);
-      evictDone();
-    },
-    async abandon(key) {
-      dropClaim(key);
-    },
+    begin: (key, ttlMs) => promised(() => claim(key, ttlMs)),
+    complete: (key, ttlMs) =>
+      promised(() => {
+        dropClaim(key);
+        dropDone(key);
+        done.set(key, now() + ttl(ttlMs));
+        doneBytes += entryBytes(key);
+        evictDone();
+      }),
+    abandon: (key) => promised(() => dropClaim(key)),
   };
 }
 

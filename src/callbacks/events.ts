@@ -1,6 +1,6 @@
 /**
  * The events `parseCallback` turns the eight callback payloads into: a discriminated union on
- * `type` (DESIGN.md "Callbacks → events").
+ * `type`.
  *
  * @module
  */
@@ -17,7 +17,7 @@ import type {
 } from './schemas.js';
 
 /**
- * Every event type, in the order of spec §2.9.
+ * Every event type: card, mobile-money, checkout and payout, each success before its failure.
  *
  * @example
  * ```ts
@@ -59,8 +59,8 @@ export type PaymentMethodKind = 'card' | 'mobile_money';
 /**
  * Every {@link CallbackWarningCode}.
  *
- * - `paid_flag_contradicts_payment_status`: the redirect checkout card success the spec
- *   describes, `paid: 'False'` with `Payment complete.`; the event is `checkout.succeeded`.
+ * - `paid_flag_contradicts_payment_status`: the redirect checkout card success the service
+ *   documents, `paid: 'False'` with `Payment complete.`; the event is `checkout.succeeded`.
  * - `value_converted`: a value came in another JSON type than documented (a number for a
  *   numeric string or the reverse, a boolean for `'True'`/`'False'`) and was converted.
  * - `timestamp_out_of_range`: `timestamp` is too far from now to be a date; `occurredAt` is
@@ -154,7 +154,7 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
 }
 
 /**
- * A card payment succeeded (spec §2.9, card success).
+ * A card payment succeeded.
  *
  * @example
  * ```ts
@@ -173,7 +173,7 @@ export interface CardPaymentSucceededEvent extends CallbackEventBase<
 }
 
 /**
- * A card payment failed (spec §2.9, card failure).
+ * A card payment failed.
  *
  * @example
  * ```ts
@@ -293,7 +293,7 @@ export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', Pa
 }
 
 /**
- * What `parseCallback` returns: one event per payload of spec §2.9, discriminated by `type`.
+ * What `parseCallback` returns: one event per callback payload the service sends, discriminated by `type`.
  *
  * @example
  * ```ts

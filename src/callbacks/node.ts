@@ -1,6 +1,6 @@
 /**
  * `toNodeListener`: a handler from `createCallbackHandler` as a node:http / Express `(req, res)`
- * listener — a thin adapter around the handler's transport-neutral core (STYLE.md habit 11): it
+ * listener — a thin adapter around the handler's transport-neutral core: it
  * reads the capped body straight from the `IncomingMessage` into a buffer and writes the answer
  * straight to the `ServerResponse`, with no Fetch `Request` or `Response` in between. node:http is
  * imported for its types only, so this module loads on any runtime.
@@ -17,20 +17,21 @@ import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './ha
  * @example
  * ```ts
  * import type { ServerResponse } from 'node:http';
- * const listener: (req: NodeCallbackRequest, res: ServerResponse) => Promise<void> = toNodeListener(handler);
+ * const listener: (req: NodeCallbackRequest, res: ServerResponse) => void = toNodeListener(handler);
  * ```
  */
 export type NodeCallbackRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 /**
- * A node:http / Express listener.
+ * A node:http / Express listener. It returns nothing: it answers every request itself, so
+ * nothing is left for node:http or Express to await or catch.
  *
  * @example
  * ```ts
  * const listener: NodeCallbackListener = toNodeListener(handler);
  * ```
  */
-export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => Promise<void>;
+export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => void;
 
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
@@ -68,7 +69,7 @@ function readNodeBody(
       stop();
       resolve(concat(chunks, total));
     };
-    const onError = (error: unknown): void => {
+    const onError = (error: Error): void => {
       stop();
       reject(error);
     };
@@ -200,7 +201,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       'toNodeListener: pass the handler createCallbackHandler returned (wrap the listener, not the handler, to add behaviour)',
     );
   }
-  return async (req, res) => {
+  const serve = async (req: NodeCallbackRequest, res: ServerResponse): Promise<void> => {
     let url: string | undefined;
     try {
       url = requestUrl(req);
@@ -217,6 +218,21 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       req.resume();
     }
     res.end(answer.body ?? undefined);
+  };
+  return (req, res) => {
+    serve(req, res).catch(() => {
+      // The core answers every failure it knows of; this is the response failing under it. Never
+      // a 2xx: the sender keeps the callback and delivers it again.
+      try {
+        if (!res.headersSent) {
+          res.writeHead(500, { connection: 'close' }).end();
+          return;
+        }
+      } catch {
+        // the response cannot even say 500: drop the connection
+      }
+      res.destroy();
+    });
   };
 }
 

@@ -43,7 +43,7 @@ import { decideVerdict } from './verdict.js';
  */
 export interface ParseCallbackOptions {
   /**
-   * The one contradiction the spec documents: the redirect checkout card success carries
+   * The one contradiction the service documents: the redirect checkout card success carries
    * `paid: 'False'` with `Payment complete.`. `'warn'` (default): it is `checkout.succeeded`
    * (`paid: true`) with warning `paid_flag_contradicts_payment_status`. `'reject'`: a
    * `CallbackParseError` with reason `contradictory_outcome`. Every other disagreement of the

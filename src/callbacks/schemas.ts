@@ -1,9 +1,9 @@
 /**
- * The eight callback payloads of spec §2.9, one zod schema each, with the spec's keys exactly
+ * The eight callback payloads the service sends, one zod schema each, with its keys exactly
  * (spaces included) and the documented value types. Unknown extra keys are kept
  * (`z.looseObject`): providers add fields.
  *
- * These schemas are strict about types: they describe what the spec documents, and they are the
+ * These schemas are strict about types: they describe what the service documents, and they are the
  * only description of each payload in the SDK. `parseCallback` checks a payload with its
  * variant's schema (the variant chosen by `verdict.ts`) and is tolerant only where zod reports a
  * value of another JSON type it can convert losslessly — a number where a numeric string is
@@ -17,11 +17,11 @@
 // min+gzip, over the ./callbacks budget of 20 KB; with zod/mini the whole subpath is ~13 KB.
 import * as z from 'zod/mini';
 
-/** `paid` is the string `'True'` or `'False'` (spec §2.9), never a JSON boolean. */
+/** `paid` is the string `'True'` or `'False'` never a JSON boolean. */
 const paidFlag = z.enum(['True', 'False']);
 
 /**
- * Card payment, success (spec §2.9). Keys with spaces: `'payment method'`, `'amount captured'`,
+ * Card payment, success. Keys with spaces: `'payment method'`, `'amount captured'`,
  * `'payment status'`, `'transaction id'`.
  *
  * @example
@@ -45,7 +45,7 @@ export const cardPaymentSuccessCallbackSchema = z.looseObject({
 });
 
 /**
- * Card payment, failure (spec §2.9): the success keys without `'amount captured'`; message
+ * Card payment, failure: the success keys without `'amount captured'`; message
  * `CARD Payment Failed`, `'payment status'` `Payment incomplete.`, `paid` `'False'`.
  *
  * @example
@@ -67,7 +67,7 @@ export const cardPaymentFailureCallbackSchema = z.looseObject({
 });
 
 /**
- * Mobile-money payment, success (spec §2.9). Snake-case keys, except `'transaction id'`, which
+ * Mobile-money payment, success. Snake-case keys, except `'transaction id'`, which
  * has a space; `amount` and `amount_captured` are JSON numbers.
  *
  * @example
@@ -90,7 +90,7 @@ export const mobileMoneyPaymentSuccessCallbackSchema = z.looseObject({
 });
 
 /**
- * Mobile-money payment, failure (spec §2.9): carries the merchant's `transaction_reference`, a
+ * Mobile-money payment, failure: carries the merchant's `transaction_reference`, a
  * failure code in `response_status` (406 for insufficient funds) and `'payment status'` with a
  * space (`Payment Incomplete.`); `message` is free text.
  *
@@ -122,7 +122,7 @@ const checkoutShape = {
 };
 
 /**
- * Redirect checkout, success (spec §2.9), for card or mobile-money. `paid` may be `'False'`
+ * Redirect checkout, success, for card or mobile-money. `paid` may be `'False'`
  * here: the described card success carries `paid: 'False'` with `payment_status`
  * `Payment complete.` (see `onContradiction`).
  *
@@ -135,7 +135,7 @@ const checkoutShape = {
 export const checkoutSuccessCallbackSchema = z.looseObject(checkoutShape);
 
 /**
- * Redirect checkout, failure (spec §2.9): the same keys as the success, `payment_status`
+ * Redirect checkout, failure: the same keys as the success, `payment_status`
  * `Payment Incomplete.` and a reason such as `Insufficient funds` in `message`.
  *
  * @example
@@ -147,7 +147,7 @@ export const checkoutSuccessCallbackSchema = z.looseObject(checkoutShape);
 export const checkoutFailureCallbackSchema = z.looseObject(checkoutShape);
 
 /**
- * Payout, success (spec §2.9). Every value is a string; `payout_fee` is required.
+ * Payout, success. Every value is a string; `payout_fee` is required.
  *
  * @example
  * ```ts
@@ -167,7 +167,7 @@ export const payoutSuccessCallbackSchema = z.looseObject({
 });
 
 /**
- * Payout, failure (spec §2.9): the success keys without `payout_fee`, `status` `'Failed'`.
+ * Payout, failure: the success keys without `payout_fee`, `status` `'Failed'`.
  *
  * @example
  * ```ts

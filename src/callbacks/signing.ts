@@ -1,5 +1,5 @@
 /**
- * Verifiable callback URLs. The service signs nothing (spec §6), so the SDK signs the callback
+ * Verifiable callback URLs. The service signs nothing, so the SDK signs the callback
  * URL the merchant hands it: `signCallbackUrl` adds the merchant's reference and an HMAC-SHA256
  * of the URL and that reference; the handler checks that HMAC on every delivery.
  *

@@ -38,7 +38,7 @@
  * | one the family documents is absent (shape aside) | refused: `missing_status` |
  * | all say success | `*.succeeded` (`paid: true`) |
  * | all say failure | `*.failed` (`paid: false`) |
- * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the spec documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
+ * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
@@ -55,7 +55,7 @@
  *
  * @module
  */
-import { formatIssuePath, type CallbackParseReason, type ValidationIssue } from '../errors.js';
+import { formatIssues, type CallbackParseReason, type ValidationIssue } from '../errors.js';
 import { readDecimal, sameAmount } from './amount.js';
 import {
   PAID_FLAG_CONTRADICTION,
@@ -146,7 +146,7 @@ export function decideVerdict(payload: Record<string, unknown>, options?: Verdic
   if (amountIssues.length > 0) {
     return refuse(
       'invalid_amount',
-      `Callback payload is not a valid ${describeVariant(type)}: ${listIssues(amountIssues)}`,
+      `Callback payload is not a valid ${describeVariant(type)}: ${formatIssues(amountIssues)}`,
       amountIssues,
       type,
     );
@@ -155,7 +155,7 @@ export function decideVerdict(payload: Record<string, unknown>, options?: Verdic
   if ('issues' in read) {
     return refuse(
       'invalid_payload',
-      `Callback payload is not a valid ${describeVariant(type)}: ${listIssues(read.issues)}`,
+      `Callback payload is not a valid ${describeVariant(type)}: ${formatIssues(read.issues)}`,
       read.issues,
       type,
     );
@@ -535,7 +535,7 @@ function unknownCallback(payload: Record<string, unknown>): Verdict {
   return refuse(
     'unknown_callback',
     `Callback payload matches none of the documented callbacks; closest is ${describeVariant(closest)}` +
-      (issues.length > 0 ? `: ${listIssues(issues)}` : ''),
+      (issues.length > 0 ? `: ${formatIssues(issues)}` : ''),
     issues,
     closest,
   );
@@ -551,9 +551,6 @@ function refuse(
 ): Extract<Verdict, { accepted: false }> {
   return { accepted: false, reason, message, closestVariant, issues };
 }
-
-const listIssues = (issues: readonly ValidationIssue[]): string =>
-  issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
 
 const typeName = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

@@ -12,15 +12,26 @@ export interface Secrets {
   readonly values?: readonly string[];
 }
 
+/** A wire field's text: a string or number as written, anything else empty. */
+const fieldText = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : '';
+
 /** The secrets of a card payment's wire body (undefined for the other bodies). */
 export function cardSecretsOf(body: unknown): Secrets | undefined {
   const card = (body as { card_details?: { card_number?: unknown; cvc?: unknown } } | null)?.card_details;
   if (typeof card !== 'object' || card === null) return undefined;
-  return { cardNumber: String(card.card_number ?? ''), cvc: String(card.cvc ?? '').padStart(3, '0') };
+  return { cardNumber: fieldText(card.card_number), cvc: fieldText(card.cvc).padStart(3, '0') };
 }
 
-/** `'**** **** **** 4242'`: the last four digits only. */
-export const maskCardNumber = (digits: string): string => `**** **** **** ${digits.slice(-4)}`;
+/**
+ * The one way the SDK shows a card number, in hook data, errors and the sandbox's log:
+ * `'**** 4242'`, its last four digits only. Anything that is not at least four digits becomes
+ * `'****'`. ASCII, so it reads the same in any log sink or header dump.
+ */
+export function maskCardNumber(cardNumber: unknown): string {
+  const digits = fieldText(cardNumber);
+  return /^\d{4,}$/.test(digits) ? `**** ${digits.slice(-4)}` : '****';
+}
 
 /** A copy of a wire body with card_number masked to its last four and cvc replaced. */
 export function redactWireBody<T>(body: T): T {
@@ -28,8 +39,8 @@ export function redactWireBody<T>(body: T): T {
   if (typeof card !== 'object' || card === null) return body;
   return {
     ...body,
-    card_details: { ...card, card_number: maskCardNumber(String(card.card_number)), cvc: '[redacted]' },
-  } as T;
+    card_details: { ...card, card_number: maskCardNumber(card.card_number), cvc: '[redacted]' },
+  };
 }
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any

@@ -72,8 +72,8 @@ export interface SandboxAppOptions extends SandboxBehaviourOptions {
  * ```
  */
 export interface SandboxApp {
-  /** The Hono application; `app.fetch(request)` answers like the service. */
-  readonly app: Hono<SandboxEnv>;
+  /** The Fetch-API application: `app.fetch(request)` answers like the service. */
+  readonly app: { readonly fetch: (request: Request) => Response | Promise<Response> };
   /** Current wallet balance. */
   readonly walletBalance: number;
   /** Every callback delivery so far, oldest first. */
@@ -133,7 +133,7 @@ function describeAndFallBack(app: Hono<SandboxEnv>, state: SandboxState): void {
  * import { createSandboxApp } from 'hosted-payments/sandbox';
  *
  * const sandbox = createSandboxApp({ callbackDelayMs: 0 });
- * const response = await sandbox.app.fetch(new Request('http://sandbox.test/'));
+ * const response = await sandbox.app.fetch(new Request('http://sandbox.example/'));
  * const report = await sandbox.waitForIdle();
  * sandbox.close();
  * ```

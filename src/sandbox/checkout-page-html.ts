@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { PaymentMethodKind } from '../callbacks/events.js';
 import { sandboxTestValues } from './outcomes.js';
 
 /**
@@ -35,7 +36,7 @@ export interface CheckoutSessionView {
  * ```
  */
 export interface CheckoutFormValues {
-  readonly method?: 'card' | 'mobile_money';
+  readonly method?: PaymentMethodKind;
   readonly expiry_month?: string;
   readonly expiry_year?: string;
   readonly phone_number?: string;

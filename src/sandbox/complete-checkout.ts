@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { PaymentMethodKind } from '../callbacks/events.js';
 import { sandboxTestValues } from './outcomes.js';
 
 /** The header of the page's answer to its form saying how the payment ended (`paid` or `failed`); browsers ignore it. */
@@ -22,7 +23,7 @@ export const CHECKOUT_STATE_HEADER = 'x-sandbox-checkout-state';
  * ```
  */
 export interface CompleteCheckoutOptions {
-  readonly method: 'card' | 'mobile_money';
+  readonly method: PaymentMethodKind;
   /** Default `'success'`. */
   readonly outcome?: 'success' | 'failure';
   /** The phone typed on the page (mobile-money only); default the test phone for `outcome`. */

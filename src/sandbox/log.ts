@@ -28,7 +28,7 @@ export type SandboxLogEvent =
       readonly method: string;
       readonly path: string;
       readonly status: number;
-      /** A short, secret-free summary, e.g. `card •••• 4242, 1500 KES → card payment succeeds`. */
+      /** A short, secret-free summary, e.g. `card **** 4242, 1500 KES → card payment succeeds`. */
       readonly summary?: string;
     }
   | {
@@ -91,12 +91,6 @@ export function urlForLog(url: string): string {
   } catch {
     return '(invalid url)';
   }
-}
-
-/** Masks a card number to its last 4 digits (`•••• 4242`); anything else becomes `••••`. */
-export function maskCardNumber(cardNumber: unknown): string {
-  const digits = typeof cardNumber === 'string' || typeof cardNumber === 'number' ? String(cardNumber) : '';
-  return /^\d{4,}$/.test(digits) ? `•••• ${digits.slice(-4)}` : '••••';
 }
 
 // C0 and C1 controls, DEL, the Unicode line separators and the bidirectional overrides: anything

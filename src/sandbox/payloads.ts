@@ -7,7 +7,7 @@
  * @module
  */
 
-import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
+import { callbackEventTypes, type CallbackEventType, type PaymentMethodKind } from '../callbacks/events.js';
 import type {
   CardPaymentFailureCallback,
   CardPaymentSuccessCallback,
@@ -250,18 +250,6 @@ export function mobileMoneyPaymentFailurePayload(
 }
 
 /**
- * How the customer paid on the hosted checkout page.
- *
- * @example
- * ```ts
- * import { type CheckoutPaymentMethod } from 'hosted-payments/testing';
- *
- * const method: CheckoutPaymentMethod = 'mobile_money';
- * ```
- */
-export type CheckoutPaymentMethod = 'card' | 'mobile_money';
-
-/**
  * Input of the redirect-checkout payload builders.
  *
  * @example
@@ -272,7 +260,7 @@ export type CheckoutPaymentMethod = 'card' | 'mobile_money';
  * ```
  */
 export interface CheckoutPayloadInput {
-  method: CheckoutPaymentMethod;
+  method: PaymentMethodKind;
   /** The merchant's order id, echoed as a string. */
   orderId: string | number;
   amount: string | number;

@@ -63,7 +63,7 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** A 4xx answer in the sandbox's one error shape. */
-export function refuse(c: SandboxContext, status: 400 | 413 | 415, error: string, message: string) {
+export function refuse(c: Context, status: 400 | 413 | 415, error: string, message: string) {
   return c.json({ error, message, issues: [] }, status);
 }
 

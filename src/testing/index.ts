@@ -19,7 +19,8 @@ export type {
   BuildCallbackPayloadOptions,
   CallbackPayloadByType,
   CheckoutPayloadInput,
-  CheckoutPaymentMethod,
   PaymentPayloadInput,
   PayoutPayloadInput,
 } from '../sandbox/payloads.js';
+// `CheckoutPayloadInput.method`'s type: the same one the main entry exports.
+export type { PaymentMethodKind } from '../callbacks/events.js';

@@ -165,7 +165,7 @@ export function trackTransactions(
   const wrap =
     <M extends Method>(method: M) =>
     async (input: Input<M>, callOptions?: Options<M>): Promise<Result<M>> => {
-      const tracked = describe(method, input as LooseInput);
+      const tracked = describe(method, input);
       // A URL that cannot be signed is passed on as it is, for the client's ValidationError.
       const sign = (url: unknown) =>
         typeof url === 'string'

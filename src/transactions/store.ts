@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
 
 /**
@@ -262,47 +263,48 @@ export function createMemoryTransactionStore(
   };
 
   return {
-    async insert(record) {
-      const existing = slots.get(record.reference);
-      if (existing !== undefined) return existing.record;
-      const size = recordBytes(record);
-      makeRoom(size);
-      slots.set(record.reference, { record, bytes: size });
-      bytes += size;
-      if (record.state === 'pending') pending++;
-      return record;
-    },
-    async get(reference) {
-      return slots.get(reference)?.record;
-    },
-    async update(record, from) {
-      const slot = slots.get(record.reference);
-      if (slot === undefined || slot.record.state !== from) return false;
-      const size = recordBytes(record);
-      bytes += size - slot.bytes;
-      if (from === 'pending') pending--;
-      if (record.state === 'pending') pending++;
-      slots.set(record.reference, { record, bytes: size });
-      finished.delete(record.reference);
-      if (record.state !== 'pending') {
-        // Never earlier than the last entry, so the queue stays in drop order with any clock.
-        const dropAt = Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity);
-        finished.set(record.reference, dropAt);
-        queue.push({ reference: record.reference, dropAt });
-      }
-      // A settled record is larger than the pending one it replaces: keep within maxBytes.
-      while (bytes > maxBytes && dropFront());
-      return true;
-    },
-    async listPending({ kind, createdBefore, limit }) {
-      const out: TransactionRecord[] = [];
-      for (const { record } of slots.values()) {
-        if (record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore) {
-          out.push(record);
+    insert: (record) =>
+      promised(() => {
+        const existing = slots.get(record.reference);
+        if (existing !== undefined) return existing.record;
+        const size = recordBytes(record);
+        makeRoom(size);
+        slots.set(record.reference, { record, bytes: size });
+        bytes += size;
+        if (record.state === 'pending') pending++;
+        return record;
+      }),
+    get: (reference) => promised(() => slots.get(reference)?.record),
+    update: (record, from) =>
+      promised(() => {
+        const slot = slots.get(record.reference);
+        if (slot === undefined || slot.record.state !== from) return false;
+        const size = recordBytes(record);
+        bytes += size - slot.bytes;
+        if (from === 'pending') pending--;
+        if (record.state === 'pending') pending++;
+        slots.set(record.reference, { record, bytes: size });
+        finished.delete(record.reference);
+        if (record.state !== 'pending') {
+          // Never earlier than the last entry, so the queue stays in drop order with any clock.
+          const dropAt = Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity);
+          finished.set(record.reference, dropAt);
+          queue.push({ reference: record.reference, dropAt });
         }
-      }
-      return out.sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
-    },
+        // A settled record is larger than the pending one it replaces: keep within maxBytes.
+        while (bytes > maxBytes && dropFront());
+        return true;
+      }),
+    listPending: ({ kind, createdBefore, limit }) =>
+      promised(() => {
+        const out: TransactionRecord[] = [];
+        for (const { record } of slots.values()) {
+          if (record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore) {
+            out.push(record);
+          }
+        }
+        return out.sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+      }),
     stats: () => ({ entries: slots.size, pending, bytes }),
   };
 }

@@ -76,7 +76,7 @@ export interface SettleResult {
 export interface WaitForOptions {
   /** Give up after this many ms with a `TransactionTimeoutError`. Default: the kind's stale limit. */
   readonly timeout?: number;
-  /** Abort the wait (rejects with the signal's reason, an `AbortError` by default). */
+  /** Abort the wait (rejects with the signal's reason when it is an Error, else an `AbortError`). */
   readonly signal?: AbortSignal;
 }
 
@@ -198,8 +198,10 @@ const positiveMs = (value: number | undefined, name: string): number | undefined
   return value;
 };
 
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The wait was aborted', 'AbortError');
+// The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else
+// an AbortError of our own: `waitFor` only ever rejects with an Error.
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('The wait was aborted', 'AbortError');
 
 /**
  * Creates a pending-transaction tracker over a store (in memory by default; pass the Redis store

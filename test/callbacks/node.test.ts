@@ -334,6 +334,27 @@ describe('toNodeListener: which URL is verified', () => {
   });
 });
 
+describe('toNodeListener: nothing left floating', () => {
+  it('returns nothing to await, and answers 500 (never a 2xx) when writing the answer fails', async () => {
+    const { handler, events } = makeHandler();
+    const listener = toNodeListener(handler);
+    let returned: unknown = 'not called';
+    const base = await listen(
+      http.createServer((req, res) => {
+        res.setHeader = () => {
+          throw new Error('the response refused a header');
+        };
+        returned = listener(req, res);
+      }),
+    );
+    // Unsigned: the handler answers 401 with a JSON body, and setting its content-type throws.
+    const response = await rawPost(`${base}/hooks/payments`, [JSON.stringify(checkoutFailure)]);
+    expect(response.status).toBe(500);
+    expect(returned).toBeUndefined();
+    expect(events).toEqual([]);
+  });
+});
+
 describe('toNodeListener: one implementation', () => {
   it('refuses a function createCallbackHandler did not make', () => {
     const custom = async () => new Response(null);

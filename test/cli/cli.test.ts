@@ -135,7 +135,7 @@ describe('hosted-payments CLI', () => {
     const log = out();
     expect(log).toContain(`listening on ${base}`);
     expect(log).toContain('POST /api/payment/payment-initiate-callback/ 200');
-    expect(log).toContain('•••• 4444');
+    expect(log).toContain('**** 4444');
     expect(log).toContain('payment.card.succeeded');
     expect(log).not.toContain('5555555555554444');
     expect(log.toLowerCase()).not.toContain('cvc');

@@ -26,7 +26,7 @@ describe('hooks', () => {
       method: 'POST',
       url: `${BASE_URL}/api/payment/payment-initiate-callback/`,
       headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' },
-      body: { card_details: { card_number: '**** **** **** 9995', cvc: '[redacted]', expiry_month: 7 } },
+      body: { card_details: { card_number: '**** 9995', cvc: '[redacted]', expiry_month: 7 } },
     });
     expect(after[0]).toMatchObject({
       status: 200,

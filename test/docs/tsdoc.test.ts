@@ -139,23 +139,10 @@ function publicDocs(): Map<string, { file: string; text: string }> {
 // this repository's files, so the docs name the field and the rule instead.
 const notForMerchants = /§|\bspec\b|DESIGN|STYLE\.md|\bbench\/|\btest\//;
 
-/** Files under rewrite elsewhere whose TSDoc still points at the spec or at repository files. */
-const pendingDocFiles = new Set<string>([
-  'src/callbacks/events.ts',
-  'src/callbacks/parse.ts',
-  'src/callbacks/schemas.ts',
-  'src/sandbox/app.ts',
-]);
-
 describe('TSDoc speaks to merchants', () => {
   const offending = [...publicDocs()].filter(([, { text }]) => notForMerchants.test(text));
 
   it('no public TSDoc cites spec sections or files that are not in the package', () => {
-    expect(offending.filter(([, { file }]) => !pendingDocFiles.has(file)).map(([name]) => name)).toEqual([]);
-  });
-
-  it('every pending file still has such a reference (remove it once clean)', () => {
-    const files = new Set(offending.map(([, { file }]) => file));
-    expect([...pendingDocFiles].filter((file) => !files.has(file))).toEqual([]);
+    expect(offending.map(([name]) => name)).toEqual([]);
   });
 });

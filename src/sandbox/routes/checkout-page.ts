@@ -22,9 +22,10 @@ import {
   type CheckoutFormValues,
 } from '../checkout-page-html.js';
 import { CHECKOUT_STATE_HEADER } from '../complete-checkout.js';
-import { maskCardNumber } from '../log.js';
+import { maskCardNumber } from '../../internal/redact.js';
 import { decideCardPayment, decideMobileMoneyPayment, type PaymentOutcome } from '../outcomes.js';
-import { checkoutFailurePayload, checkoutSuccessPayload, type CheckoutPaymentMethod } from '../payloads.js';
+import type { PaymentMethodKind } from '../../callbacks/events.js';
+import { checkoutFailurePayload, checkoutSuccessPayload } from '../payloads.js';
 import type { SandboxContext, SandboxEnv } from '../request-body.js';
 import type { CheckoutSession, SandboxState } from '../sandbox-state.js';
 import { checkoutPagePath } from './checkout-session.js';
@@ -65,7 +66,7 @@ function mobileMoneyForm(state: SandboxState, text: FormText): FormResult {
   };
 }
 
-function decideForm(state: SandboxState, method: CheckoutPaymentMethod, text: FormText): FormResult {
+function decideForm(state: SandboxState, method: PaymentMethodKind, text: FormText): FormResult {
   if (text('action') === 'fail') {
     return {
       outcome: { ok: false, reason: 'Payment cancelled by the customer', responseStatus: 200 },
@@ -78,7 +79,7 @@ function decideForm(state: SandboxState, method: CheckoutPaymentMethod, text: Fo
 function sendCheckoutCallback(
   state: SandboxState,
   session: CheckoutSession,
-  method: CheckoutPaymentMethod,
+  method: PaymentMethodKind,
   outcome: PaymentOutcome,
 ) {
   const input = { method, orderId: session.orderId, amount: session.amount };
@@ -103,7 +104,7 @@ async function submitForm(state: SandboxState, c: SandboxContext, session: Check
     const value = form[name];
     return typeof value === 'string' ? value.trim() : '';
   };
-  const method: CheckoutPaymentMethod = text('method') === 'mobile_money' ? 'mobile_money' : 'card';
+  const method: PaymentMethodKind = text('method') === 'mobile_money' ? 'mobile_money' : 'card';
   const result = decideForm(state, method, text);
   if ('errors' in result) {
     const values: CheckoutFormValues = {

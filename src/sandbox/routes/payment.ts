@@ -13,7 +13,7 @@ import {
   mobileMoneyPaymentRequestSchema,
   type MobileMoneyPaymentRequest,
 } from '../../requests/mobile-money-payment.js';
-import { maskCardNumber } from '../log.js';
+import { maskCardNumber } from '../../internal/redact.js';
 import { decideCardPayment, decideMobileMoneyPayment } from '../outcomes.js';
 import {
   cardPaymentFailurePayload,

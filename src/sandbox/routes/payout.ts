@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { endpointPaths } from '../../internal/endpoints.js';
 import { toValidationIssues } from '../../internal/issues.js';
-import { payoutRequestSchema, type PayoutRequest } from '../../requests/payout.js';
+import { payoutRequestSchema } from '../../requests/payout.js';
 import { decidePayout } from '../outcomes.js';
 import { payoutFailurePayload, payoutSuccessPayload } from '../payloads.js';
 import { readJsonBody, refuseInvalid, type SandboxEnv } from '../request-body.js';
@@ -20,7 +20,7 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
     if (!read.ok) return read.response;
     const parsed = payoutRequestSchema.safeParse(read.body);
     if (!parsed.success) return refuseInvalid(c, 'payout', toValidationIssues(parsed.error.issues));
-    const body = parsed.data as PayoutRequest;
+    const body = parsed.data;
     const { transfer } = body;
     const outcome = decidePayout({
       amount: Number(transfer.amount),
