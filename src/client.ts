@@ -113,8 +113,15 @@ export interface ClientOptions {
    * @example
    * ```ts
    * const tracker = createTransactionTracker(); // from 'hosted-payments/transactions'
-   * const client = new PaymentsClient({ baseUrl, apiKey, transactions: { tracker, secret: process.env.WEBHOOK_SECRET! } });
-   * await client.initiateMobileMoneyPayment({ customer_details, amount, callback_details: { transaction_reference: 'ORD-1', callback_url } });
+   * const client = new PaymentsClient({
+   *   baseUrl: 'https://payments.example.com',
+   *   transactions: { tracker, secret: process.env.WEBHOOK_SECRET! },
+   * });
+   * await client.initiateMobileMoneyPayment({
+   *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+   *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+   *   callback_details: { transaction_reference: 'ORD-1', callback_url: 'https://shop.example/webhooks/payments' },
+   * });
    * const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
    * ```
    */

@@ -11,18 +11,9 @@ import { TransactionConflictError } from './errors.js';
 import type { TransactionKind } from './store.js';
 import type { TransactionTracker } from './tracker.js';
 
-/**
- * The `transactions` option of `PaymentsClient`.
- *
- * @example
- * ```ts
- * const transactions: TransactionsOption = { tracker: createTransactionTracker(), secret: process.env.WEBHOOK_SECRET! };
- * ```
- */
-export interface TransactionsOption {
-  /** Where each initiation is recorded: `createTransactionTracker()` from `hosted-payments/transactions`. */
+/** The `transactions` option of `PaymentsClient` (validated there). */
+interface TransactionsOption {
   readonly tracker: TransactionTracker;
-  /** The secret the callback handler verifies with (`createCallbackHandler({ secret })`); at least 16 characters. */
   readonly secret: string;
 }
 

@@ -20,6 +20,7 @@ export const entryPoints: Readonly<Record<string, string>> = {
   'hosted-payments/sandbox': 'src/sandbox/index.ts',
   'hosted-payments/testing': 'src/testing/index.ts',
   'hosted-payments/redis': 'src/redis/index.ts',
+  'hosted-payments/transactions': 'src/transactions/index.ts',
 };
 
 /**
