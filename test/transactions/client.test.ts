@@ -81,14 +81,23 @@ beforeEach(() => {
 
 describe('PaymentsClient({ transactions }): initiate, then await the outcome', () => {
   it('the three-line snippet: a mobile-money success, and an insufficient-funds failure', async () => {
-    await client.initiateMobileMoneyPayment({
-      customer_details: customer,
-      amount: amount(1500),
-      callback_details: { transaction_reference: 'TRK-1', callback_url: webhookUrl },
-    });
-    const { state } = await tracker.waitFor('TRK-1', { timeout: 10_000 });
-    expect(state).toBe('succeeded');
-    expect(await tracker.get('TRK-1')).toMatchObject({
+    {
+      // As docs/transactions.md has it.
+      const baseUrl = sandbox.url;
+      const apiKey = 'sk_test_snippet';
+      const customer_details = customer;
+      const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+      const callback_url = webhookUrl;
+      const client = new PaymentsClient({ baseUrl, apiKey, transactions: { tracker, secret } });
+      await client.initiateMobileMoneyPayment({
+        customer_details,
+        amount,
+        callback_details: { transaction_reference: 'ORD-1', callback_url },
+      });
+      const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
+      expect(state).toBe('succeeded');
+    }
+    expect(await tracker.get('ORD-1')).toMatchObject({
       kind: 'mobile_money',
       amount: '1500',
       currency: 'KES',
