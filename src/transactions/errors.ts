@@ -39,7 +39,9 @@ export class UnknownTransactionError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
+ * try {
+ *   await tracker.settle('ORD-1', { outcome: 'failed' });
+ * } catch (error) {
  *   if (error instanceof TransactionConflictError && error.reason === 'conflicting_outcome') {
  *     alertOps(`${error.reference} was ${error.record.state}, then a ${error.attempted} callback came`);
  *   }
@@ -75,8 +77,10 @@ export class TransactionConflictError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof TransactionTimeoutError) showStillProcessing(error.reference);
+ * try {
+ *   await tracker.waitFor('ORD-1', { timeout: 120_000 });
+ * } catch (error) {
+ *   if (error instanceof TransactionTimeoutError) await notify(`${error.reference} is still processing`);
  * }
  * ```
  */
@@ -97,8 +101,14 @@ export class TransactionTimeoutError extends PaymentsError {
  *
  * @example
  * ```ts
- * catch (error) {
- *   if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
+ * async function startCheckout(reference: string): Promise<Response> {
+ *   try {
+ *     await tracker.begin({ reference, kind: 'mobile_money', amount: 1500, currency: 'KES' });
+ *   } catch (error) {
+ *     if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
+ *     throw error;
+ *   }
+ *   return new Response('started', { status: 202 });
  * }
  * ```
  */

@@ -115,7 +115,7 @@ export interface TransactionRecord {
  *   },
  *   async listPending({ kind, createdBefore, limit }) {
  *     const rows = await db.all("SELECT record FROM tx WHERE state = 'pending' AND kind = ? AND created_at < ? ORDER BY created_at LIMIT ?", [kind, createdBefore, limit]);
- *     return rows.map((row) => JSON.parse(row.record));
+ *     return rows.map((row: { record: string }) => JSON.parse(row.record));
  *   },
  * };
  * ```
@@ -176,7 +176,7 @@ export interface MemoryTransactionStoreOptions {
  * @example
  * ```ts
  * const store: MemoryTransactionStore = createMemoryTransactionStore();
- * metrics.gauge('tx.bytes', store.stats().bytes);
+ * console.log('transaction store bytes:', store.stats().bytes);
  * ```
  */
 export interface MemoryTransactionStore extends TransactionStore {

@@ -57,7 +57,7 @@ not known here). `record` is the stored record after the call.
  * @example
  * ```ts
  * const { result, record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
- * if (result === 'late') await reviewLatePayment(record); // the order had been given up on
+ * if (result === 'late') await alertOps(`${record.reference} was paid after it had been given up on`);
  * ```
  */
 export interface SettleResult {

@@ -34,6 +34,7 @@ export const prelude: Readonly<Record<string, string>> = {
   handler: "import('hosted-payments/callbacks').CallbackHandler",
   sandbox: "Awaited<ReturnType<typeof import('hosted-payments/sandbox').startSandbox>>",
   secret: 'string',
+  tracker: "import('hosted-payments/transactions').TransactionTracker",
   // What a route or a job has at hand.
   request: 'Request',
   payload: 'unknown',
