@@ -1,11 +1,15 @@
 // `npm run demo`: every flow of the API, end to end, offline.
 //
 // Starts the sandbox (a local stand-in for the service) and a small merchant webhook server built
-// with createCallbackHandler + toNodeListener (a secret, signed callback URLs), then runs every
-// flow: card success and decline, mobile-money success and 406 (and one whose callback the sandbox
-// drops), hosted checkout paid by card, by mobile-money and failed (sandbox.completeCheckout submits
-// the page's form as a browser would), payout success and an over-balance failure. Each callback is
-// printed as it arrives; the exit code is 0 only when every expected event arrived.
+// with createCallbackHandler + toNodeListener and a pending-transaction tracker, then runs every
+// flow through a client with the `transactions` option (it signs each callback URL and records
+// each transaction): card success and decline, mobile-money success and 406, hosted checkout paid
+// by card, by mobile-money and failed (sandbox.completeCheckout submits the page's form as a
+// browser would), payout success and an over-balance failure. Each flow waits on
+// tracker.waitFor(reference); each callback is printed as it arrives. One more mobile-money
+// payment goes to the sandbox's no-callback test phone: its callback never comes, so it is listed
+// by tracker.stale and expired. The exit code is 0 only when every expected outcome arrived and
+// the lost payment was found and expired.
 //
 // It imports the package by name, exactly as your code will; `npm run demo` bundles it from this
 // repository's source (tsconfig `paths`), so it needs no build first.
@@ -14,26 +18,33 @@ import type { AddressInfo } from 'node:net';
 import {
   PaymentsClient,
   createCallbackHandler,
-  signCallbackUrl,
   toNodeListener,
-  type CallbackEvent,
   type CallbackEventType,
 } from 'hosted-payments';
 import { sandboxTestValues, startSandbox } from 'hosted-payments/sandbox';
+import {
+  TransactionTimeoutError,
+  createTransactionTracker,
+  type TransactionRecord,
+} from 'hosted-payments/transactions';
 
 const SECRET = 'demo-webhook-secret-change-me';
+/** How long the demo waits for every expected outcome. */
 const TIMEOUT_MS = 12_000;
+/** How long the demo waits for the payment whose callback never comes before it gives up on it. */
+const GIVE_UP_MS = 1_500;
+const LOST_REFERENCE = 'ORDER-MM-3';
 const started = Date.now();
 
 interface Expected {
   readonly flow: string;
   readonly type: CallbackEventType;
   readonly reference: string;
+  readonly state: 'succeeded' | 'failed';
 }
 
-const received = new Map<string, CallbackEvent>();
-const key = (type: string, reference: string | undefined) => `${type} ${reference ?? ''}`;
-let notify: () => void = () => undefined;
+// In memory: one process here. Behind a load balancer, pass the Redis store from hosted-payments/redis.
+const tracker = createTransactionTracker();
 // Rows that arrive while flows are still being initiated wait here until the table header is out.
 let buffered: string[] | undefined = [];
 const print = (line: string) => (buffered ? buffered.push(line) : console.log(line));
@@ -45,6 +56,7 @@ const columns = [
   ['reference', 14],
   ['amount', 12],
   ['paid', 5],
+  ['tracker', 9],
   ['message', 34],
 ] as const;
 const row = (cells: readonly string[]) =>
@@ -63,9 +75,8 @@ async function startMerchant(): Promise<{ server: Server; url: string }> {
   const handler = toNodeListener(
     createCallbackHandler({
       secret: SECRET,
+      tracker,
       onEvent: (event, context) => {
-        const reference = context.reference;
-        received.set(key(event.type, reference), event);
         const amount = `${event.amount}${event.currency ? ` ${event.currency}` : ''}`;
         const warn =
           event.warnings.length > 0 ? ` ⚠ ${event.warnings.map((warning) => warning.code).join(', ')}` : '';
@@ -73,13 +84,16 @@ async function startMerchant(): Promise<{ server: Server; url: string }> {
           row([
             String(Date.now() - started),
             event.type,
-            reference ?? '—',
+            context.reference ?? '—',
             amount,
             String(event.paid),
+            context.transaction?.state ?? '—',
             event.message,
           ]) + warn,
         );
-        notify();
+      },
+      onError: (error, { reason }) => {
+        print(`  ✗ callback refused (${reason}): ${error.message}`);
       },
     }),
   );
@@ -100,77 +114,89 @@ async function main(): Promise<number> {
   // log: false — the table below shows each event; the delivery report closes the run.
   const sandbox = await startSandbox({ callbackDelayMs: 300, retryDelayMs: 100, log: false });
   const merchant = await startMerchant();
-  const client = new PaymentsClient({ baseUrl: sandbox.url });
-  const hook = (reference: string) =>
-    signCallbackUrl(`${merchant.url}/webhooks/payments`, { secret: SECRET, reference });
+  // The client signs each callback URL with its reference and records each transaction in the tracker.
+  const client = new PaymentsClient({ baseUrl: sandbox.url, transactions: { tracker, secret: SECRET } });
+  const callbackUrl = `${merchant.url}/webhooks/payments`;
   const year = new Date().getFullYear() + 2;
   const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
   const amount = (total: number) => ({ delivery_fee: 0, discount_fee: 0, total, currency: 'KES' });
   const expected: Expected[] = [];
   const step = (text: string) => console.log(`  ${text}`);
 
-  console.log(
-    `sandbox on ${sandbox.url}, merchant webhook on ${merchant.url}/webhooks/payments (signed URLs)\n`,
-  );
+  console.log(`sandbox on ${sandbox.url}, merchant webhook on ${callbackUrl} (signed URLs, tracked)\n`);
   console.log('Initiating every flow:');
   try {
     // 1. card payments
-    for (const [flow, cardNumber, reference, type] of [
-      ['card payment', sandboxTestValues.cards.success, 'ORDER-CARD-1', 'payment.card.succeeded'],
+    for (const [flow, cardNumber, reference, type, state] of [
+      [
+        'card payment',
+        sandboxTestValues.cards.success,
+        'ORDER-CARD-1',
+        'payment.card.succeeded',
+        'succeeded',
+      ],
       [
         'card payment, declined card',
         sandboxTestValues.cards.declined,
         'ORDER-CARD-2',
         'payment.card.failed',
+        'failed',
       ],
     ] as const) {
       const response = await client.initiateCardPayment({
         customer_details: customer,
         amount: amount(1500),
         card_details: { card_number: cardNumber, expiry_month: 12, expiry_year: year, cvc: '123' },
-        callback_details: { transaction_reference: reference, callback_url: await hook(reference) },
+        callback_details: { transaction_reference: reference, callback_url: callbackUrl },
       });
       step(`${flow} (${reference}): ${response.message}`);
-      expected.push({ flow, type, reference });
+      expected.push({ flow, type, reference, state });
     }
 
     // 2. mobile-money (STK push) payments
-    for (const [flow, phone, reference, type] of [
-      ['mobile-money payment', '0712345678', 'ORDER-MM-1', 'payment.mobile_money.succeeded'],
+    for (const [flow, phone, reference, type, state] of [
+      ['mobile-money payment', '0712345678', 'ORDER-MM-1', 'payment.mobile_money.succeeded', 'succeeded'],
       [
         'mobile-money payment, insufficient funds',
         sandboxTestValues.phones.insufficientFunds,
         'ORDER-MM-2',
         'payment.mobile_money.failed',
+        'failed',
       ],
     ] as const) {
       const response = await client.initiateMobileMoneyPayment({
         customer_details: { ...customer, phone_number: phone },
         amount: amount(800),
-        callback_details: { transaction_reference: reference, callback_url: await hook(reference) },
+        callback_details: { transaction_reference: reference, callback_url: callbackUrl },
       });
       step(`${flow} (${reference}): ${response.message}`);
-      expected.push({ flow, type, reference });
+      expected.push({ flow, type, reference, state });
     }
-    // A callback that never comes: the sandbox drops it for this test phone. A pending-payment
-    // tracker is what finds such a payment; here it is only counted.
+    // A callback that never comes: the sandbox drops it for this test phone. The tracker finds it.
     const lost = await client.initiateMobileMoneyPayment({
       customer_details: { ...customer, phone_number: sandboxTestValues.phones.noCallback },
       amount: amount(300),
-      callback_details: { transaction_reference: 'ORDER-MM-3', callback_url: await hook('ORDER-MM-3') },
+      callback_details: { transaction_reference: LOST_REFERENCE, callback_url: callbackUrl },
     });
     step(
-      `mobile-money payment, callback lost (ORDER-MM-3): ${lost.message} — the sandbox drops its callback`,
+      `mobile-money payment, callback lost (${LOST_REFERENCE}): ${lost.message} — the sandbox drops its callback`,
     );
 
     // 3. hosted checkout, paid on the page with the same form post a browser makes
     for (const checkout of [
-      { flow: 'checkout paid by card', orderId: 5001, type: 'checkout.succeeded', method: 'card' },
+      {
+        flow: 'checkout paid by card',
+        orderId: 5001,
+        type: 'checkout.succeeded',
+        method: 'card',
+        state: 'succeeded',
+      },
       {
         flow: 'checkout paid by mobile-money',
         orderId: 5002,
         type: 'checkout.succeeded',
         method: 'mobile_money',
+        state: 'succeeded',
       },
       {
         flow: 'checkout failed (declined card)',
@@ -178,6 +204,7 @@ async function main(): Promise<number> {
         type: 'checkout.failed',
         method: 'card',
         outcome: 'failure',
+        state: 'failed',
       },
     ] as const) {
       const reference = String(checkout.orderId);
@@ -187,7 +214,7 @@ async function main(): Promise<number> {
         redirect_urls: {
           success_url: `${merchant.url}/shop/thanks`,
           failed_url: `${merchant.url}/shop/payment-failed`,
-          callback_url: await hook(reference),
+          callback_url: callbackUrl,
         },
       });
       const done = await sandbox.completeCheckout(session.checkout_link, {
@@ -195,13 +222,19 @@ async function main(): Promise<number> {
         outcome: 'outcome' in checkout ? checkout.outcome : 'success',
       });
       step(`${checkout.flow} (order ${reference}): page → ${new URL(done.redirectedTo).pathname}`);
-      expected.push({ flow: checkout.flow, type: checkout.type, reference });
+      expected.push({ flow: checkout.flow, type: checkout.type, reference, state: checkout.state });
     }
 
     // 4. payouts from the sandbox wallet
-    for (const [flow, value, referenceId, type] of [
-      ['payout', 2500, 310000000001, 'payout.succeeded'],
-      ['payout above the wallet balance', sandboxTestValues.walletBalance * 2, 310000000002, 'payout.failed'],
+    for (const [flow, value, referenceId, type, state] of [
+      ['payout', 2500, 310000000001, 'payout.succeeded', 'succeeded'],
+      [
+        'payout above the wallet balance',
+        sandboxTestValues.walletBalance * 2,
+        310000000002,
+        'payout.failed',
+        'failed',
+      ],
     ] as const) {
       const reference = String(referenceId);
       const response = await client.initiatePayout({
@@ -213,38 +246,89 @@ async function main(): Promise<number> {
           wallet_name: 'MOBILE-MONEY',
         },
         transfer: { amount: value, currency: 'KES', reference_id: referenceId, description: 'demo payout' },
-        webhook_endpoint: { webhook_url: await hook(reference) },
+        webhook_endpoint: { webhook_url: callbackUrl },
       });
       step(`${flow} (${reference}, ${value} KES): ${response.message}`);
-      expected.push({ flow, type, reference });
+      expected.push({ flow, type, reference, state });
     }
 
     printHeader();
     for (const line of buffered ?? []) console.log(line);
     buffered = undefined;
-    const missing = () => expected.filter((e) => !received.has(key(e.type, e.reference)));
-    const done = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), TIMEOUT_MS);
-      notify = () => {
-        if (missing().length === 0) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      };
-      notify();
-    });
+
+    // Every flow awaits its outcome; the lost one is given up on after GIVE_UP_MS.
+    const [outcomes, lostWait] = await Promise.all([
+      Promise.all(
+        expected.map((e) =>
+          tracker.waitFor(e.reference, { timeout: TIMEOUT_MS }).then(
+            (record): TransactionRecord | undefined => record,
+            () => undefined,
+          ),
+        ),
+      ),
+      tracker.waitFor(LOST_REFERENCE, { timeout: GIVE_UP_MS }).then(
+        (record) => record,
+        (error: unknown) => error,
+      ),
+    ]);
+    const missing = expected.filter(
+      (e, i) => outcomes[i]?.state !== e.state || outcomes[i]?.outcome?.eventType !== e.type,
+    );
+
+    // The payment whose callback never came: still pending, listed as stale, expired.
+    console.log(`\nThe payment whose callback never came (${LOST_REFERENCE}):`);
+    const gaveUp = lostWait instanceof TransactionTimeoutError;
+    console.log(
+      gaveUp
+        ? `  tracker.waitFor('${LOST_REFERENCE}', { timeout: ${GIVE_UP_MS} }) → TransactionTimeoutError: still pending`
+        : `  ✗ tracker.waitFor('${LOST_REFERENCE}') did not time out: ${String(lostWait)}`,
+    );
+    const stale = await tracker.stale({ olderThan: GIVE_UP_MS });
+    for (const record of stale) {
+      const age = ((Date.now() - record.createdAt) / 1000).toFixed(1);
+      console.log(
+        `  tracker.stale({ olderThan: ${GIVE_UP_MS} }) → ${record.reference}: ${record.kind}, ${record.amount} ${record.currency ?? ''}, pending for ${age} s`,
+      );
+    }
+    const staleReferences = stale.map((record) => record.reference);
+    const expired = staleReferences.includes(LOST_REFERENCE)
+      ? await tracker.expire(LOST_REFERENCE)
+      : undefined;
+    if (expired !== undefined) {
+      console.log(
+        `  tracker.expire('${LOST_REFERENCE}') → state: ${expired.state} (cancel the order; a late genuine callback would still settle it)`,
+      );
+    }
+    const lostHandled =
+      gaveUp &&
+      expired?.state === 'expired' &&
+      staleReferences.length === 1 &&
+      (await tracker.waitFor(LOST_REFERENCE)).state === 'expired';
 
     console.log('');
-    if (!done) {
-      console.error(
-        `✗ ${missing().length} of ${expected.length} expected callbacks did not arrive within ${TIMEOUT_MS} ms:`,
-      );
-      for (const e of missing()) console.error(`  - ${e.flow}: ${e.type} (${e.reference})`);
+    if (missing.length > 0 || !lostHandled) {
+      if (missing.length > 0) {
+        console.error(
+          `✗ ${missing.length} of ${expected.length} expected outcomes missing after waiting up to ${TIMEOUT_MS} ms:`,
+        );
+        for (const e of missing) {
+          const got = outcomes[expected.indexOf(e)];
+          console.error(
+            `  - ${e.flow} (${e.reference}): expected ${e.type} → ${e.state}, ${got ? `got ${got.outcome?.eventType ?? 'no event'} → ${got.state}` : 'still pending'}`,
+          );
+        }
+      }
+      if (!lostHandled) {
+        console.error(
+          `✗ the lost payment ${LOST_REFERENCE} was not found stale and expired (stale: ${staleReferences.join(', ') || 'none'})`,
+        );
+      }
       return 1;
     }
     console.log(
-      `✓ all ${expected.length} callbacks arrived, verified and parsed in ${Date.now() - started} ms`,
+      `✓ all ${expected.length} transactions settled as expected (callbacks verified, parsed, settled once) in ${Date.now() - started} ms`,
     );
+    console.log(`✓ ${LOST_REFERENCE}, whose callback never came, was found by tracker.stale and expired`);
     console.log(`  wallet balance after the payouts: ${sandbox.walletBalance} KES`);
     const report = await sandbox.waitForIdle();
     console.log(`  sandbox delivery report: ${report.summary.replaceAll('\n', '\n  ')}`);

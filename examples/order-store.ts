@@ -1,7 +1,7 @@
 // A merchant's order store: the SDK's pending-transaction tracker on the merchant's own SQL
-// database. Each order is recorded as pending before its payment is initiated; the callback
-// handler settles it exactly once however many times the callback arrives; the checkout awaits
-// the outcome with tracker.waitFor.
+// database. The client's `transactions` option records each order as pending before its payment
+// is sent and signs its callback URL; the callback handler settles it exactly once however many
+// times the callback arrives; the checkout awaits the outcome with tracker.waitFor.
 // Run against a local sandbox: npx tsx examples/order-store.ts   (or set PAYMENTS_BASE_URL)
 //
 // SQLite through sql.js (SQLite compiled to WebAssembly): it installs with a plain `npm ci` on
@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import initSqlJs, { type Database } from 'sql.js';
 import { PaymentsClient } from 'hosted-payments';
-import { createCallbackHandler, signCallbackUrl, toNodeListener } from 'hosted-payments/callbacks';
+import { createCallbackHandler, toNodeListener } from 'hosted-payments/callbacks';
 import { startSandbox, type Sandbox } from 'hosted-payments/sandbox';
 import {
   createTransactionTracker,
@@ -136,19 +136,18 @@ const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/w
 let sandbox: Sandbox | undefined;
 if (!process.env.PAYMENTS_BASE_URL)
   sandbox = await startSandbox({ callbackDelayMs: 20, duplicateDeliveries: true });
-const client = new PaymentsClient({ baseUrl: process.env.PAYMENTS_BASE_URL ?? sandbox!.url });
+// Each initiation is recorded in the tracker (before it is sent) and its callback URL signed.
+const client = new PaymentsClient({
+  baseUrl: process.env.PAYMENTS_BASE_URL ?? sandbox!.url,
+  transactions: { tracker, secret },
+});
 
-/** Records the order as pending, initiates its payment, and resolves with the outcome. */
+/** Initiates the order's payment (recorded as pending first), and resolves with the outcome. */
 async function checkout(reference: string, phone: string, total: number): Promise<TransactionRecord> {
-  // Pending before the money moves: the callback always finds the order.
-  await tracker.begin({ reference, kind: 'mobile_money', amount: total, currency: 'KES' });
   await client.initiateMobileMoneyPayment({
     customer_details: { full_name: 'Jane Doe', phone_number: phone, email: 'jane@example.com' },
     amount: { delivery_fee: 0, discount_fee: 0, total, currency: 'KES' },
-    callback_details: {
-      transaction_reference: reference,
-      callback_url: await signCallbackUrl(webhookUrl, { secret, reference }),
-    },
+    callback_details: { transaction_reference: reference, callback_url: webhookUrl },
   });
   return tracker.waitFor(reference, { timeout: 15_000 });
 }

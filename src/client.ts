@@ -33,6 +33,8 @@ import {
   type MobileMoneyPaymentResponse,
   type PayoutResponse,
 } from './requests/responses.js';
+import { sendTracked } from './transactions/initiation.js';
+import type { TransactionTracker } from './transactions/tracker.js';
 import { checkCardNumberEncoding } from './validation/card.js';
 
 export { endpointPaths };
@@ -97,6 +99,33 @@ export interface ClientOptions {
   cardFieldEncoding?: CardFieldEncoding;
   /** Logging hooks; they receive card number and cvc redacted. Default: none. */
   hooks?: ClientHooks;
+  /**
+   * Track every initiation: the client signs the callback URL it sends with the transaction's
+   * reference (`callback_details.transaction_reference`, checkout `amount.order_id`, payout
+   * `transfer.reference_id`, which is then required) using `secret`, and records the pending
+   * transaction with the amount and currency it sends (`tracker.begin`) before sending, so even a
+   * callback that beats the response finds it. A refusal the service certainly did not act on (a
+   * 4xx) expires the record; a 5xx, timeout or lost connection leaves it pending for
+   * `tracker.stale`. Hand the same `tracker` and `secret` to `createCallbackHandler`, then await
+   * the outcome with `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no
+   * tracking (sign callback URLs yourself with `signCallbackUrl`).
+   *
+   * @example
+   * ```ts
+   * const tracker = createTransactionTracker(); // from 'hosted-payments/transactions'
+   * const client = new PaymentsClient({
+   *   baseUrl: 'https://payments.example.com',
+   *   transactions: { tracker, secret: process.env.WEBHOOK_SECRET! },
+   * });
+   * await client.initiateMobileMoneyPayment({
+   *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+   *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+   *   callback_details: { transaction_reference: 'ORD-1', callback_url: 'https://shop.example/webhooks/payments' },
+   * });
+   * const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
+   * ```
+   */
+  transactions?: { readonly tracker: TransactionTracker; readonly secret: string };
 }
 
 const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
@@ -204,6 +233,27 @@ const clientOptionsSchema = z.object({
       afterResponse: z.optional(aFunction('a function')),
     }),
   ),
+  transactions: z.optional(
+    z.object(
+      {
+        tracker: z.custom<unknown>(
+          (value) =>
+            typeof (value as Partial<TransactionTracker> | undefined)?.begin === 'function' &&
+            typeof (value as Partial<TransactionTracker>).expire === 'function',
+          invalid('expected a transaction tracker from createTransactionTracker()'),
+        ),
+        secret: z
+          .string(invalid('expected the callback secret as a string'))
+          .check(
+            z.refine(
+              (value) => value.length >= 16,
+              invalid('expected at least 16 characters (the secret createCallbackHandler verifies with)'),
+            ),
+          ),
+      },
+      invalid('expected { tracker, secret }'),
+    ),
+  ),
 });
 
 /** `https://x/api/v2` and `https://x/api/v2//` both become `https://x/api/v2/`: the prefix of every path. */
@@ -231,6 +281,7 @@ export class PaymentsClient {
   readonly #mobileMoneyMethod: string;
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
+  readonly #transactions: ClientOptions['transactions'];
 
   constructor(options: ClientOptions) {
     const checked = z.safeParse(clientOptionsSchema, options);
@@ -244,6 +295,7 @@ export class PaymentsClient {
     this.#mobileMoneyMethod = options.paymentMethods?.mobileMoney ?? brand;
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
+    this.#transactions = options.transactions;
     this.#http = new Http({
       baseUrl: asPrefix(options.baseUrl),
       apiKey: options.apiKey,
@@ -285,15 +337,17 @@ export class PaymentsClient {
         },
       );
     }
-    return this.#http.post(
-      {
-        operation: 'initiateCardPayment',
-        path: endpointPaths.payment,
-        body,
-        schema: cardPaymentResponseSchema,
-        card: { encoding, secrets: cardSecretsOf(body) },
-      },
-      options,
+    return sendTracked(this.#transactions, 'card', input, body, (sent) =>
+      this.#http.post(
+        {
+          operation: 'initiateCardPayment',
+          path: endpointPaths.payment,
+          body: sent,
+          schema: cardPaymentResponseSchema,
+          card: { encoding, secrets: cardSecretsOf(sent) },
+        },
+        options,
+      ),
     );
   }
 
@@ -314,14 +368,16 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
-    return this.#http.post(
-      {
-        operation: 'initiateMobileMoneyPayment',
-        path: endpointPaths.payment,
-        body,
-        schema: mobileMoneyPaymentResponseSchema,
-      },
-      options,
+    return sendTracked(this.#transactions, 'mobile_money', input, body, (sent) =>
+      this.#http.post(
+        {
+          operation: 'initiateMobileMoneyPayment',
+          path: endpointPaths.payment,
+          body: sent,
+          schema: mobileMoneyPaymentResponseSchema,
+        },
+        options,
+      ),
     );
   }
 
@@ -346,14 +402,16 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<CheckoutSessionResponse> {
     const body = buildCheckoutSessionRequest(input);
-    return this.#http.post(
-      {
-        operation: 'createCheckoutSession',
-        path: endpointPaths.checkoutSession,
-        body,
-        schema: checkoutSessionResponseSchema,
-      },
-      options,
+    return sendTracked(this.#transactions, 'checkout', input, body, (sent) =>
+      this.#http.post(
+        {
+          operation: 'createCheckoutSession',
+          path: endpointPaths.checkoutSession,
+          body: sent,
+          schema: checkoutSessionResponseSchema,
+        },
+        options,
+      ),
     );
   }
 
@@ -375,9 +433,11 @@ export class PaymentsClient {
    */
   async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
     const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    return this.#http.post(
-      { operation: 'initiatePayout', path: endpointPaths.payout, body, schema: payoutResponseSchema },
-      options,
+    return sendTracked(this.#transactions, 'payout', input, body, (sent) =>
+      this.#http.post(
+        { operation: 'initiatePayout', path: endpointPaths.payout, body: sent, schema: payoutResponseSchema },
+        options,
+      ),
     );
   }
 }

@@ -31,9 +31,11 @@ export class UnknownTransactionError extends PaymentsError {
 /**
  * A transition the record's state does not allow, never applied: a second, different outcome for
  * a settled transaction (`reason: 'conflicting_outcome'`), `begin` again for a reference in use
- * with another kind, amount or currency (`reason: 'reference_in_use'`), or a callback of another
- * kind than the one recorded (`reason: 'kind_mismatch'`). `record` is the stored
- * record, unchanged.
+ * with another kind, amount or currency (`reason: 'reference_in_use'`), a callback of another
+ * kind than the one recorded (`reason: 'kind_mismatch'`), or a client initiation (the
+ * `transactions` option) with the reference of a transaction that already succeeded or failed
+ * (`reason: 'already_settled'`, nothing sent: a new attempt needs a new reference). `record` is
+ * the stored record, unchanged.
  *
  * @example
  * ```ts
@@ -51,7 +53,7 @@ export class TransactionConflictError extends PaymentsError {
   readonly reference: string;
 
   constructor(
-    readonly reason: 'conflicting_outcome' | 'reference_in_use' | 'kind_mismatch',
+    readonly reason: 'conflicting_outcome' | 'reference_in_use' | 'kind_mismatch' | 'already_settled',
     readonly record: TransactionRecord,
     /** The outcome (or state) that was refused. */
     readonly attempted: TransactionState,
@@ -61,7 +63,9 @@ export class TransactionConflictError extends PaymentsError {
         ? `reference ${JSON.stringify(record.reference)}: already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
         : reason === 'kind_mismatch'
           ? `reference ${JSON.stringify(record.reference)}: recorded as a ${record.kind} transaction, the callback is of another kind`
-          : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
+          : reason === 'already_settled'
+            ? `reference ${JSON.stringify(record.reference)}: this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`
+            : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
     );
     this.reference = record.reference;
   }

@@ -27,5 +27,3 @@ export {
   TransactionTimeoutError,
   TransactionStoreFullError,
 } from './errors.js';
-export { trackTransactions } from './client.js';
-export type { TrackedPayments, TrackTransactionsOptions } from './client.js';

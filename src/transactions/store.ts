@@ -177,7 +177,7 @@ export interface MemoryTransactionStoreOptions {
  * @example
  * ```ts
  * const store: MemoryTransactionStore = createMemoryTransactionStore();
- * metrics.gauge('tx.bytes', store.stats().bytes);
+ * console.log('transaction store bytes:', store.stats().bytes);
  * ```
  */
 export interface MemoryTransactionStore extends TransactionStore {

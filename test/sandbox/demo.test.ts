@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('examples/demo.ts', () => {
-  it('runs every flow, prints every event and exits 0', async () => {
+  it('runs every flow, awaits each outcome with the tracker, expires the lost payment and exits 0', async () => {
     const result = await runNodeScript(join(dir, 'demo.js'), 20_000);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -31,7 +31,20 @@ describe('examples/demo.ts', () => {
     ]) {
       expect(result.stdout).toContain(type);
     }
-    expect(result.stdout).toContain('✓ all 9 callbacks arrived');
+    expect(result.stdout).toContain('✓ all 9 transactions settled as expected');
+    // The payment whose callback the sandbox drops is given up on, found stale and expired.
+    expect(result.stdout).toContain(
+      "tracker.waitFor('ORDER-MM-3', { timeout: 1500 }) → TransactionTimeoutError",
+    );
+    expect(result.stdout).toMatch(
+      /tracker\.stale\(\{ olderThan: 1500 \}\) → ORDER-MM-3: mobile_money, 300 KES/,
+    );
+    expect(result.stdout).toContain("tracker.expire('ORDER-MM-3') → state: expired");
+    expect(result.stdout).toContain(
+      '✓ ORDER-MM-3, whose callback never came, was found by tracker.stale and expired',
+    );
+    // Every callback found its transaction: none refused (e.g. 409 unknown_reference).
+    expect(result.stdout).not.toContain('callback refused');
     expect(result.stdout).not.toContain('4242424242424242 ');
   });
 });

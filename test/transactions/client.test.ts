@@ -1,125 +1,330 @@
-// trackTransactions against the real sandbox: the callback URL is signed for the reference, the
-// transaction is recorded once the service accepted it, and waitFor sees the callback's outcome.
+// The client's `transactions` option against the real sandbox and a real webhook server: the
+// callback URL is signed for the reference, the transaction is recorded before the initiation is
+// sent, a refusal expires it, and waitFor sees the callback's outcome.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
 import { verifyCallbackUrl } from '../../src/callbacks/signing.js';
 import { PaymentsClient } from '../../src/client.js';
-import { ApiError, ValidationError } from '../../src/errors.js';
+import { ApiError, ConnectionError, ValidationError } from '../../src/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { createTransactionTracker, trackTransactions } from '../../src/transactions/index.js';
+import {
+  TransactionConflictError,
+  createTransactionTracker,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
 
 const secret = 'whsec_tracked_client_test';
 const tracker = createTransactionTracker();
 const refusals: string[] = [];
-const server = createServer(
-  toNodeListener(
-    createCallbackHandler({
-      secret,
-      tracker,
-      onEvent: () => undefined,
-      onError: (_error, { reason }) => {
-        refusals.push(reason);
-      },
-    }),
-  ),
+// Resolves the waiter of a reference when its first delivery reaches the handler, whatever the answer.
+const arrivals = new Map<string, () => void>();
+const arrived = (reference: string) => new Promise<void>((resolve) => arrivals.set(reference, resolve));
+const server = createServer((req, res) => {
+  const reference = new URL(req.url ?? '/', 'http://x').searchParams.get('hp_ref');
+  res.on('finish', () => (reference === null ? undefined : arrivals.get(reference)?.()));
+  void listener(req, res);
+});
+const listener = toNodeListener(
+  createCallbackHandler({
+    secret,
+    tracker,
+    onEvent: () => undefined,
+    onError: (_error, { reason }) => {
+      refusals.push(reason);
+    },
+  }),
 );
 let sandbox: Sandbox;
 let webhookUrl: string;
-let payments: ReturnType<typeof trackTransactions>;
+let client: PaymentsClient;
 
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
+const amount = (total: number) => ({ delivery_fee: 0, discount_fee: 0, total, currency: 'KES' });
+const destination = {
+  type: 'mobile',
+  country_code: 'KE',
+  mobile_number: '0712345678',
+  wallet_name: 'MOBILE-MONEY',
+};
+
+/** A client whose fetch answers `response` (or throws it) and counts the requests it was asked to send. */
+const clientAnswering = (response: () => Response, use: TransactionTracker = tracker) => {
+  const sent: Request[] = [];
+  const fake = new PaymentsClient({
+    baseUrl: 'https://payments.example.com',
+    fetch: async (request) => {
+      sent.push(request);
+      return response();
+    },
+    transactions: { tracker: use, secret },
+  });
+  return { client: fake, sent };
+};
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/payments`;
-  sandbox = await startSandbox({ callbackDelayMs: 20 });
-  payments = trackTransactions(new PaymentsClient({ baseUrl: sandbox.url }), { tracker, secret });
+  sandbox = await startSandbox({ callbackDelayMs: 20, retryDelayMs: 50, log: false });
+  client = new PaymentsClient({ baseUrl: sandbox.url, transactions: { tracker, secret } });
 });
 afterAll(async () => {
   await sandbox?.close();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
+beforeEach(() => {
+  refusals.length = 0;
+});
 
-describe('trackTransactions', () => {
-  it('initiates, then awaits the outcome: a mobile-money success and an insufficient-funds failure', async () => {
-    await payments.initiateMobileMoneyPayment({
-      customer_details: customer,
-      amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
-      callback_details: { transaction_reference: 'TRK-1', callback_url: webhookUrl },
-    });
-    await payments.initiateMobileMoneyPayment({
-      customer_details: { ...customer, phone_number: '254700000406' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 800, currency: 'KES' },
-      callback_details: { transaction_reference: 'TRK-2', callback_url: webhookUrl },
-    });
-    await expect(tracker.waitFor('TRK-1', { timeout: 10_000 })).resolves.toMatchObject({
+describe('PaymentsClient({ transactions }): initiate, then await the outcome', () => {
+  it('the three-line snippet: a mobile-money success, and an insufficient-funds failure', async () => {
+    {
+      // As docs/transactions.md has it.
+      const baseUrl = sandbox.url;
+      const apiKey = 'sk_test_snippet';
+      const customer_details = customer;
+      const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+      const callback_url = webhookUrl;
+      const client = new PaymentsClient({ baseUrl, apiKey, transactions: { tracker, secret } });
+      await client.initiateMobileMoneyPayment({
+        customer_details,
+        amount,
+        callback_details: { transaction_reference: 'ORD-1', callback_url },
+      });
+      const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
+      expect(state).toBe('succeeded');
+    }
+    expect(await tracker.get('ORD-1')).toMatchObject({
       kind: 'mobile_money',
       amount: '1500',
       currency: 'KES',
-      state: 'succeeded',
     });
-    await expect(tracker.waitFor('TRK-2', { timeout: 10_000 })).resolves.toMatchObject({ state: 'failed' });
-    expect(refusals.filter((r) => r !== 'unknown_reference')).toEqual([]);
+
+    await client.initiateMobileMoneyPayment({
+      customer_details: { ...customer, phone_number: '254700000406' },
+      amount: amount(800),
+      callback_details: { transaction_reference: 'TRK-2', callback_url: webhookUrl },
+    });
+    await expect(tracker.waitFor('TRK-2', { timeout: 10_000 })).resolves.toMatchObject({
+      state: 'failed',
+      outcome: { eventType: 'payment.mobile_money.failed' },
+    });
+    expect(refusals).toEqual([]);
   });
 
-  it('signs the callback URL it sends with the reference', async () => {
-    await payments.initiatePayout({
+  it('signs each kind of callback URL with the reference the callback carries, and settles it', async () => {
+    await client.initiateCardPayment({
       customer_details: customer,
-      destination: {
-        type: 'mobile',
-        country_code: 'KE',
-        mobile_number: '0712345678',
-        wallet_name: 'MOBILE-MONEY',
+      amount: amount(1200),
+      card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2099, cvc: '123' },
+      callback_details: { transaction_reference: 'TRK-CARD', callback_url: webhookUrl },
+    });
+    const session = await client.createCheckoutSession({
+      customer_details: customer,
+      amount: { ...amount(2500), order_id: 7001 },
+      redirect_urls: {
+        success_url: 'https://shop.example/thanks',
+        failed_url: 'https://shop.example/failed',
+        callback_url: webhookUrl,
       },
+    });
+    await sandbox.completeCheckout(session.checkout_link, { method: 'card', outcome: 'success' });
+    await client.initiatePayout({
+      customer_details: customer,
+      destination,
       transfer: { amount: 1000, currency: 'KES', reference_id: '483920175561', description: 'Refund' },
       webhook_endpoint: { webhook_url: webhookUrl },
     });
-    const record = await tracker.waitFor('483920175561', { timeout: 10_000 });
-    expect(record).toMatchObject({ kind: 'payout', amount: '1000', state: 'succeeded' });
-    const sent = sandbox.deliveries.find((d) => d.url.includes('hp_ref=483920175561'));
-    expect(sent).toBeDefined();
-    await expect(verifyCallbackUrl(sent!.url, { secret })).resolves.toMatchObject({
-      reference: '483920175561',
+
+    for (const [reference, kind, total] of [
+      ['TRK-CARD', 'card', '1200'],
+      ['7001', 'checkout', '2500'],
+      ['483920175561', 'payout', '1000'],
+    ] as const) {
+      await expect(tracker.waitFor(reference, { timeout: 10_000 })).resolves.toMatchObject({
+        kind,
+        amount: total,
+        currency: 'KES',
+        state: 'succeeded',
+      });
+      const sent = sandbox.deliveries.find((d) => new URL(d.url).searchParams.get('hp_ref') === reference);
+      expect(sent, reference).toBeDefined();
+      await expect(verifyCallbackUrl(sent!.url, { secret })).resolves.toEqual({ reference });
+    }
+    expect(refusals).toEqual([]);
+  });
+
+  it('records before sending: a callback that beats the response settles, never 409 unknown_reference', async () => {
+    // The response is held back until the callback has been answered.
+    const racing = new PaymentsClient({
+      baseUrl: sandbox.url,
+      transactions: { tracker, secret },
+      fetch: async (request) => {
+        const callback = arrived('TRK-RACE');
+        const response = await fetch(request);
+        await callback;
+        return response;
+      },
+    });
+    await racing.initiateMobileMoneyPayment({
+      customer_details: customer,
+      amount: amount(700),
+      callback_details: { transaction_reference: 'TRK-RACE', callback_url: webhookUrl },
+    });
+    await expect(tracker.waitFor('TRK-RACE', { timeout: 10_000 })).resolves.toMatchObject({
+      state: 'succeeded',
+    });
+    expect(refusals).toEqual([]);
+  });
+});
+
+describe('PaymentsClient({ transactions }): what is recorded when the initiation does not go through', () => {
+  it('a refusal (4xx) expires the record, so waitFor does not hang; the ApiError reaches the caller', async () => {
+    const { client: refusing, sent } = clientAnswering(
+      () => new Response('{"error":"bad phone"}', { status: 400 }),
+    );
+    await expect(
+      refusing.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: amount(900),
+        callback_details: { transaction_reference: 'TRK-400', callback_url: webhookUrl },
+      }),
+    ).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toHaveLength(1);
+    await expect(tracker.waitFor('TRK-400', { timeout: 1_000 })).resolves.toMatchObject({
+      state: 'expired',
+      amount: '900',
     });
   });
 
-  it('requires a payout reference_id, and sends nothing without one', async () => {
-    const before = sandbox.deliveries.length;
-    const error = await payments
+  it.each([
+    ['a 5xx', () => new Response('down', { status: 503 }), ApiError, 'TRK-503'],
+    [
+      'a lost connection',
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      ConnectionError,
+      'TRK-CONN',
+    ],
+  ] as const)(
+    'after %s the payment may be under way: the record stays pending, and stale lists it',
+    async (_name, answer, errorClass, reference) => {
+      const { client: failing } = clientAnswering(answer);
+      await expect(
+        failing.initiateCardPayment({
+          customer_details: customer,
+          amount: amount(1500),
+          card_details: {
+            card_number: '4242 4242 4242 4242',
+            expiry_month: 12,
+            expiry_year: 2099,
+            cvc: '123',
+          },
+          callback_details: { transaction_reference: reference, callback_url: webhookUrl },
+        }),
+      ).rejects.toBeInstanceOf(errorClass);
+      expect(await tracker.get(reference)).toMatchObject({ state: 'pending', kind: 'card' });
+      expect((await tracker.stale({ olderThan: 0 })).map((r) => r.reference)).toContain(reference);
+    },
+  );
+
+  it('invalid input: a ValidationError, nothing recorded, nothing sent', async () => {
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    await expect(
+      fake.initiateMobileMoneyPayment({
+        customer_details: { ...customer, email: 'not-an-email' },
+        amount: amount(900),
+        callback_details: { transaction_reference: 'TRK-INVALID', callback_url: webhookUrl },
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    expect(sent).toHaveLength(0);
+    expect(await tracker.get('TRK-INVALID')).toBeUndefined();
+  });
+
+  it('requires a payout reference_id (the one to wait on), and sends nothing without one', async () => {
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    const error = await fake
       .initiatePayout({
         customer_details: customer,
-        destination: {
-          type: 'mobile',
-          country_code: 'KE',
-          mobile_number: '0712345678',
-          wallet_name: 'MOBILE-MONEY',
-        },
+        destination,
         transfer: { amount: 1000, currency: 'KES', description: 'Refund' },
         webhook_endpoint: { webhook_url: webhookUrl },
       })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues[0]?.path).toEqual(['transfer', 'reference_id']);
-    expect(sandbox.deliveries.length).toBe(before);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['transfer', 'reference_id'], code: 'required_for_tracking' }),
+    ]);
+    expect(sent).toHaveLength(0);
   });
 
-  it('records nothing when the initiation fails', async () => {
-    const failing = trackTransactions(
-      new PaymentsClient({ baseUrl: sandbox.url, fetch: async () => new Response('down', { status: 503 }) }),
-      { tracker, secret },
-    );
-    await expect(
-      failing.initiateCardPayment({
+  it('requires the amount of a payment (the callback is checked against it), and sends nothing without one', async () => {
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    const error = await fake
+      .initiateMobileMoneyPayment({
         customer_details: customer,
-        amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
-        card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2099, cvc: '123' },
-        callback_details: { transaction_reference: 'TRK-3', callback_url: webhookUrl },
+        callback_details: { transaction_reference: 'TRK-NOAMOUNT', callback_url: webhookUrl },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]).toMatchObject({
+      path: ['amount', 'total'],
+      code: 'required_for_tracking',
+    });
+    expect(sent).toHaveLength(0);
+    expect(await tracker.get('TRK-NOAMOUNT')).toBeUndefined();
+  });
+
+  it('refuses to initiate again under the reference of a settled transaction, and sends nothing', async () => {
+    await tracker.begin({ reference: 'TRK-PAID', kind: 'mobile_money', amount: 500, currency: 'KES' });
+    await tracker.settle('TRK-PAID', { outcome: 'succeeded' });
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    const error = await fake
+      .initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: amount(500),
+        callback_details: { transaction_reference: 'TRK-PAID', callback_url: webhookUrl },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransactionConflictError);
+    expect(error).toMatchObject({ reason: 'already_settled', reference: 'TRK-PAID' });
+    expect(sent).toHaveLength(0);
+  });
+
+  it('refuses the same reference with another amount (reference_in_use), and sends nothing', async () => {
+    await tracker.begin({ reference: 'TRK-OTHER', kind: 'mobile_money', amount: 500, currency: 'KES' });
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    await expect(
+      fake.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: amount(5000),
+        callback_details: { transaction_reference: 'TRK-OTHER', callback_url: webhookUrl },
       }),
-    ).rejects.toBeInstanceOf(ApiError);
-    expect(await tracker.get('TRK-3')).toBeUndefined();
+    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'reference_in_use' });
+    expect(sent).toHaveLength(0);
+  });
+
+  it('sends nothing when the transaction cannot be recorded (the store is unreachable)', async () => {
+    const down = createTransactionTracker({
+      store: {
+        insert: () => Promise.reject(new Error('store unreachable')),
+        get: () => Promise.resolve(undefined),
+        update: () => Promise.resolve(false),
+        listPending: () => Promise.resolve([]),
+      },
+    });
+    const { client: fake, sent } = clientAnswering(() => Response.json({}), down);
+    await expect(
+      fake.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: amount(500),
+        callback_details: { transaction_reference: 'TRK-DOWN', callback_url: webhookUrl },
+      }),
+    ).rejects.toThrow('store unreachable');
+    expect(sent).toHaveLength(0);
   });
 });
