@@ -140,14 +140,20 @@ function requestUrl(req: NodeCallbackRequest): string {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
-  const host = validHost(req.headers.host, scheme);
+  const rawHost = req.headers.host;
+  if (rawHost === undefined || !HOST.test(rawHost)) throw new InvalidRequestTarget('Host');
   if (target.includes('#')) throw new InvalidRequestTarget('request-target');
   if (target.startsWith('/')) {
-    // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
-    const url = new URL(`${scheme}://${host}${target}`);
-    if (url.host !== host) throw new InvalidRequestTarget('request-target');
-    return url.href;
+    // Concatenated, not resolved: a path like `//other.host/x` must not change the host. The
+    // Host matched HOST (no '/', '\\', '?', '#' or '@'), so the authority ends where the target
+    // begins: one parse both checks the Host and builds the URL.
+    try {
+      return new URL(`${scheme}://${rawHost}${target}`).href;
+    } catch {
+      throw new InvalidRequestTarget('Host');
+    }
   }
+  const host = validHost(rawHost, scheme);
   if (/^https?:\/\//i.test(target)) {
     let absolute: URL;
     try {
