@@ -189,6 +189,16 @@ const toHttpUrl = (url: string | URL): URL | undefined => {
   }
 };
 
+// The handler verifies every delivery against the same `origin`: its host is read once.
+let lastOrigin: { readonly origin: string; readonly host: string | undefined } | undefined;
+
+/** The host of an http(s) origin, or undefined when it is not one. */
+function originHost(origin: string): string | undefined {
+  if (typeof origin !== 'string') return toHttpUrl(origin)?.host; // a URL object may change
+  if (lastOrigin?.origin !== origin) lastOrigin = { origin, host: toHttpUrl(origin)?.host };
+  return lastOrigin.host;
+}
+
 /** The secrets to verify with; an unset (undefined or empty) entry of a rotation list is skipped. */
 function verificationSecrets(secret: unknown): string[] {
   const list: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
@@ -287,11 +297,11 @@ export async function verifyCallbackUrl(
   }
   let host = parsed.host;
   if (options.origin !== undefined) {
-    const origin = toHttpUrl(options.origin);
+    const origin = originHost(options.origin);
     if (origin === undefined) {
       throw new CallbackVerificationError('invalid_url', 'The origin option is not an http or https URL');
     }
-    host = origin.host;
+    host = origin;
   }
   const references = parsed.searchParams.getAll(callbackSignatureParams.reference);
   const signatures = parsed.searchParams.getAll(callbackSignatureParams.signature);
