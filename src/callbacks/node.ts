@@ -136,7 +136,7 @@ function validHost(host: string | undefined, scheme: string): string {
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
  * refused.
  */
-function requestUrl(req: NodeCallbackRequest): string {
+function requestUrl(req: NodeCallbackRequest): URL {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
@@ -148,7 +148,7 @@ function requestUrl(req: NodeCallbackRequest): string {
     // Host matched HOST (no '/', '\\', '?', '#' or '@'), so the authority ends where the target
     // begins: one parse both checks the Host and builds the URL.
     try {
-      return new URL(`${scheme}://${rawHost}${target}`).href;
+      return new URL(`${scheme}://${rawHost}${target}`);
     } catch {
       throw new InvalidRequestTarget('Host');
     }
@@ -164,7 +164,7 @@ function requestUrl(req: NodeCallbackRequest): string {
     if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
       throw new InvalidRequestTarget('request-target');
     }
-    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`).href;
+    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`);
   }
   throw new InvalidRequestTarget('request-target');
 }
@@ -199,7 +199,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     );
   }
   return async (req, res) => {
-    let url: string | undefined;
+    let url: URL | undefined;
     try {
       url = requestUrl(req);
     } catch {
@@ -219,7 +219,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
 }
 
 /** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
-function inboundFromNode(req: NodeCallbackRequest, url: string | undefined): InboundCallback {
+function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): InboundCallback {
   const method = req.method ?? 'GET';
   let request: Request | undefined;
   return {

@@ -180,10 +180,12 @@ function fromCanonicalBase64Url(text: string): Uint8Array<ArrayBuffer> | undefin
   return bytes;
 }
 
+const isHttpUrl = (url: URL): boolean => url.protocol === 'https:' || url.protocol === 'http:';
+
 const toHttpUrl = (url: string | URL): URL | undefined => {
   try {
     const parsed = new URL(String(url));
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed : undefined;
+    return isHttpUrl(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -291,7 +293,8 @@ export async function verifyCallbackUrl(
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
   const secrets = verificationSecrets(options.secret);
-  const parsed = toHttpUrl(url);
+  // A URL object is read as it is (verification never changes it), not parsed again.
+  const parsed = url instanceof URL ? (isHttpUrl(url) ? url : undefined) : toHttpUrl(url);
   if (parsed === undefined) {
     throw new CallbackVerificationError('invalid_url', 'Callback URL is not an absolute http or https URL');
   }
