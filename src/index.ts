@@ -24,7 +24,7 @@ export type {
   ErrorByName,
 } from './errors.js';
 
-// --- client, requests, validation (issue 2) ---
+// --- client, requests, validation ---
 export { PaymentsClient } from './client.js';
 export type { ClientOptions } from './client.js';
 export type {
@@ -88,7 +88,7 @@ export type { UnitPrice } from './validation/product.js';
 export { isValidCardNumber } from './validation/card.js';
 export { generateReferenceId } from './validation/reference-id.js';
 
-// --- callbacks (issue 3): re-exported from ./callbacks/index.js ---
+// --- callbacks: re-exported from ./callbacks/index.js ---
 export {
   cardPaymentSuccessCallbackSchema,
   cardPaymentFailureCallbackSchema,

@@ -251,7 +251,7 @@ export interface InboundCallback {
    * The absolute URL whose signature is checked (path and query from the request-target), or
    * `undefined` when the transport found the Host or request-target invalid (400 `invalid_request`).
    */
-  readonly url: string | undefined;
+  readonly url: string | URL | undefined;
   /**
    * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
    * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects when the

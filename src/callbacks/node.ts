@@ -138,18 +138,24 @@ function validHost(host: string | undefined, scheme: string): string {
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
  * refused.
  */
-function requestUrl(req: NodeCallbackRequest): string {
+function requestUrl(req: NodeCallbackRequest): URL {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
-  const host = validHost(req.headers.host, scheme);
+  const rawHost = req.headers.host;
+  if (rawHost === undefined || !HOST.test(rawHost)) throw new InvalidRequestTarget('Host');
   if (target.includes('#')) throw new InvalidRequestTarget('request-target');
   if (target.startsWith('/')) {
-    // Concatenated, not resolved: a path like `//other.host/x` must not change the host.
-    const url = new URL(`${scheme}://${host}${target}`);
-    if (url.host !== host) throw new InvalidRequestTarget('request-target');
-    return url.href;
+    // Concatenated, not resolved: a path like `//other.host/x` must not change the host. The
+    // Host matched HOST (no '/', '\\', '?', '#' or '@'), so the authority ends where the target
+    // begins: one parse both checks the Host and builds the URL.
+    try {
+      return new URL(`${scheme}://${rawHost}${target}`);
+    } catch {
+      throw new InvalidRequestTarget('Host');
+    }
   }
+  const host = validHost(rawHost, scheme);
   if (/^https?:\/\//i.test(target)) {
     let absolute: URL;
     try {
@@ -160,7 +166,7 @@ function requestUrl(req: NodeCallbackRequest): string {
     if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
       throw new InvalidRequestTarget('request-target');
     }
-    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`).href;
+    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`);
   }
   throw new InvalidRequestTarget('request-target');
 }
@@ -202,7 +208,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     );
   }
   const serve = async (req: NodeCallbackRequest, res: ServerResponse): Promise<void> => {
-    let url: string | undefined;
+    let url: URL | undefined;
     try {
       url = requestUrl(req);
     } catch {
@@ -237,7 +243,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
 }
 
 /** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
-function inboundFromNode(req: NodeCallbackRequest, url: string | undefined): InboundCallback {
+function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): InboundCallback {
   const method = req.method ?? 'GET';
   let request: Request | undefined;
   return {

@@ -185,14 +185,26 @@ function fromCanonicalBase64Url(text: string): Uint8Array<ArrayBuffer> | undefin
   return bytes;
 }
 
+const isHttpUrl = (url: URL): boolean => url.protocol === 'https:' || url.protocol === 'http:';
+
 const toHttpUrl = (url: string | URL): URL | undefined => {
   try {
     const parsed = new URL(String(url));
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed : undefined;
+    return isHttpUrl(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
 };
+
+// The handler verifies every delivery against the same `origin`: its host is read once.
+let lastOrigin: { readonly origin: string; readonly host: string | undefined } | undefined;
+
+/** The host of an http(s) origin, or undefined when it is not one. */
+function originHost(origin: string): string | undefined {
+  if (typeof origin !== 'string') return toHttpUrl(origin)?.host; // a URL object may change
+  if (lastOrigin?.origin !== origin) lastOrigin = { origin, host: toHttpUrl(origin)?.host };
+  return lastOrigin.host;
+}
 
 /** The secrets to verify with; an unset (undefined or empty) entry of a rotation list is skipped. */
 function verificationSecrets(secret: unknown): string[] {
@@ -291,17 +303,18 @@ export async function verifyCallbackUrl(
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
   const secrets = verificationSecrets(options.secret);
-  const parsed = toHttpUrl(url);
+  // A URL object is read as it is (verification never changes it), not parsed again.
+  const parsed = url instanceof URL ? (isHttpUrl(url) ? url : undefined) : toHttpUrl(url);
   if (parsed === undefined) {
     throw new CallbackVerificationError('invalid_url', 'Callback URL is not an absolute http or https URL');
   }
   let host = parsed.host;
   if (options.origin !== undefined) {
-    const origin = toHttpUrl(options.origin);
+    const origin = originHost(options.origin);
     if (origin === undefined) {
       throw new CallbackVerificationError('invalid_url', 'The origin option is not an http or https URL');
     }
-    host = origin.host;
+    host = origin;
   }
   const references = parsed.searchParams.getAll(callbackSignatureParams.reference);
   const signatures = parsed.searchParams.getAll(callbackSignatureParams.signature);

@@ -378,14 +378,24 @@ const signalIssue = (signal: Signal, code: CallbackParseReason, message: string)
 const AMOUNT_KEYS = ['amount', 'amount captured', 'amount_captured', 'payout_fee'];
 
 function checkAmounts(type: CallbackEventType, payload: Record<string, unknown>): ValidationIssue[] {
-  const keys = Object.keys(callbackSchemas[type].shape).filter((key) => AMOUNT_KEYS.includes(key));
-  return keys
+  return amountKeys(type)
     .filter((key) => present(payload, key) && readDecimal(payload[key]) === undefined)
     .map((key) => ({
       path: [key],
       message: `expected a plain decimal number such as 1500 or 1500.50, got ${describeAmount(payload[key])}`,
       code: 'invalid_amount',
     }));
+}
+
+/** The amount keys of a variant's schema, read once per variant. */
+const amountKeysByType = new Map<CallbackEventType, readonly string[]>();
+function amountKeys(type: CallbackEventType): readonly string[] {
+  let keys = amountKeysByType.get(type);
+  if (keys === undefined) {
+    keys = Object.keys(callbackSchemas[type].shape).filter((key) => AMOUNT_KEYS.includes(key));
+    amountKeysByType.set(type, keys);
+  }
+  return keys;
 }
 
 /** What kind of non-decimal an amount is, without showing it. */

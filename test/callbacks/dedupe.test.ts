@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/callbacks/dedupe.js';
+import { sha256Hex, sha256HexPortable } from '../../src/callbacks/dedupe.js';
 import { callbackDedupeKey, createMemoryDedupeStore, parseCallback } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
 import { describedPayloads } from '../fixtures/described-payloads.js';
@@ -103,9 +103,13 @@ describe('callbackDedupeKey', () => {
       'x'.repeat(56),
       'y'.repeat(64),
       'é€😀'.repeat(1000),
+      'lone \ud800 surrogate',
       'z'.repeat(70_000),
     ]) {
-      expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+      const expected = createHash('sha256').update(text, 'utf8').digest('hex');
+      expect(sha256Hex(text)).toBe(expected);
+      // The plain-JS digest that runtimes without node:crypto use.
+      expect(sha256HexPortable(text)).toBe(expected);
     }
   });
 

@@ -104,6 +104,15 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
     expect(await reason(verifyCallbackUrl(oldUrl, { secret: [secret] }))).toBe('bad_signature');
   });
 
+  it('verifies a URL object as it is, without changing it, and refuses one that is not http(s)', async () => {
+    const signed = new URL(await signCallbackUrl(base, { secret, reference: 'ORDER-1001' }));
+    const before = signed.href;
+    await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference: 'ORDER-1001' });
+    expect(signed.href).toBe(before);
+    const ftp = new URL(signed.href.replace(/^https:/, 'ftp:'));
+    expect(await reason(verifyCallbackUrl(ftp, { secret }))).toBe('invalid_url');
+  });
+
   it('names what is missing', async () => {
     expect(await reason(verifyCallbackUrl(base, { secret }))).toBe('missing_reference');
     expect(await reason(verifyCallbackUrl(`${base}?hp_ref=R`, { secret }))).toBe('missing_signature');
