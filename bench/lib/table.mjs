@@ -17,6 +17,7 @@ function cells(figure, options) {
   const mark = {
     met: '✓ met',
     margin: `≈ within ${noiseMargin}× noise margin`,
+    'known miss': '✗ missed (within its guard)',
     MISSED: '✗ MISSED',
     'n/a': '— n/a',
     reported: 'reported',

@@ -50,11 +50,13 @@ export async function runBundleSizeSuite({ sdk }) {
   const openai = await measured(`export { default } from 'openai';`);
   const main = await measured(`export * from ${JSON.stringify(mainEntry)};`);
   const callbacks = await measured(`export * from ${JSON.stringify(callbacksEntry)};`);
-  const figure = (id, label, result, max, peers) => ({
+  const figure = (id, label, result, max, guard, peers) => ({
     id,
     label,
     unit: 'bytes',
     goal: { max },
+    guard: { max: guard },
+    guardWhy: 'the verdict, the tracker option, Host validation and the ky transport grew the entries',
     value: result.gzip,
     minified: result.minified,
     byPackage: result.byPackage,
@@ -66,10 +68,10 @@ export async function runBundleSizeSuite({ sdk }) {
       ? ' (entry incomplete)'
       : '';
   return [
-    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, {
+    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 35 * 1024, {
       stripe: stripe.gzip,
     }),
-    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, {
+    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 17.5 * 1024, {
       openai: openai.gzip,
     }),
   ];
