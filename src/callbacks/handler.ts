@@ -12,6 +12,7 @@
  * @module
  */
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
+import { concatBytes } from '../internal/bytes.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
@@ -343,14 +344,7 @@ async function readBody(
   } finally {
     clearTimeout(timer);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return concatBytes(chunks, total);
 }
 
 const SECRET_HELP =

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
+import { concatBytes } from '../internal/bytes.js';
 
 /**
  * The request `toNodeListener` accepts: node:http's, or Express's (which adds `body` when a body
@@ -67,7 +68,7 @@ function readNodeBody(
     };
     const onEnd = (): void => {
       stop();
-      resolve(concat(chunks, total));
+      resolve(concatBytes(chunks, total));
     };
     const onError = (error: Error): void => {
       stop();
@@ -85,17 +86,6 @@ function readNodeBody(
 }
 
 const encoder = new TextEncoder();
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
 
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' &&
