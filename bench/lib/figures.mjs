@@ -49,5 +49,7 @@ export function goalText(figure) {
       : limit.max !== undefined
         ? `≤ ${limit.max}×`
         : `≥ ${limit.min}×`;
-  return figure.guard === undefined ? text(figure.goal) : `${text(figure.goal)} (guard ${text(figure.guard)})`;
+  return figure.guard === undefined
+    ? text(figure.goal)
+    : `${text(figure.goal)} (guard ${text(figure.guard)})`;
 }
