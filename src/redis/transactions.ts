@@ -17,6 +17,7 @@ export interface RedisSubscriberClient {
   subscribe(channel: string): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   quit?(): Promise<unknown>;
 }
 
@@ -30,10 +31,14 @@ export interface RedisSubscriberClient {
  */
 export interface RedisTransactionStoreOptions {
   /** An ioredis `Redis` instance (or anything with `eval`). The store never closes it. */
-  readonly client: RedisScriptClient & { duplicate?(): RedisSubscriberClient };
+  readonly client: RedisScriptClient & {
+    duplicate?(options?: { readonly autoResubscribe?: boolean }): RedisSubscriberClient;
+  };
   /**
    * The connection that listens for settlements (pub/sub needs a connection of its own).
-   * Default: `client.duplicate()`, made on the first `waitFor` and closed by `close()`.
+   * Default: `client.duplicate({ autoResubscribe: false })`, made on the first `waitFor`, which
+   * the store resubscribes itself after each reconnection, and closed by `close()`. One you pass
+   * in is subscribed once; with ioredis, its `autoResubscribe` renews that after a reconnection.
    */
   readonly subscriber?: RedisSubscriberClient;
   /** Prefix of every key and of the channel. Default `'hosted-payments:tx:'`. */
@@ -148,10 +153,17 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
           new Error('Redis transaction store: pass `subscriber` (client has no duplicate())'),
         );
       }
-      subscriber = client.duplicate();
+      // ioredis's own resubscription after a reconnection is a promise nobody handles: when the
+      // connection drops again before it completes (Redis restarting), the process would see an
+      // unhandled rejection. The store resubscribes itself instead, and handles the failure.
+      const own = client.duplicate({ autoResubscribe: false });
+      subscriber = own;
       // Its own connection errors (Redis restarting) are not the merchant's to handle: ioredis
-      // reconnects and resubscribes, and waitFor re-reads the store meanwhile.
-      subscriber.on('error', () => undefined);
+      // reconnects, the store resubscribes, and waitFor re-reads the store meanwhile.
+      own.on('error', () => undefined);
+      own.on('ready', () => {
+        own.subscribe(channel).catch(() => undefined);
+      });
     }
     if (attached !== subscriber) {
       attached = subscriber;

@@ -142,4 +142,34 @@ describe('createRedisTransactionStore against a real redis-server', () => {
       result: 'duplicate',
     });
   });
+
+  it('listens again after Redis restarts: a waiter that never polls is still woken over pub/sub', async () => {
+    const prefix = freshPrefix();
+    const receiver = instance(prefix);
+    const waiter = instance(prefix, 600_000);
+    await receiver.tracker.begin({ reference: 'ORD-6', kind: 'payout', amount: 7 });
+    await receiver.tracker.begin({ reference: 'ORD-7', kind: 'payout', amount: 7 });
+    // The waiter's store subscribes, then loses its connection twice in quick succession.
+    const first = waiter.tracker.waitFor('ORD-6', { timeout: 15_000 });
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 2; i++) {
+      await server.kill();
+      await server.start();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const waiting = waiter.tracker.waitFor('ORD-7', { timeout: 15_000 });
+    await new Promise((r) => setTimeout(r, 1_000)); // the waiter's subscriber reconnects
+    for (const reference of ['ORD-6', 'ORD-7']) {
+      for (;;) {
+        try {
+          await receiver.tracker.settle(reference, { outcome: 'succeeded' });
+          break;
+        } catch {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    }
+    await expect(first).resolves.toMatchObject({ reference: 'ORD-6', state: 'succeeded' });
+    await expect(waiting).resolves.toMatchObject({ reference: 'ORD-7', state: 'succeeded' });
+  });
 });
