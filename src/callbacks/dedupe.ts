@@ -198,14 +198,19 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
 // SHA-256 (FIPS 180-4) in plain JS, so the dedupe key stays synchronous on every runtime (Web
 // Crypto's digest is async). Where the runtime offers `node:crypto` (through
 // `process.getBuiltinModule`, a function call bundlers for browsers and edge runtimes find nothing to
-// resolve in) its `createHash` is used instead: the same digest for a fraction of the CPU, on every
+// resolve in) its `hash` (or `createHash`) is used instead: the same digest for a fraction of the CPU, on every
 // delivery. Both are checked against each other in the tests.
-type NodeHash = (algorithm: 'sha256') => { update(text: string): { digest(encoding: 'hex'): string } };
+interface NodeHashing {
+  /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
+  hash?: (algorithm: 'sha256', text: string, encoding: 'hex') => string;
+  createHash?: (algorithm: 'sha256') => { update(text: string): { digest(encoding: 'hex'): string } };
+}
 
 function nodeSha256(): ((text: string) => string) | undefined {
   const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = runtime?.getBuiltinModule?.('node:crypto') as { createHash?: NodeHash } | undefined;
-  const createHash = module?.createHash;
+  const module = runtime?.getBuiltinModule?.('node:crypto') as NodeHashing | undefined;
+  const { hash, createHash } = module ?? {};
+  if (typeof hash === 'function') return (text) => hash('sha256', text, 'hex');
   return typeof createHash === 'function'
     ? (text) => createHash('sha256').update(text).digest('hex')
     : undefined;

@@ -469,6 +469,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     300_000,
   );
   const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
+  const verifyOptions =
+    secret === undefined
+      ? undefined
+      : options.publicOrigin === undefined
+        ? { secret }
+        : { secret, origin: options.publicOrigin };
 
   const refuse = async (
     request: InboundCallback,
@@ -517,10 +523,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     }
 
     let signedReference: string | undefined;
-    if (secret !== undefined) {
+    if (verifyOptions !== undefined) {
       try {
-        const verifyOptions =
-          options.publicOrigin === undefined ? { secret } : { secret, origin: options.publicOrigin };
         signedReference = (await verifyCallbackUrl(request.url, verifyOptions)).reference;
       } catch (error) {
         return refuse(request, 401, 'invalid_signature', error as CallbackVerificationError);

@@ -74,10 +74,13 @@ function readNodeBody(
       stop();
       reject(error);
     };
-    const timer = setTimeout(() => {
-      stop();
-      resolve('timeout');
-    }, timeoutMs);
+    // A message the parser has already received whole is in memory: no sender to wait for.
+    const timer = req.complete
+      ? undefined
+      : setTimeout(() => {
+          stop();
+          resolve('timeout');
+        }, timeoutMs);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
