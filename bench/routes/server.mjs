@@ -12,6 +12,10 @@
 //   sdk-node        bare node:http, createServer(toNodeListener(handler))
 //   bare-node       bare node:http: read the body, JSON.parse it, answer 200 (the floor of any route)
 //   sdk-hono        the Fetch handler as a Hono route on @hono/node-server
+//   minimal-express Express 5, the least a verifying route can do with the SDK's parts: read the raw
+//                   body, verifyCallbackUrl, safeParseCallback, a Map of seen bodies, 200 — no body
+//                   cap or deadline, no Host check, unbounded dedupe (a floor to read the SDK's
+//                   route against, not a route to ship)
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { handlerOptions, stripeWebhookSecret, webhookPath } from '../fixtures/deliveries.mjs';
@@ -51,6 +55,39 @@ async function start() {
       const { listener } = await sdkHandler();
       const { app } = await expressApp();
       app.post(webhookPath, listener);
+      return listen(createServer(app));
+    }
+    case 'minimal-express': {
+      const { safeParseCallback, verifyCallbackUrl } = await import(pathToFileURL(callbacksEntry).href);
+      const { createHash } = await import('node:crypto');
+      const seen = new Set();
+      const { app } = await expressApp();
+      app.post(webhookPath, (request, response) => {
+        const chunks = [];
+        request.on('data', (chunk) => chunks.push(chunk));
+        request.on('end', async () => {
+          const body = Buffer.concat(chunks);
+          try {
+            await verifyCallbackUrl(`${handlerOptions.publicOrigin}${request.originalUrl}`, {
+              secret: handlerOptions.secret,
+            });
+          } catch {
+            response.writeHead(401).end();
+            return;
+          }
+          const parsed = safeParseCallback(body);
+          if (!parsed.success) {
+            response.writeHead(400).end();
+            return;
+          }
+          const key = createHash('sha256').update(body).digest('hex');
+          if (!seen.has(key)) {
+            seen.add(key);
+            events++;
+          }
+          response.end();
+        });
+      });
       return listen(createServer(app));
     }
     case 'stripe-express': {

@@ -20,7 +20,7 @@ const serverScript = fileURLToPath(new URL('../routes/server.mjs', import.meta.u
 
 /** Which servers each group of figures needs (`--routes=express,node,hono` picks groups). */
 export const routeGroups = {
-  express: ['sdk-express', 'stripe-express'],
+  express: ['sdk-express', 'stripe-express', 'minimal-express'],
   node: ['sdk-node', 'bare-node'],
   hono: ['sdk-hono', 'bare-node'],
 };
@@ -228,6 +228,20 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
     reported: true,
     baselineLabel: 'stripe-node Express route',
   });
+  add('express', {
+    id: 'route.express.minimal',
+    label: 'minimal verifying route behind Express 5, CPU per request',
+    goal: {},
+    reported: true,
+    baselineLabel: 'stripe-node Express route',
+  });
+  add('express', {
+    id: 'route.express.hardening',
+    label: 'webhook route behind Express 5 vs the minimal route, CPU per request',
+    goal: {},
+    reported: true,
+    baselineLabel: 'minimal verifying route',
+  });
   add('node', {
     id: 'route.node.cpu',
     label: 'webhook route on node:http, CPU per request',
@@ -283,6 +297,10 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
         'p99',
         (r) => `p99 ${each(r, (run) => run.p99)} ms`,
       );
+    if (figure.id === 'route.express.minimal')
+      ratioFigure(figure, runs['minimal-express'], runs['stripe-express'], 'cpuPerRequest', cpuText);
+    if (figure.id === 'route.express.hardening')
+      ratioFigure(figure, runs['sdk-express'], runs['minimal-express'], 'cpuPerRequest', cpuText);
     if (figure.id === 'route.node.cpu')
       ratioFigure(figure, runs['sdk-node'], runs['bare-node'], 'cpuPerRequest', cpuText);
     if (figure.id === 'route.hono.cpu')
