@@ -431,7 +431,7 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
   if (issue.code === 'invalid_type' && issue.expected === 'string' && typeof value === 'number') {
     return Number.isFinite(value) ? { value: String(value), what: 'number converted to string' } : undefined;
   }
-  if (issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int')) {
+  if (issue.code === 'invalid_type' && issue.expected === 'number') {
     // Only a lossless conversion: '999999999999999934464' would become 1e21.
     return typeof value === 'string' && sameAmount(value, Number(value))
       ? { value: Number(value), what: 'numeric string converted to number' }
