@@ -406,8 +406,7 @@ function readVariant(type: CallbackEventType, payload: Record<string, unknown>):
   const data = copyOwn(payload);
   const warnings: CallbackWarning[] = [];
   for (const issue of first.error.issues) {
-    const key = issue.path.length === 1 ? issue.path[0] : undefined;
-    if (typeof key !== 'string') continue;
+    const key = issueKey(issue);
     const conversion = tolerate(issue, data[key]);
     if (conversion === undefined) continue;
     data[key] = conversion.value;
@@ -444,9 +443,13 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
   return undefined;
 }
 
+/** The schemas are flat objects of the payload's own keys: every issue is about one of them. */
+const issueKey = (issue: SchemaIssue): string => String(issue.path[0]);
+
 function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): ValidationIssue {
-  const path = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-  const value = typeof path[0] === 'string' ? data[path[0]] : undefined;
+  const key = issueKey(issue);
+  const path = [key];
+  const value = data[key];
   if (value === undefined) return { path, message: 'required key is missing', code: 'missing_key' };
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'int' ? 'integer' : String(issue.expected);
