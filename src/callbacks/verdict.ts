@@ -494,15 +494,13 @@ function unknownCallback(payload: Record<string, unknown>): CallbackParseError {
     const keys = Object.keys(callbackSchemas[type].shape);
     const found = keys.filter((key) => present(payload, key)).length;
     const lacking = keys.length - found;
-    const sameFamilyTie =
-      closest !== undefined &&
-      closest.replace(/\.succeeded$/, '') === type.replace(/\.failed$/, '') &&
-      found === bestPresent &&
-      lacking === bestMissing;
+    // A full tie within a family goes to its failure variant (listed after the success).
+    const failureOfClosest = type === closest?.replace('.succeeded', '.failed');
     if (
       found > bestPresent ||
-      (found === bestPresent && found > 0 && lacking < bestMissing) ||
-      sameFamilyTie
+      (found > 0 &&
+        found === bestPresent &&
+        (lacking < bestMissing || (lacking === bestMissing && failureOfClosest)))
     ) {
       closest = type;
       bestPresent = found;
