@@ -13,8 +13,8 @@
  * @module
  */
 // zod/mini, not the classic 'zod' entry: the same zod v4 schemas (`.parse`, `.safeParse`,
-// `z.infer`, usable inside classic schemas), but they tree-shake — classic zod alone is ~26 KB
-// min+gzip, over the ./callbacks budget of 20 KB; with zod/mini the whole subpath is ~13 KB.
+// `z.infer`, usable inside classic schemas), but they tree-shake — classic zod alone is larger
+// than the whole ./callbacks size budget.
 import * as z from 'zod/mini';
 
 /**
