@@ -10,8 +10,6 @@
 import { CallbackParseError } from '../errors.js';
 import type {
   CallbackEvent,
-  CallbackEventType,
-  CallbackWarning,
   CardPaymentFailedEvent,
   CardPaymentSucceededEvent,
   CheckoutFailedEvent,
@@ -31,7 +29,7 @@ import type {
   PayoutFailureCallback,
   PayoutSuccessCallback,
 } from './schemas.js';
-import { decideVerdict } from './verdict.js';
+import { decideVerdict, type AcceptedCallback } from './verdict.js';
 
 /**
  * Options of {@link parseCallback} and {@link safeParseCallback}.
@@ -96,12 +94,7 @@ function notAnObject(value: unknown): CallbackParseError {
 const methodKind = (label: string): PaymentMethodKind => (/card/i.test(label) ? 'card' : 'mobile_money');
 
 /** The payload, now valid for its variant → the event. */
-function toEvent(
-  type: CallbackEventType,
-  data: Record<string, unknown>,
-  warnings: readonly CallbackWarning[],
-  occurredAt: Date | undefined,
-): CallbackEvent {
+function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): CallbackEvent {
   const when = occurredAt === undefined ? {} : { occurredAt };
   switch (type) {
     case 'payment.card.succeeded':
@@ -189,14 +182,7 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
   const value = readBody(body);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return notAnObject(value);
   const verdict = decideVerdict(value as Record<string, unknown>, options);
-  if (!verdict.accepted) {
-    return new CallbackParseError(verdict.message, {
-      reason: verdict.reason,
-      issues: verdict.issues,
-      ...(verdict.closestVariant === undefined ? {} : { closestVariant: verdict.closestVariant }),
-    });
-  }
-  return toEvent(verdict.type, verdict.data, verdict.warnings, verdict.occurredAt);
+  return verdict instanceof CallbackParseError ? verdict : toEvent(verdict);
 }
 
 /**

@@ -55,7 +55,12 @@
  *
  * @module
  */
-import { formatIssues, type CallbackParseReason, type ValidationIssue } from '../errors.js';
+import {
+  CallbackParseError,
+  formatIssues,
+  type CallbackParseReason,
+  type ValidationIssue,
+} from '../errors.js';
 import { readDecimal, sameAmount } from './amount.js';
 import {
   PAID_FLAG_CONTRADICTION,
@@ -65,24 +70,15 @@ import {
 } from './events.js';
 import { callbackSchemas } from './schemas.js';
 
-/** What {@link decideVerdict} says about one payload. */
-export type Verdict =
-  | {
-      readonly accepted: true;
-      readonly type: CallbackEventType;
-      /** The payload with the documented value types (a copy when anything was converted). */
-      readonly data: Record<string, unknown>;
-      readonly warnings: readonly CallbackWarning[];
-      /** From `timestamp`, when the payload has one that is a valid date. */
-      readonly occurredAt: Date | undefined;
-    }
-  | {
-      readonly accepted: false;
-      readonly reason: CallbackParseReason;
-      readonly message: string;
-      readonly closestVariant: CallbackEventType | undefined;
-      readonly issues: readonly ValidationIssue[];
-    };
+/** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
+export interface AcceptedCallback {
+  readonly type: CallbackEventType;
+  /** The payload with the documented value types (a copy when anything was converted). */
+  readonly data: Record<string, unknown>;
+  readonly warnings: readonly CallbackWarning[];
+  /** From `timestamp`, when the payload has one that is a valid date. */
+  readonly occurredAt: Date | undefined;
+}
 
 /** Options of {@link decideVerdict}: `parseCallback`'s. */
 export interface VerdictOptions {
@@ -91,138 +87,169 @@ export interface VerdictOptions {
 
 type Family = 'card' | 'mobile_money' | 'checkout' | 'payout';
 
-const families: readonly (readonly [Family, readonly string[]])[] = [
-  ['card', ['payment method', 'amount captured']],
-  ['mobile_money', ['transaction_reference', 'amount_captured', 'transaction id']],
-  ['checkout', ['order_id']],
-  ['payout', ['payout_fee', 'wallet_balance', 'reference_id']],
+interface FamilyRow {
+  readonly family: Family;
+  /** Step 1: any of these keys present picks the family. */
+  readonly keys: readonly string[];
+  /** The family's name in messages. */
+  readonly label: string;
+  readonly succeeded: CallbackEventType;
+  readonly failed: CallbackEventType;
+}
+
+const families: readonly FamilyRow[] = [
+  {
+    family: 'card',
+    keys: ['payment method', 'amount captured'],
+    label: 'card payment',
+    succeeded: 'payment.card.succeeded',
+    failed: 'payment.card.failed',
+  },
+  {
+    family: 'mobile_money',
+    keys: ['transaction_reference', 'amount_captured', 'transaction id'],
+    label: 'mobile-money payment',
+    succeeded: 'payment.mobile_money.succeeded',
+    failed: 'payment.mobile_money.failed',
+  },
+  {
+    family: 'checkout',
+    keys: ['order_id'],
+    label: 'redirect checkout',
+    succeeded: 'checkout.succeeded',
+    failed: 'checkout.failed',
+  },
+  {
+    family: 'payout',
+    keys: ['payout_fee', 'wallet_balance', 'reference_id'],
+    label: 'payout',
+    succeeded: 'payout.succeeded',
+    failed: 'payout.failed',
+  },
 ];
 
-const familyLabels: Readonly<Record<Family, string>> = {
-  card: 'card payment',
-  mobile_money: 'mobile-money payment',
-  checkout: 'redirect checkout',
-  payout: 'payout',
-};
-
-const eventTypes: Readonly<Record<Family, readonly [CallbackEventType, CallbackEventType]>> = {
-  card: ['payment.card.succeeded', 'payment.card.failed'],
-  mobile_money: ['payment.mobile_money.succeeded', 'payment.mobile_money.failed'],
-  checkout: ['checkout.succeeded', 'checkout.failed'],
-  payout: ['payout.succeeded', 'payout.failed'],
-};
-
-const variantLabels: Readonly<Record<CallbackEventType, string>> = {
-  'payment.card.succeeded': 'card payment success',
-  'payment.card.failed': 'card payment failure',
-  'payment.mobile_money.succeeded': 'mobile-money payment success',
-  'payment.mobile_money.failed': 'mobile-money payment failure',
-  'checkout.succeeded': 'redirect checkout success',
-  'checkout.failed': 'redirect checkout failure',
-  'payout.succeeded': 'payout success',
-  'payout.failed': 'payout failure',
-};
-
-const describeVariant = (type: CallbackEventType): string => `${variantLabels[type]} (${type})`;
+/** Each variant as messages name it: `card payment success (payment.card.succeeded)`. */
+const variantNames = Object.fromEntries(
+  families.flatMap(({ label, succeeded, failed }) => [
+    [succeeded, `${label} success (${succeeded})`],
+    [failed, `${label} failure (${failed})`],
+  ]),
+) as Readonly<Record<CallbackEventType, string>>;
 
 const present = (payload: Record<string, unknown>, key: string): boolean => payload[key] !== undefined;
 
 /**
- * Decides what a callback payload (a JSON object) is, following the tables of this module.
- * Never throws for a plain object; a hostile one (throwing getters) may throw.
+ * Decides what a callback payload (a JSON object) is, following the tables of this module: the
+ * accepted callback, or the error saying why it is refused. Never throws for a plain object; a
+ * hostile one (throwing getters) may throw.
  */
-export function decideVerdict(payload: Record<string, unknown>, options?: VerdictOptions): Verdict {
+export function decideVerdict(
+  payload: Record<string, unknown>,
+  options?: VerdictOptions,
+): AcceptedCallback | CallbackParseError {
   // 1. The shape picks the family.
-  const family = families.find(([, keys]) => keys.some((key) => present(payload, key)))?.[0];
-  if (family === undefined) return unknownCallback(payload);
+  const row = families.find(({ keys }) => keys.some((key) => present(payload, key)));
+  if (row === undefined) return unknownCallback(payload);
 
   // 2 and 3. Every outcome signal is read, then they decide.
-  const outcome = decideOutcome(family, readSignals(family, payload), payload, options);
-  if ('reason' in outcome) return outcome;
+  const outcome = decideOutcome(row, readSignals(row.family, payload), payload, options);
+  if (outcome instanceof CallbackParseError) return outcome;
 
   // 4. The variant's amounts and schema.
   const { type } = outcome;
   const amountIssues = checkAmounts(type, payload);
-  if (amountIssues.length > 0) {
-    return refuse(
-      'invalid_amount',
-      `Callback payload is not a valid ${describeVariant(type)}: ${formatIssues(amountIssues)}`,
-      amountIssues,
-      type,
-    );
-  }
+  if (amountIssues.length > 0) return notValid('invalid_amount', type, amountIssues);
   const read = readVariant(type, payload);
-  if ('issues' in read) {
-    return refuse(
-      'invalid_payload',
-      `Callback payload is not a valid ${describeVariant(type)}: ${formatIssues(read.issues)}`,
-      read.issues,
-      type,
-    );
-  }
+  if ('issues' in read) return notValid('invalid_payload', type, read.issues);
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
-  return { accepted: true, type, data: read.data, warnings, occurredAt };
+  return { type, data: read.data, warnings, occurredAt };
 }
 
 // --- 2. Outcome signals -------------------------------------------------------------------
 
 type Says = 'success' | 'failure' | 'unrecognised' | 'missing';
 
-/** One outcome signal as read: which field, what it says, and how to show it in a message. */
+/** One outcome signal as read. */
 interface Signal {
   readonly field: string;
   readonly says: Says;
-  /** The value as a message may show it: a status word, `'True'`, 406, `present` … */
-  readonly shown: string;
   /** What the field may hold, for refusals. */
   readonly expected: string;
+  /** The field's value; a message shows it only through {@link shown}. */
+  readonly value: unknown;
+  /** The family's shape: a message says `present` or `absent`, never the value (an amount). */
+  readonly shape?: true;
 }
 
+const PAYMENT_STATUS = "'Payment complete.' or 'Payment incomplete.'";
+
+/** Reads a value that is one of `success`, one of `failure`, or neither. */
+const oneOf =
+  (success: readonly unknown[], failure: readonly unknown[]) =>
+  (value: unknown): Says =>
+    success.includes(value) ? 'success' : failure.includes(value) ? 'failure' : 'unrecognised';
+
+const readPaid = oneOf(['True', true], ['False', false]);
+const readPayoutStatus = oneOf(['Success'], ['Failed']);
+const readStatusWord = oneOf(['payment complete'], ['payment incomplete']);
+/** Status words: blanks around, letter case and the final dot ignored. */
+const readPaymentStatus = (value: unknown): Says =>
+  readStatusWord(typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined);
+
 function readSignals(family: Family, payload: Record<string, unknown>): Signal[] {
+  const paid = signal(payload, 'paid', "'True' or 'False'", readPaid);
   switch (family) {
     case 'card':
       return [
         shapeSignal(payload, 'amount captured'),
         ...paymentStatusSignals(payload, 'payment status'),
-        paidSignal(payload),
+        paid,
       ];
     case 'mobile_money': {
       const shape = shapeSignal(payload, 'amount_captured');
       // The success payload spells it payment_status, the failure payload 'payment status'.
       const statusKey = shape.says === 'success' ? 'payment_status' : 'payment status';
-      return [
-        shape,
-        ...paymentStatusSignals(payload, statusKey),
-        paidSignal(payload),
-        responseStatusSignal(payload),
-      ];
+      const responseStatus = signal(
+        payload,
+        'response_status',
+        'an integer: 200 on success, a failure code otherwise',
+        readResponseStatus,
+      );
+      return [shape, ...paymentStatusSignals(payload, statusKey), paid, responseStatus];
     }
     case 'checkout':
-      return [...paymentStatusSignals(payload, 'payment_status'), paidSignal(payload)];
+      return [...paymentStatusSignals(payload, 'payment_status'), paid];
     case 'payout':
       // Payouts document no payment status or paid flag; one that appears is read all the same.
       return [
         shapeSignal(payload, 'payout_fee'),
-        payoutStatusSignal(payload),
+        signal(payload, 'status', "'Success' or 'Failed'", readPayoutStatus),
         ...paymentStatusSignals(payload, undefined),
-        ...(present(payload, 'paid') ? [paidSignal(payload)] : []),
+        ...(paid.says === 'missing' ? [] : [paid]),
       ];
   }
 }
 
-/** The success key of the family present (success shape) or absent (failure shape). */
-function shapeSignal(payload: Record<string, unknown>, successKey: string): Signal {
-  const has = present(payload, successKey);
-  return {
-    field: successKey,
-    says: has ? 'success' : 'failure',
-    shown: has ? 'present' : 'absent',
-    expected: 'present on success, absent on failure',
-  };
+/** The field's signal, `missing` when it is absent. */
+function signal(
+  payload: Record<string, unknown>,
+  field: string,
+  expected: string,
+  read: (value: unknown) => Says,
+): Signal {
+  const value = payload[field];
+  return { field, says: value === undefined ? 'missing' : read(value), expected, value };
 }
 
-const PAYMENT_STATUS_EXPECTED = "'Payment complete.' or 'Payment incomplete.'";
+/** The success key of the family present (success shape) or absent (failure shape). */
+const shapeSignal = (payload: Record<string, unknown>, successKey: string): Signal => ({
+  field: successKey,
+  says: present(payload, successKey) ? 'success' : 'failure',
+  expected: 'present on success, absent on failure',
+  value: undefined,
+  shape: true,
+});
 
 /**
  * Both spellings are read wherever they appear; absent from both, the one the family documents
@@ -230,66 +257,28 @@ const PAYMENT_STATUS_EXPECTED = "'Payment complete.' or 'Payment incomplete.'";
  */
 function paymentStatusSignals(payload: Record<string, unknown>, documentedKey: string | undefined): Signal[] {
   const keys = ['payment status', 'payment_status'].filter((key) => present(payload, key));
-  if (keys.length === 0)
-    return documentedKey === undefined ? [] : [missing(documentedKey, PAYMENT_STATUS_EXPECTED)];
-  return keys.map((key) => {
-    const value = payload[key];
-    const word = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined;
-    const says =
-      word === 'payment complete' ? 'success' : word === 'payment incomplete' ? 'failure' : 'unrecognised';
-    return { field: key, says, shown: show(value), expected: PAYMENT_STATUS_EXPECTED };
-  });
-}
-
-function paidSignal(payload: Record<string, unknown>): Signal {
-  const expected = "'True' or 'False'";
-  if (!present(payload, 'paid')) return missing('paid', expected);
-  const value = payload.paid;
-  const says =
-    value === 'True' || value === true
-      ? 'success'
-      : value === 'False' || value === false
-        ? 'failure'
-        : 'unrecognised';
-  return { field: 'paid', says, shown: show(value), expected };
+  if (keys.length === 0 && documentedKey !== undefined) keys.push(documentedKey);
+  return keys.map((key) => signal(payload, key, PAYMENT_STATUS, readPaymentStatus));
 }
 
 /** Mobile money only: 200 on success, a failure code (406 for insufficient funds) otherwise. */
-function responseStatusSignal(payload: Record<string, unknown>): Signal {
-  const expected = 'an integer: 200 on success, a failure code otherwise';
-  if (!present(payload, 'response_status')) return missing('response_status', expected);
-  const value = payload.response_status;
+function readResponseStatus(value: unknown): Says {
   const code =
     typeof value === 'number' && Number.isSafeInteger(value)
       ? value
       : typeof value === 'string' && /^(?:0|[1-9]\d{0,8})$/.test(value)
         ? Number(value)
         : undefined;
-  const says = code === undefined ? 'unrecognised' : code === 200 ? 'success' : 'failure';
-  return { field: 'response_status', says, shown: show(value), expected };
+  return code === undefined ? 'unrecognised' : code === 200 ? 'success' : 'failure';
 }
-
-function payoutStatusSignal(payload: Record<string, unknown>): Signal {
-  const expected = "'Success' or 'Failed'";
-  if (!present(payload, 'status')) return missing('status', expected);
-  const value = payload.status;
-  const says = value === 'Success' ? 'success' : value === 'Failed' ? 'failure' : 'unrecognised';
-  return { field: 'status', says, shown: show(value), expected };
-}
-
-const missing = (field: string, expected: string): Signal => ({
-  field,
-  says: 'missing',
-  shown: 'absent',
-  expected,
-});
 
 /**
  * A signal's value as a message may show it: status words and flags (letters, blanks, dots)
  * and three-digit codes are quoted; anything else — which could be a card number or other
- * payload content — is described by its type only.
+ * payload content — is described by its type only. The shape is `present` or `absent`.
  */
-function show(value: unknown): string {
+function shown({ shape, says, value }: Signal): string {
+  if (shape) return says === 'success' ? 'present' : 'absent';
   if (typeof value === 'string' && /^[A-Za-z][A-Za-z .]{0,39}$/.test(value)) return `'${value}'`;
   if (typeof value === 'boolean') return String(value);
   if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 999)
@@ -300,25 +289,21 @@ function show(value: unknown): string {
 // --- 3. The decision ----------------------------------------------------------------------
 
 type Outcome =
-  | { readonly type: CallbackEventType; readonly warnings: CallbackWarning[] }
-  | Extract<Verdict, { accepted: false }>;
+  { readonly type: CallbackEventType; readonly warnings: readonly CallbackWarning[] } | CallbackParseError;
 
 function decideOutcome(
-  family: Family,
+  { family, label, succeeded, failed }: FamilyRow,
   signals: readonly Signal[],
   payload: Record<string, unknown>,
   options: VerdictOptions | undefined,
 ): Outcome {
-  const label = familyLabels[family];
-  const [succeeded, failed] = eventTypes[family];
-
   const unrecognised = signals.filter((signal) => signal.says === 'unrecognised');
   if (unrecognised.length > 0) {
     return refuse(
       'unrecognised_status',
       `Callback outcome unknown: the ${label} callback has ` +
-        unrecognised.map((s) => `${s.field} ${s.shown}, expected ${s.expected}`).join('; '),
-      unrecognised.map((s) => signalIssue(s, 'unrecognised_status', `expected ${s.expected}`)),
+        unrecognised.map((s) => `${s.field} ${shown(s)}, expected ${s.expected}`).join('; '),
+      signalIssues(unrecognised, 'unrecognised_status', (s) => `expected ${s.expected}`),
     );
   }
   const absent = signals.filter((signal) => signal.says === 'missing');
@@ -327,7 +312,7 @@ function decideOutcome(
       'missing_status',
       `Callback outcome unknown: the ${label} callback has no ` +
         absent.map((s) => `${s.field} (expected ${s.expected})`).join(', no '),
-      absent.map((s) => signalIssue(s, 'missing_status', `required outcome signal is missing`)),
+      signalIssues(absent, 'missing_status', () => 'required outcome signal is missing'),
     );
   }
 
@@ -342,7 +327,6 @@ function decideOutcome(
     ) &&
     typeof payload.payment_method === 'string' &&
     payload.payment_method.trim().toUpperCase() === 'CARD';
-  const disagreement = signals.map((s) => `${s.field} ${s.shown} says ${s.says}`).join('; ');
   if (documented && options?.onContradiction !== 'reject') {
     return {
       type: succeeded,
@@ -358,44 +342,33 @@ function decideOutcome(
   }
   return refuse(
     'contradictory_outcome',
-    documented
-      ? `Callback outcome signals disagree (onContradiction: 'reject'): the ${label} callback's ${disagreement}`
-      : `Callback outcome signals disagree: the ${label} callback's ${disagreement}`,
-    signals.map((s) => signalIssue(s, 'contradictory_outcome', `says ${s.says}`)),
+    `Callback outcome signals disagree${documented ? " (onContradiction: 'reject')" : ''}: the ${label} callback's ` +
+      signals.map((s) => `${s.field} ${shown(s)} says ${s.says}`).join('; '),
+    signalIssues(signals, 'contradictory_outcome', (s) => `says ${s.says}`),
     documented ? succeeded : undefined,
   );
 }
 
-const signalIssue = (signal: Signal, code: CallbackParseReason, message: string): ValidationIssue => ({
-  path: [signal.field],
-  message,
-  code,
-});
+const signalIssues = (
+  signals: readonly Signal[],
+  code: CallbackParseReason,
+  message: (signal: Signal) => string,
+): ValidationIssue[] => signals.map((signal) => ({ path: [signal.field], message: message(signal), code }));
 
 // --- 4. Amounts and the variant's schema -------------------------------------------------
 
-/** The keys holding money that moved; each must be a plain decimal (`amount.ts`). */
+/** The keys holding money that moved; each that the variant's schema has must be a plain decimal. */
 const AMOUNT_KEYS = ['amount', 'amount captured', 'amount_captured', 'payout_fee'];
 
 function checkAmounts(type: CallbackEventType, payload: Record<string, unknown>): ValidationIssue[] {
-  return amountKeys(type)
-    .filter((key) => present(payload, key) && readDecimal(payload[key]) === undefined)
-    .map((key) => ({
-      path: [key],
-      message: `expected a plain decimal number such as 1500 or 1500.50, got ${describeAmount(payload[key])}`,
-      code: 'invalid_amount',
-    }));
-}
-
-/** The amount keys of a variant's schema, read once per variant. */
-const amountKeysByType = new Map<CallbackEventType, readonly string[]>();
-function amountKeys(type: CallbackEventType): readonly string[] {
-  let keys = amountKeysByType.get(type);
-  if (keys === undefined) {
-    keys = Object.keys(callbackSchemas[type].shape).filter((key) => AMOUNT_KEYS.includes(key));
-    amountKeysByType.set(type, keys);
-  }
-  return keys;
+  const { shape } = callbackSchemas[type];
+  return AMOUNT_KEYS.filter(
+    (key) => key in shape && present(payload, key) && readDecimal(payload[key]) === undefined,
+  ).map((key) => ({
+    path: [key],
+    message: `expected a plain decimal number such as 1500 or 1500.50, got ${describeAmount(payload[key])}`,
+    code: 'invalid_amount',
+  }));
 }
 
 /** What kind of non-decimal an amount is, without showing it. */
@@ -433,8 +406,7 @@ function readVariant(type: CallbackEventType, payload: Record<string, unknown>):
   const data = copyOwn(payload);
   const warnings: CallbackWarning[] = [];
   for (const issue of first.error.issues) {
-    const key = issue.path.length === 1 ? issue.path[0] : undefined;
-    if (typeof key !== 'string') continue;
+    const key = issueKey(issue);
     const conversion = tolerate(issue, data[key]);
     if (conversion === undefined) continue;
     data[key] = conversion.value;
@@ -458,7 +430,7 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
   if (issue.code === 'invalid_type' && issue.expected === 'string' && typeof value === 'number') {
     return Number.isFinite(value) ? { value: String(value), what: 'number converted to string' } : undefined;
   }
-  if (issue.code === 'invalid_type' && (issue.expected === 'number' || issue.expected === 'int')) {
+  if (issue.code === 'invalid_type' && issue.expected === 'number') {
     // Only a lossless conversion: '999999999999999934464' would become 1e21.
     return typeof value === 'string' && sameAmount(value, Number(value))
       ? { value: Number(value), what: 'numeric string converted to number' }
@@ -471,9 +443,13 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
   return undefined;
 }
 
+/** The schemas are flat objects of the payload's own keys: every issue is about one of them. */
+const issueKey = (issue: SchemaIssue): string => String(issue.path[0]);
+
 function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): ValidationIssue {
-  const path = issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-  const value = typeof path[0] === 'string' ? data[path[0]] : undefined;
+  const key = issueKey(issue);
+  const path = [key];
+  const value = data[key];
   if (value === undefined) return { path, message: 'required key is missing', code: 'missing_key' };
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'int' ? 'integer' : String(issue.expected);
@@ -510,7 +486,7 @@ function readTimestamp(data: Record<string, unknown>, warnings: CallbackWarning[
  * a tie within a family, since success and failure of checkout share every key), named in the
  * error with what its schema finds wrong.
  */
-function unknownCallback(payload: Record<string, unknown>): Verdict {
+function unknownCallback(payload: Record<string, unknown>): CallbackParseError {
   let closest: CallbackEventType | undefined;
   let bestPresent = 0;
   let bestMissing = Infinity;
@@ -518,15 +494,13 @@ function unknownCallback(payload: Record<string, unknown>): Verdict {
     const keys = Object.keys(callbackSchemas[type].shape);
     const found = keys.filter((key) => present(payload, key)).length;
     const lacking = keys.length - found;
-    const sameFamilyTie =
-      closest !== undefined &&
-      closest.replace(/\.succeeded$/, '') === type.replace(/\.failed$/, '') &&
-      found === bestPresent &&
-      lacking === bestMissing;
+    // A full tie within a family goes to its failure variant (listed after the success).
+    const failureOfClosest = type === closest?.replace('.succeeded', '.failed');
     if (
       found > bestPresent ||
-      (found === bestPresent && found > 0 && lacking < bestMissing) ||
-      sameFamilyTie
+      (found > 0 &&
+        found === bestPresent &&
+        (lacking < bestMissing || (lacking === bestMissing && failureOfClosest)))
     ) {
       closest = type;
       bestPresent = found;
@@ -544,7 +518,7 @@ function unknownCallback(payload: Record<string, unknown>): Verdict {
   const issues = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue, payload));
   return refuse(
     'unknown_callback',
-    `Callback payload matches none of the documented callbacks; closest is ${describeVariant(closest)}` +
+    `Callback payload matches none of the documented callbacks; closest is ${variantNames[closest]}` +
       (issues.length > 0 ? `: ${formatIssues(issues)}` : ''),
     issues,
     closest,
@@ -558,9 +532,26 @@ function refuse(
   message: string,
   issues: readonly ValidationIssue[],
   closestVariant?: CallbackEventType,
-): Extract<Verdict, { accepted: false }> {
-  return { accepted: false, reason, message, closestVariant, issues };
+): CallbackParseError {
+  return new CallbackParseError(message, {
+    reason,
+    issues,
+    ...(closestVariant === undefined ? {} : { closestVariant }),
+  });
 }
+
+/** Step 4's refusal: the variant is known, the payload does not hold what its schema says. */
+const notValid = (
+  reason: CallbackParseReason,
+  type: CallbackEventType,
+  issues: readonly ValidationIssue[],
+): CallbackParseError =>
+  refuse(
+    reason,
+    `Callback payload is not a valid ${variantNames[type]}: ${formatIssues(issues)}`,
+    issues,
+    type,
+  );
 
 const typeName = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;

@@ -19,6 +19,13 @@ export interface TransactionRefusal {
   readonly error: Error;
 }
 
+const refusal = (reason: TransactionRefusal['reason'], error: Error): TransactionRefusal => ({
+  ok: false,
+  status: 409,
+  reason,
+  error,
+});
+
 // Which transaction kind and outcome each event type settles: the table a reviewer checks.
 const settles: Record<CallbackEventType, { kind: TransactionKind; outcome: 'succeeded' | 'failed' }> = {
   'payment.card.succeeded': { kind: 'card', outcome: 'succeeded' },
@@ -46,21 +53,17 @@ export async function findCallbackTransaction(
   const recordable = reference !== undefined && reference.length > 0 && reference.length <= 256;
   const record = recordable ? await tracker.get(reference) : undefined;
   if (record === undefined) {
-    return {
-      ok: false,
-      status: 409,
-      reason: 'unknown_reference',
-      error: new UnknownTransactionError(reference ?? '(none: sign the callback URL with its reference)'),
-    };
+    return refusal(
+      'unknown_reference',
+      new UnknownTransactionError(reference ?? '(none: sign the callback URL with its reference)'),
+    );
   }
   const { kind, outcome } = settles[event.type];
   if (record.kind !== kind) {
-    return {
-      ok: false,
-      status: 409,
-      reason: 'transaction_kind_mismatch',
-      error: new TransactionConflictError('kind_mismatch', record, outcome),
-    };
+    return refusal(
+      'transaction_kind_mismatch',
+      new TransactionConflictError('kind_mismatch', record, outcome),
+    );
   }
   return { ok: true, record };
 }
@@ -96,7 +99,7 @@ export async function settleCallbackTransaction(
     return { ok: true, settlement };
   } catch (error) {
     if (error instanceof TransactionConflictError) {
-      return { ok: false, status: 409, reason: 'conflicting_outcome', error };
+      return refusal('conflicting_outcome', error);
     }
     throw error;
   }

@@ -59,13 +59,14 @@ export class TransactionConflictError extends PaymentsError {
     readonly attempted: TransactionState,
   ) {
     super(
-      reason === 'conflicting_outcome'
-        ? `reference ${JSON.stringify(record.reference)}: already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
-        : reason === 'kind_mismatch'
-          ? `reference ${JSON.stringify(record.reference)}: recorded as a ${record.kind} transaction, the callback is of another kind`
-          : reason === 'already_settled'
-            ? `reference ${JSON.stringify(record.reference)}: this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`
-            : `reference ${JSON.stringify(record.reference)}: already recorded with another kind, amount or currency (references must be unique per transaction)`,
+      `reference ${JSON.stringify(record.reference)}: ` +
+        (reason === 'conflicting_outcome'
+          ? `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
+          : reason === 'kind_mismatch'
+            ? `recorded as a ${record.kind} transaction, the callback is of another kind`
+            : reason === 'already_settled'
+              ? `this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`
+              : 'already recorded with another kind, amount or currency (references must be unique per transaction)'),
     );
     this.reference = record.reference;
   }

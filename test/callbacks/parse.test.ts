@@ -311,6 +311,27 @@ describe('tolerances, each recorded as a warning', () => {
     ]);
   });
 
+  it.each([
+    ['a fraction', 1.5],
+    ['an integer beyond the safe range', 2 ** 53],
+    ['a negative one beyond it', -(2 ** 53)],
+  ])('refuses %s where an integer is documented', (_name, value) => {
+    for (const key of ['status', 'timestamp'] as const) {
+      expect(cardPaymentSuccessCallbackSchema.safeParse({ ...cardSuccess, [key]: value }).success).toBe(
+        false,
+      );
+      const error = parseError({ ...cardSuccess, [key]: value });
+      expect(error.reason).toBe('invalid_payload');
+      expect(error.issues).toEqual([
+        { path: [key], message: 'expected integer, got number', code: 'invalid_type' },
+      ]);
+      expect(error.message).toContain(`${key}: expected integer, got number`);
+    }
+    expect(parseError({ ...checkoutFailure, response_status: value }).issues).toEqual([
+      { path: ['response_status'], message: 'expected integer, got number', code: 'invalid_type' },
+    ]);
+  });
+
   it('accepts booleans for True/False', () => {
     const success = parseCallback({ ...cardSuccess, paid: true });
     expect(success.data.paid).toBe('True');
