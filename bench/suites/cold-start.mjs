@@ -26,18 +26,32 @@ export async function runColdStartSuite({ mode }) {
     warmup_samples: 1,
     batch_threshold: 0,
   };
+  const guard = {
+    guard: { max: 1.2 },
+    guardWhy: "importing zod/mini alone is most of the SDK's cold start (~80 ms of CPU)",
+  };
   const pairs = [
     {
       id: 'cold.main',
       label: 'cold start: import main + new PaymentsClient',
       ours: 'ours-main',
       peer: 'stripe',
+      judged: { goal: { max: 0.8 }, ...guard },
+    },
+    {
+      // The client imports ky on its first call: this keeps that deferred cost in view.
+      id: 'cold.main.firstCall',
+      label: 'cold start + first call (loopback): main',
+      ours: 'ours-main-first-call',
+      peer: 'stripe-first-call',
+      judged: { goal: {}, reported: true },
     },
     {
       id: 'cold.callbacks',
       label: 'cold start: import ./callbacks + handler',
       ours: 'ours-callbacks',
       peer: 'openai',
+      judged: { goal: { max: 0.8 }, ...guard },
     },
   ];
   const bare = await compare({ ours: spawn('bare'), baseline: spawn('bare'), rounds: 1, options });
@@ -47,9 +61,7 @@ export async function runColdStartSuite({ mode }) {
       id: pair.id,
       label: pair.label,
       unit: 'ratio',
-      goal: { max: 0.8 },
-      guard: { max: 1.2 },
-      guardWhy: "importing zod/mini alone is most of the SDK's cold start (~80 ms of CPU)",
+      ...pair.judged,
       baselineLabel: pair.peer,
     };
     figures.push(figure);
