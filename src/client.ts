@@ -129,6 +129,8 @@ export interface ClientOptions {
 }
 
 const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+/** A value the test accepts, else an issue with the message. */
+const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(test, invalid(message));
 
 /** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
 function baseUrlProblem(value: string): string | undefined {
@@ -153,33 +155,26 @@ function baseUrlProblem(value: string): string | undefined {
 // Printable ASCII without surrounding spaces: anything else would be refused by (or change on)
 // the wire as part of an Authorization header.
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const nonEmptyString = (message: string) =>
+  z.string(invalid(message)).check(rule((value: string) => value !== '', message));
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
 /** The client options, checked at construction; messages never quote a value. */
 const clientOptionsSchema = z.object({
   baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
-    z.superRefine((value, context) => {
-      const problem = baseUrlProblem(value);
-      if (problem !== undefined) {
-        context.issues.push({
-          code: 'custom',
-          message: problem,
-          input: undefined,
-          params: { code: 'invalid_option' },
-        });
-      }
+    z.refine((value) => baseUrlProblem(value) === undefined, {
+      error: (issue) => baseUrlProblem(issue.input as string),
+      params: { code: 'invalid_option' },
     }),
   ),
   apiKey: z.optional(
     z
       .string(invalid('expected a string'))
       .check(
-        z.refine(
-          (value) => apiKeyPattern.test(value),
-          invalid(
-            'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
-          ),
+        rule(
+          (value: string) => apiKeyPattern.test(value),
+          'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
         ),
       ),
   ),
@@ -209,15 +204,11 @@ const clientOptionsSchema = z.object({
     ),
   ),
   fetch: z.optional(aFunction('a fetch function')),
-  mobileMoneyBrand: z.optional(
-    z
-      .string(invalid('expected a non-empty string such as M-PESA'))
-      .check(z.minLength(1, invalid('expected a non-empty string such as M-PESA'))),
-  ),
+  mobileMoneyBrand: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
   paymentMethods: z.optional(
     z.object({
-      card: z.optional(z.string().check(z.minLength(1))),
-      mobileMoney: z.optional(z.string().check(z.minLength(1))),
+      card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
+      mobileMoney: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
     }),
   ),
   payoutRecipientKey: z.optional(
@@ -245,9 +236,9 @@ const clientOptionsSchema = z.object({
         secret: z
           .string(invalid('expected the callback secret as a string'))
           .check(
-            z.refine(
-              (value) => value.length >= 16,
-              invalid('expected at least 16 characters (the secret createCallbackHandler verifies with)'),
+            rule(
+              (value: string) => value.length >= 16,
+              'expected at least 16 characters (the secret createCallbackHandler verifies with)',
             ),
           ),
       },

@@ -141,7 +141,9 @@ export const httpUrlWire = z.string().check(
   }),
 );
 
-export const nonEmptyStringWire = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+export const nonEmptyStringWire = z
+  .string()
+  .check(z.refine((value) => value !== '', { error: 'must not be empty' }));
 
 /**
  * card_number on the wire: a JSON integer. Builders hold it as a digit string, which
