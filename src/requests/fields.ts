@@ -12,32 +12,30 @@ import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkPhoneNumber, type PhoneNumberPurpose } from '../validation/phone.js';
 import { checkReferenceId } from '../validation/reference-id.js';
-import type { Check } from '../validation/result.js';
+import { fail, pass, type Check } from '../validation/result.js';
 import { checkHttpUrl } from '../validation/url.js';
 
-/** Runs a pure check as a zod transform, reporting its code and message as a custom issue. */
-export const checked = <B extends z.ZodMiniType, O>(base: B, check: (value: z.output<B>) => Check<O>) =>
+/**
+ * A field checked by one of the pure checks of src/validation, as a zod transform: the check
+ * names the rule (its code and message become a custom issue) and normalises the value. The
+ * check also refuses values of the wrong type, so the base is an unchecked `I` (the input type);
+ * a missing field is `required (<what>)`.
+ */
+export const checked = <I, O>(check: (value: unknown) => Check<O>, what: string) =>
   z.pipe(
-    base,
-    z.transform((value: z.output<B>, ctx): O => {
-      const result = check(value);
-      if (result.ok) return result.value;
+    z.custom<I>(),
+    z.transform((value: I, ctx): O => {
+      const result = value === undefined ? undefined : check(value);
+      if (result?.ok) return result.value;
       ctx.issues.push({
         code: 'custom',
-        message: result.message,
-        params: { code: result.code },
+        message: result?.message ?? `required (${what})`,
+        params: { code: result?.code ?? 'invalid_type' },
         input: value,
       });
       return z.NEVER;
     }),
   );
-
-// z.custom lets NaN and Infinity through to the check, whose message names them.
-const anyNumber = z.custom<number>((value) => typeof value === 'number');
-const numeric = (what: string) =>
-  z.union([anyNumber, z.bigint(), z.string()], {
-    error: expecting(`expected ${what} as a number, bigint or string`),
-  });
 
 // ---- input side ----
 
@@ -60,60 +58,51 @@ export const emailInput = z.email({
 });
 
 export const phoneInput = (purpose: PhoneNumberPurpose) =>
-  checked(z.string({ error: expecting('expected the phone number as a string') }), (value) =>
-    checkPhoneNumber(value, purpose),
+  checked<string, string>(
+    (value) => checkPhoneNumber(value, purpose),
+    'expected the phone number as a string',
   );
 
 export const amountInput = (min: 0 | 1) =>
-  checked(numeric('a whole number'), (value) => checkWholeNumber(value, min));
+  checked<number | bigint | string, string>(
+    (value) => checkWholeNumber(value, min),
+    'expected a whole number as a number, bigint or string',
+  );
 
-export const currencyInput = checked(
-  z.string({ error: expecting('expected a 3-letter currency code such as KES') }),
+export const currencyInput = checked<string, string>(
   checkCurrency,
+  'expected a 3-letter currency code such as KES',
 );
 
-export const httpUrlInput = checked(
-  z.string({ error: expecting('expected an absolute http(s) URL string') }),
-  checkHttpUrl,
-);
+export const httpUrlInput = checked<string, string>(checkHttpUrl, 'expected an absolute http(s) URL string');
 
-export const cardNumberInput = checked(
-  z.union([z.string(), z.number()], { error: expecting('expected the card number as a string') }),
+export const cardNumberInput = checked<string | number, string>(
   checkCardNumber,
+  'expected the card number as a string',
 );
 
-export const expiryMonthInput = checked(
-  z.union([z.number(), z.string()], { error: expecting('expected a month from 1 to 12') }),
+export const expiryMonthInput = checked<number | string, number>(
   checkExpiryMonth,
+  'expected a month from 1 to 12',
 );
 
-export const expiryYearInput = checked(
-  z.union([z.number(), z.string()], { error: expecting('expected a 4-digit year') }),
-  checkExpiryYear,
-);
+export const expiryYearInput = checked<number | string, number>(checkExpiryYear, 'expected a 4-digit year');
 
-export const cvcInput = checked(
-  z.union([z.string(), z.number()], { error: expecting('expected 3 digits') }),
-  checkCvc,
-);
+export const cvcInput = checked<string | number, string>(checkCvc, 'expected 3 digits');
 
-export const referenceIdInput = checked(numeric('12 digits'), checkReferenceId);
+export const referenceIdInput = checked<number | bigint | string, number>(
+  checkReferenceId,
+  'expected 12 digits as a number, bigint or string',
+);
 
 /** A non-negative safe integer given as a number or a digit string (order_id, product_id). */
 export const integerIdInput = (what: string) =>
-  checked(
-    z.union([z.number(), z.string()], { error: expecting(`expected ${what} as an integer`) }),
-    (value) => {
-      const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
-      return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
-        ? { ok: true as const, value: number }
-        : {
-            ok: false as const,
-            code: 'invalid_integer',
-            message: `expected ${what} as a whole number (JSON integer)`,
-          };
-    },
-  );
+  checked<number | string, number>((value) => {
+    const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+    return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
+      ? pass(number)
+      : fail('invalid_integer', `expected ${what} as a whole number (JSON integer)`);
+  }, `expected ${what} as an integer`);
 
 // ---- wire side (spec §2 types) ----
 

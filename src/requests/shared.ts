@@ -1,15 +1,13 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
 import * as z from 'zod/mini';
-import { checkQuantity, checkUnitPrice } from '../validation/product.js';
-import type { Check } from '../validation/result.js';
+import { checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
 import {
   amountInput,
   checked,
   currencyInput,
   currencyWire,
   emailInput,
-  expecting,
   httpUrlInput,
   httpUrlWire,
   integerIdInput,
@@ -19,9 +17,6 @@ import {
   textInput,
   wholeNumberStringWire,
 } from './fields.js';
-
-const numberOrString = <O>(check: (value: unknown) => Check<O>, error: string) =>
-  checked(z.union([z.number(), z.string()], { error: expecting(error) }), check);
 
 // ---- customer_details (spec §2.1) ----
 
@@ -62,8 +57,8 @@ export const checkoutCustomerWire = z.strictObject(customerFieldsWire);
 export const productInput = z.strictObject({
   product_id: z.optional(integerIdInput('product_id')),
   product_name: textInput('product_name'),
-  quantity: numberOrString(checkQuantity, 'expected a whole number of at least 1'),
-  unit_price: numberOrString(checkUnitPrice, 'expected a price of at least 0'),
+  quantity: checked<number | string, number>(checkQuantity, 'expected a whole number of at least 1'),
+  unit_price: checked<number | string, UnitPrice>(checkUnitPrice, 'expected a price of at least 0'),
 });
 
 export const cardProductWire = z.strictObject({
