@@ -6,6 +6,7 @@ import {
   type ClientHooks,
   type HeadersOption,
   type RequestOptions,
+  type Outgoing,
   type RetryOptions,
   milliseconds,
 } from './http.js';
@@ -34,8 +35,8 @@ import {
   type PayoutResponse,
 } from './requests/responses.js';
 import { sendTracked } from './transactions/initiation.js';
+import type { TransactionKind } from './transactions/store.js';
 import type { TransactionTracker } from './transactions/tracker.js';
-import { checkCardNumberEncoding } from './validation/card.js';
 
 export { endpointPaths };
 
@@ -319,27 +320,12 @@ export class PaymentsClient {
       paymentMethod: this.#cardMethod,
       cardFieldEncoding: encoding,
     });
-    const number = checkCardNumberEncoding(String(body.card_details.card_number), encoding);
-    if (!number.ok) {
-      throw new ValidationError(
-        [{ path: ['card_details', 'card_number'], code: number.code, message: number.message }],
-        {
-          prefix: 'Invalid card payment',
-        },
-      );
-    }
-    return sendTracked(this.#transactions, 'card', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'initiateCardPayment',
-          path: endpointPaths.payment,
-          body: sent,
-          schema: cardPaymentResponseSchema,
-          card: { encoding, secrets: cardSecretsOf(sent) },
-        },
-        options,
-      ),
-    );
+    return this.#send('card', input, body, options, {
+      operation: 'initiateCardPayment',
+      path: endpointPaths.payment,
+      schema: cardPaymentResponseSchema,
+      card: { encoding, secrets: cardSecretsOf(body) },
+    });
   }
 
   /**
@@ -359,17 +345,11 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
-    return sendTracked(this.#transactions, 'mobile_money', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'initiateMobileMoneyPayment',
-          path: endpointPaths.payment,
-          body: sent,
-          schema: mobileMoneyPaymentResponseSchema,
-        },
-        options,
-      ),
-    );
+    return this.#send('mobile_money', input, body, options, {
+      operation: 'initiateMobileMoneyPayment',
+      path: endpointPaths.payment,
+      schema: mobileMoneyPaymentResponseSchema,
+    });
   }
 
   /**
@@ -392,18 +372,11 @@ export class PaymentsClient {
     input: CheckoutSessionInput,
     options?: RequestOptions,
   ): Promise<CheckoutSessionResponse> {
-    const body = buildCheckoutSessionRequest(input);
-    return sendTracked(this.#transactions, 'checkout', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'createCheckoutSession',
-          path: endpointPaths.checkoutSession,
-          body: sent,
-          schema: checkoutSessionResponseSchema,
-        },
-        options,
-      ),
-    );
+    return this.#send('checkout', input, buildCheckoutSessionRequest(input), options, {
+      operation: 'createCheckoutSession',
+      path: endpointPaths.checkoutSession,
+      schema: checkoutSessionResponseSchema,
+    });
   }
 
   /**
@@ -424,11 +397,23 @@ export class PaymentsClient {
    */
   async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
     const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    return sendTracked(this.#transactions, 'payout', input, body, (sent) =>
-      this.#http.post(
-        { operation: 'initiatePayout', path: endpointPaths.payout, body: sent, schema: payoutResponseSchema },
-        options,
-      ),
+    return this.#send('payout', input, body, options, {
+      operation: 'initiatePayout',
+      path: endpointPaths.payout,
+      schema: payoutResponseSchema,
+    });
+  }
+
+  /** Sends a built body (tracked when the client has `transactions`). */
+  #send<S extends z.core.$ZodType>(
+    kind: TransactionKind,
+    input: unknown,
+    body: object,
+    options: RequestOptions | undefined,
+    outgoing: Omit<Outgoing<S>, 'body'>,
+  ): Promise<z.output<S>> {
+    return sendTracked(this.#transactions, kind, input, body, (sent) =>
+      this.#http.post({ ...outgoing, body: sent }, options),
     );
   }
 }

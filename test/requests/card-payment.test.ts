@@ -68,6 +68,13 @@ describe('buildCardPaymentRequest', () => {
     expect(() => build(withCard({ cvc: '042' }))).toThrow(/cardFieldEncoding: 'string'/);
   });
 
+  it('rejects a card number with a leading zero under the integer encoding, naming the option', () => {
+    const zeros = withCard({ card_number: '0000 0000 0000 0000' });
+    expect(issuesOf(() => build(zeros))).toEqual(['card_details.card_number: card_number_leading_zero']);
+    expect(() => build(zeros)).toThrow(/cardFieldEncoding: 'string'/);
+    expect(build(zeros, { cardFieldEncoding: 'string' }).card_details.card_number).toBe('0000000000000000');
+  });
+
   it('rejects an expired card and accepts one expiring this month', () => {
     expect(issuesOf(() => build(withCard({ expiry_month: 12, expiry_year: 2029 })))).toEqual([
       'card_details.expiry_year: card_expired',
