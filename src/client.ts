@@ -158,6 +158,9 @@ function baseUrlProblem(value: string): string | undefined {
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const nonEmptyString = (message: string) =>
   z.string(invalid(message)).check(rule((value: string) => value !== '', message));
+const retryLimit = z
+  .int(invalid('expected an integer of 0 or more'))
+  .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
@@ -190,10 +193,21 @@ const clientOptionsSchema = z.object({
   retry: z.optional(
     z.union(
       [
-        z.int().check(z.gte(0)),
+        retryLimit,
         z.object({
-          limit: z.int().check(z.gte(0)),
-          statusCodes: z.optional(z.array(z.int().check(z.gte(100), z.lte(599)))),
+          limit: retryLimit,
+          statusCodes: z.optional(
+            z.array(
+              z
+                .int()
+                .check(
+                  rule(
+                    (value: number) => value >= 100 && value <= 599,
+                    'expected HTTP status codes from 100 to 599',
+                  ),
+                ),
+            ),
+          ),
           retryOnTimeout: z.optional(z.boolean()),
           maxRetryAfter: z.optional(milliseconds),
           backoffLimit: z.optional(milliseconds),

@@ -53,9 +53,14 @@ export const textInput = (what = 'text') =>
       z.refine((value) => value.trim() !== '', { error: 'must not be empty', params: { code: 'empty' } }),
     );
 
-export const emailInput = z.email({
-  error: expecting('expected an e-mail address such as jane@example.com'),
-});
+// z.email()'s own default pattern, as a plain regex check.
+const emailPattern =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const emailRule = 'expected an e-mail address such as jane@example.com';
+
+export const emailInput = z
+  .string({ error: expecting(emailRule) })
+  .check(z.regex(emailPattern, { error: emailRule }));
 
 export const phoneInput = (purpose: PhoneNumberPurpose) =>
   checked<string, string>(
@@ -130,6 +135,8 @@ export const httpUrlWire = z.string().check(
   }),
 );
 
+export const emailWire = z.string().check(z.regex(emailPattern, { error: emailRule }));
+
 export const nonEmptyStringWire = z
   .string()
   .check(z.refine((value) => value !== '', { error: 'must not be empty' }));
@@ -145,9 +152,13 @@ export const cardNumberWire = z.union([z.string(), z.int()]).check(
   }),
 );
 
+/** A JSON integer from `min` to `max`; `error` names the rule, for a wrong type or value alike. */
+export const intWire = (error: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.int({ error }).check(z.refine((value) => value >= min && value <= max, { error }));
+
 /** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
 const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>
-  z.union([z.int().check(z.gte(min), z.lte(max)), z.string().check(z.regex(pattern))], { error });
+  z.union([intWire(error, min, max), z.string().check(z.regex(pattern))], { error });
 
 export const expiryMonthWire = intOrDigits(1, 12, /^(?:0?[1-9]|1[0-2])$/, 'expected a month from 1 to 12');
 
@@ -155,7 +166,8 @@ export const expiryYearWire = intOrDigits(1000, 9999, /^\d{4}$/, 'expected a 4-d
 
 export const cvcWire = intOrDigits(100, 999, /^\d{3}$/, 'expected 3 digits');
 
-const referenceIdRule = { error: 'expected 12 digits, the first not 0' };
-export const referenceIdWire = z
-  .int()
-  .check(z.gte(100_000_000_000, referenceIdRule), z.lte(999_999_999_999, referenceIdRule));
+export const referenceIdWire = intWire(
+  'expected 12 digits, the first not 0',
+  100_000_000_000,
+  999_999_999_999,
+);

@@ -8,8 +8,10 @@ import {
   currencyInput,
   currencyWire,
   emailInput,
+  emailWire,
   httpUrlInput,
   httpUrlWire,
+  intWire,
   integerIdInput,
   nonEmptyStringWire,
   phoneInput,
@@ -42,7 +44,7 @@ const customerFieldsWire = {
   full_name: nonEmptyStringWire,
   location: z.optional(z.string()),
   phone_number: phoneWire('payment'),
-  email: z.email(),
+  email: emailWire,
 };
 
 export const paymentCustomerWire = z.strictObject({
@@ -64,8 +66,10 @@ export const productInput = z.strictObject({
 export const cardProductWire = z.strictObject({
   product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z.int().check(z.gte(1)),
-  unit_price: z.number().check(z.gte(0)),
+  quantity: intWire('expected a whole number of at least 1', 1),
+  unit_price: z
+    .number({ error: 'expected a price of at least 0' })
+    .check(z.refine((value) => value >= 0, { error: 'expected a price of at least 0' })),
 });
 
 export const mobileMoneyProductWire = z.strictObject({
@@ -100,6 +104,8 @@ export const checkoutAmountInput = z.strictObject({
   ...amountFieldsInput,
 });
 
+const orderIdWire = intWire('expected a whole number of at least 0');
+
 const amountFieldsWire = {
   delivery_fee: wholeNumberStringWire(0),
   discount_fee: wholeNumberStringWire(0),
@@ -108,11 +114,11 @@ const amountFieldsWire = {
 };
 
 export const paymentAmountWire = z.strictObject({
-  order_id: z.optional(z.int().check(z.gte(0))),
+  order_id: z.optional(orderIdWire),
   ...amountFieldsWire,
 });
 
-export const checkoutAmountWire = z.strictObject({ order_id: z.int().check(z.gte(0)), ...amountFieldsWire });
+export const checkoutAmountWire = z.strictObject({ order_id: orderIdWire, ...amountFieldsWire });
 
 // ---- callback_details (spec §2.5) ----
 

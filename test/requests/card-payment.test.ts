@@ -179,4 +179,19 @@ describe('cardPaymentRequestSchema', () => {
     const { payment_method: _m, ...customer } = body.customer_details;
     expect(cardPaymentRequestSchema.safeParse({ ...body, customer_details: customer }).success).toBe(false);
   });
+
+  it('names the rule of an out-of-range product field, cvc or order_id', () => {
+    const body = build(cardPaymentInput);
+    const messages = (candidate: unknown) =>
+      cardPaymentRequestSchema.safeParse(candidate).error?.issues.map((issue) => issue.message);
+    expect(
+      messages({ ...body, products: [{ product_name: 'Coffee', quantity: 0, unit_price: -1 }] }),
+    ).toEqual(['expected a whole number of at least 1', 'expected a price of at least 0']);
+    expect(messages({ ...body, card_details: { ...body.card_details, cvc: 1000 } })).toEqual([
+      'expected 3 digits',
+    ]);
+    expect(messages({ ...body, amount: { ...body.amount, order_id: -1 } })).toEqual([
+      'expected a whole number of at least 0',
+    ]);
+  });
 });
