@@ -12,7 +12,6 @@ import {
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
 import { toValidationIssues } from './internal/issues.js';
-import { cardSecretsOf } from './internal/redact.js';
 import {
   buildCardPaymentRequest,
   type CardFieldEncoding,
@@ -329,16 +328,14 @@ export class PaymentsClient {
    * ```
    */
   async initiateCardPayment(input: CardPaymentInput, options?: RequestOptions): Promise<CardPaymentResponse> {
-    const encoding = this.#cardFieldEncoding;
     const body = buildCardPaymentRequest(input, {
       paymentMethod: this.#cardMethod,
-      cardFieldEncoding: encoding,
+      cardFieldEncoding: this.#cardFieldEncoding,
     });
     return this.#send('card', input, body, options, {
       operation: 'initiateCardPayment',
       path: endpointPaths.payment,
       schema: cardPaymentResponseSchema,
-      card: { encoding, secrets: cardSecretsOf(body) },
     });
   }
 

@@ -16,8 +16,8 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { toValidationIssues } from './internal/issues.js';
-import { stringifyWireBody, type WireCardEncoding } from './internal/json.js';
-import { redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
+import { stringifyWireBody } from './internal/json.js';
+import { cardSecretsOf, redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
 
 /**
  * The four client operations, as named in hook events and error messages.
@@ -160,11 +160,9 @@ export interface Outgoing<S extends z.core.$ZodType> {
   readonly operation: Operation;
   /** A path of `endpointPaths`, relative to the base URL. */
   readonly path: string;
-  /** The builder's wire body. */
+  /** The builder's wire body (a card payment's card fields already encoded as the client's option says). */
   readonly body: object;
   readonly schema: S;
-  /** Card payments: how the card fields go on the wire, and the card secrets to redact. */
-  readonly card?: { readonly encoding: WireCardEncoding; readonly secrets: Secrets | undefined };
 }
 
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -456,12 +454,8 @@ export class Http {
         prefix: 'Invalid request options',
       });
     }
-    const { card } = outgoing;
     const headers = await this.#headersFor(options);
-    const wireText = stringifyWireBody(
-      outgoing.body,
-      card === undefined ? undefined : { cardFieldEncoding: card.encoding },
-    );
+    const wireText = stringifyWireBody(outgoing.body);
     const transport = await this.#load(outgoing.operation);
     const call = this.#callState(outgoing, options, headers);
     const started = Date.now();
@@ -501,11 +495,11 @@ export class Http {
     options: RequestOptions,
     headers: Record<string, string>,
   ): CallState {
-    const { operation, body, card } = outgoing;
+    const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;
     const credential = headers.authorization;
     const secrets: Secrets = {
-      ...card?.secrets,
+      ...cardSecretsOf(body),
       values: credential === undefined ? [] : [credential, credential.replace(/^\S+\s+/, '')],
     };
     const hooks = this.#config.hooks;
@@ -516,7 +510,7 @@ export class Http {
             method: 'POST',
             url,
             headers: redactHeaders(headers),
-            body: card === undefined ? body : redactWireBody(body),
+            body: redactWireBody(body),
           }
         : undefined;
     const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
