@@ -11,7 +11,7 @@ import {
   milliseconds,
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
-import { toValidationIssues } from './internal/issues.js';
+import { safeParse, toValidationIssues } from './internal/issues.js';
 import {
   buildCardPaymentRequest,
   type CardFieldEncoding,
@@ -289,7 +289,7 @@ export class PaymentsClient {
   readonly #transactions: ClientOptions['transactions'];
 
   constructor(options: ClientOptions) {
-    const checked = z.safeParse(clientOptionsSchema, options);
+    const checked = safeParse(clientOptionsSchema, options);
     if (!checked.success) {
       throw new ValidationError(toValidationIssues(checked.error.issues), {
         prefix: 'Invalid client options',

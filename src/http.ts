@@ -15,7 +15,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
-import { toValidationIssues } from './internal/issues.js';
+import { safeParse, toValidationIssues } from './internal/issues.js';
 import { stringifyWireBody } from './internal/json.js';
 import { cardSecretsOf, redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
 
@@ -448,7 +448,7 @@ export class Http {
     outgoing: Outgoing<S>,
     options: RequestOptions = {},
   ): Promise<z.output<S>> {
-    const checked = z.safeParse(requestOptionsSchema, options);
+    const checked = safeParse(requestOptionsSchema, options);
     if (!checked.success) {
       throw new ValidationError(toValidationIssues(checked.error.issues), {
         prefix: 'Invalid request options',
@@ -596,7 +596,7 @@ function parseResponse<S extends z.core.$ZodType>(
       { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
     ]);
   }
-  const result = z.safeParse(schema, json);
+  const result = safeParse(schema, json);
   if (!result.success) {
     throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
   }

@@ -86,6 +86,13 @@ describe('buildPayoutRequest', () => {
     expect(() => build(input)).toThrow(/payoutRecipientKey/);
   });
 
+  it('names what a missing or wrongly typed object should be', () => {
+    const { customer_details: _customer, ...rest } = payoutInput;
+    expect(() => build({ ...rest, webhook_endpoint: 'https://shop.example/hooks' })).toThrow(
+      'Invalid payout: customer_details: required (expected object); webhook_endpoint: expected object, got string',
+    );
+  });
+
   it('names the rule of a missing or wrongly typed amount', () => {
     const { amount: _amount, ...transfer } = payoutInput.transfer;
     expect(() => build({ ...payoutInput, transfer })).toThrow(
