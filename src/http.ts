@@ -320,9 +320,9 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   );
 }
 
-/** A number of milliseconds a timer can take. */
+/** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
-  z.refine((value) => Number.isFinite(value) && value > 0 && value <= 2_147_483_647, {
+  z.refine((value) => value > 0 && value <= 2_147_483_647, {
     error: 'expected a number of milliseconds above 0 (at most 2147483647)',
     abort: true,
   }),
