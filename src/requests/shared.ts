@@ -75,9 +75,7 @@ export const cardProductWire = z.strictObject({
 export const mobileMoneyProductWire = z.strictObject({
   product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z
-    .string()
-    .check(z.regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' })),
+  quantity: wholeNumberStringWire(1),
   unit_price: z
     .string()
     .check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' })),
