@@ -18,7 +18,7 @@ const KB = 1024;
  * stop them from growing further. Keep docs/runtimes.md's table in step.
  */
 const entries = [
-  { name: 'hosted-payments', file: 'dist/index.js', budget: 35 * KB },
+  { name: 'hosted-payments', file: 'dist/index.js', budget: 34 * KB },
   { name: 'hosted-payments/callbacks', file: 'dist/callbacks/index.js', budget: 17.5 * KB },
 ];
 

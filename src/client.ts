@@ -6,12 +6,12 @@ import {
   type ClientHooks,
   type HeadersOption,
   type RequestOptions,
+  type Outgoing,
   type RetryOptions,
   milliseconds,
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
-import { toValidationIssues } from './internal/issues.js';
-import { cardSecretsOf } from './internal/redact.js';
+import { safeParse, toValidationIssues } from './internal/issues.js';
 import {
   buildCardPaymentRequest,
   type CardFieldEncoding,
@@ -34,8 +34,8 @@ import {
   type PayoutResponse,
 } from './requests/responses.js';
 import { sendTracked } from './transactions/initiation.js';
+import type { TransactionKind } from './transactions/store.js';
 import type { TransactionTracker } from './transactions/tracker.js';
-import { checkCardNumberEncoding } from './validation/card.js';
 
 export { endpointPaths };
 
@@ -129,6 +129,8 @@ export interface ClientOptions {
 }
 
 const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+/** A value the test accepts, else an issue with the message. */
+const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(test, invalid(message));
 
 /** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
 function baseUrlProblem(value: string): string | undefined {
@@ -153,33 +155,29 @@ function baseUrlProblem(value: string): string | undefined {
 // Printable ASCII without surrounding spaces: anything else would be refused by (or change on)
 // the wire as part of an Authorization header.
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const nonEmptyString = (message: string) =>
+  z.string(invalid(message)).check(rule((value: string) => value !== '', message));
+const retryLimit = z
+  .int(invalid('expected an integer of 0 or more'))
+  .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
 /** The client options, checked at construction; messages never quote a value. */
 const clientOptionsSchema = z.object({
   baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
-    z.superRefine((value, context) => {
-      const problem = baseUrlProblem(value);
-      if (problem !== undefined) {
-        context.issues.push({
-          code: 'custom',
-          message: problem,
-          input: undefined,
-          params: { code: 'invalid_option' },
-        });
-      }
+    z.refine((value) => baseUrlProblem(value) === undefined, {
+      error: (issue) => baseUrlProblem(issue.input as string),
+      params: { code: 'invalid_option' },
     }),
   ),
   apiKey: z.optional(
     z
       .string(invalid('expected a string'))
       .check(
-        z.refine(
-          (value) => apiKeyPattern.test(value),
-          invalid(
-            'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
-          ),
+        rule(
+          (value: string) => apiKeyPattern.test(value),
+          'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
         ),
       ),
   ),
@@ -194,10 +192,21 @@ const clientOptionsSchema = z.object({
   retry: z.optional(
     z.union(
       [
-        z.int().check(z.gte(0)),
+        retryLimit,
         z.object({
-          limit: z.int().check(z.gte(0)),
-          statusCodes: z.optional(z.array(z.int().check(z.gte(100), z.lte(599)))),
+          limit: retryLimit,
+          statusCodes: z.optional(
+            z.array(
+              z
+                .int()
+                .check(
+                  rule(
+                    (value: number) => value >= 100 && value <= 599,
+                    'expected HTTP status codes from 100 to 599',
+                  ),
+                ),
+            ),
+          ),
           retryOnTimeout: z.optional(z.boolean()),
           maxRetryAfter: z.optional(milliseconds),
           backoffLimit: z.optional(milliseconds),
@@ -209,15 +218,11 @@ const clientOptionsSchema = z.object({
     ),
   ),
   fetch: z.optional(aFunction('a fetch function')),
-  mobileMoneyBrand: z.optional(
-    z
-      .string(invalid('expected a non-empty string such as M-PESA'))
-      .check(z.minLength(1, invalid('expected a non-empty string such as M-PESA'))),
-  ),
+  mobileMoneyBrand: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
   paymentMethods: z.optional(
     z.object({
-      card: z.optional(z.string().check(z.minLength(1))),
-      mobileMoney: z.optional(z.string().check(z.minLength(1))),
+      card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
+      mobileMoney: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
     }),
   ),
   payoutRecipientKey: z.optional(
@@ -245,9 +250,9 @@ const clientOptionsSchema = z.object({
         secret: z
           .string(invalid('expected the callback secret as a string'))
           .check(
-            z.refine(
-              (value) => value.length >= 16,
-              invalid('expected at least 16 characters (the secret createCallbackHandler verifies with)'),
+            rule(
+              (value: string) => value.length >= 16,
+              'expected at least 16 characters (the secret createCallbackHandler verifies with)',
             ),
           ),
       },
@@ -284,7 +289,7 @@ export class PaymentsClient {
   readonly #transactions: ClientOptions['transactions'];
 
   constructor(options: ClientOptions) {
-    const checked = z.safeParse(clientOptionsSchema, options);
+    const checked = safeParse(clientOptionsSchema, options);
     if (!checked.success) {
       throw new ValidationError(toValidationIssues(checked.error.issues), {
         prefix: 'Invalid client options',
@@ -323,32 +328,15 @@ export class PaymentsClient {
    * ```
    */
   async initiateCardPayment(input: CardPaymentInput, options?: RequestOptions): Promise<CardPaymentResponse> {
-    const encoding = this.#cardFieldEncoding;
     const body = buildCardPaymentRequest(input, {
       paymentMethod: this.#cardMethod,
-      cardFieldEncoding: encoding,
+      cardFieldEncoding: this.#cardFieldEncoding,
     });
-    const number = checkCardNumberEncoding(String(body.card_details.card_number), encoding);
-    if (!number.ok) {
-      throw new ValidationError(
-        [{ path: ['card_details', 'card_number'], code: number.code, message: number.message }],
-        {
-          prefix: 'Invalid card payment',
-        },
-      );
-    }
-    return sendTracked(this.#transactions, 'card', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'initiateCardPayment',
-          path: endpointPaths.payment,
-          body: sent,
-          schema: cardPaymentResponseSchema,
-          card: { encoding, secrets: cardSecretsOf(sent) },
-        },
-        options,
-      ),
-    );
+    return this.#send('card', input, body, options, {
+      operation: 'initiateCardPayment',
+      path: endpointPaths.payment,
+      schema: cardPaymentResponseSchema,
+    });
   }
 
   /**
@@ -368,17 +356,11 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
-    return sendTracked(this.#transactions, 'mobile_money', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'initiateMobileMoneyPayment',
-          path: endpointPaths.payment,
-          body: sent,
-          schema: mobileMoneyPaymentResponseSchema,
-        },
-        options,
-      ),
-    );
+    return this.#send('mobile_money', input, body, options, {
+      operation: 'initiateMobileMoneyPayment',
+      path: endpointPaths.payment,
+      schema: mobileMoneyPaymentResponseSchema,
+    });
   }
 
   /**
@@ -401,18 +383,11 @@ export class PaymentsClient {
     input: CheckoutSessionInput,
     options?: RequestOptions,
   ): Promise<CheckoutSessionResponse> {
-    const body = buildCheckoutSessionRequest(input);
-    return sendTracked(this.#transactions, 'checkout', input, body, (sent) =>
-      this.#http.post(
-        {
-          operation: 'createCheckoutSession',
-          path: endpointPaths.checkoutSession,
-          body: sent,
-          schema: checkoutSessionResponseSchema,
-        },
-        options,
-      ),
-    );
+    return this.#send('checkout', input, buildCheckoutSessionRequest(input), options, {
+      operation: 'createCheckoutSession',
+      path: endpointPaths.checkoutSession,
+      schema: checkoutSessionResponseSchema,
+    });
   }
 
   /**
@@ -433,11 +408,23 @@ export class PaymentsClient {
    */
   async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
     const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    return sendTracked(this.#transactions, 'payout', input, body, (sent) =>
-      this.#http.post(
-        { operation: 'initiatePayout', path: endpointPaths.payout, body: sent, schema: payoutResponseSchema },
-        options,
-      ),
+    return this.#send('payout', input, body, options, {
+      operation: 'initiatePayout',
+      path: endpointPaths.payout,
+      schema: payoutResponseSchema,
+    });
+  }
+
+  /** Sends a built body (tracked when the client has `transactions`). */
+  #send<S extends z.core.$ZodType>(
+    kind: TransactionKind,
+    input: unknown,
+    body: object,
+    options: RequestOptions | undefined,
+    outgoing: Omit<Outgoing<S>, 'body'>,
+  ): Promise<z.output<S>> {
+    return sendTracked(this.#transactions, kind, input, body, (sent) =>
+      this.#http.post({ ...outgoing, body: sent }, options),
     );
   }
 }

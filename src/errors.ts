@@ -92,9 +92,12 @@ export class PaymentsError extends Error {
     super(message, options);
   }
 
-  /** A plain, secret-free view of the error for logs (`JSON.stringify(error)` uses it). */
+  /**
+   * A plain, secret-free view of the error for logs (`JSON.stringify(error)` uses it): its name,
+   * message and own fields, never its `cause` (which may hold the request).
+   */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
+    return { name: this.name, message: this.message, ...(this as object) };
   }
 }
 
@@ -124,10 +127,6 @@ export class ValidationError extends PaymentsError {
     this.issues = Object.freeze(
       list.map((issue) => Object.freeze({ ...issue, path: Object.freeze([...issue.path]) })),
     );
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), issues: this.issues };
   }
 }
 
@@ -171,16 +170,6 @@ export class ApiError extends PaymentsError {
     this.headers = Object.freeze({ ...init.headers });
     this.issues = Object.freeze([...(init.issues ?? [])]);
   }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      status: this.status,
-      body: this.body,
-      headers: this.headers,
-      issues: this.issues,
-    };
-  }
 }
 
 /**
@@ -208,10 +197,6 @@ export class ConnectionError extends PaymentsError {
     super(message, { cause: options?.cause });
     this.aborted = options?.aborted ?? false;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), aborted: this.aborted };
-  }
 }
 
 /**
@@ -236,10 +221,6 @@ export class TimeoutError extends PaymentsError {
   constructor(timeout: number, options?: { cause?: unknown }) {
     super(`Request timed out after ${timeout} ms`, options);
     this.timeout = timeout;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), timeout: this.timeout };
   }
 }
 
@@ -326,15 +307,6 @@ export class CallbackParseError extends PaymentsError {
     this.closestVariant = init?.closestVariant;
     this.issues = Object.freeze([...(init?.issues ?? [])]);
   }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      reason: this.reason,
-      closestVariant: this.closestVariant,
-      issues: this.issues,
-    };
-  }
 }
 
 /**
@@ -375,10 +347,6 @@ export class CallbackVerificationError extends PaymentsError {
   constructor(reason: CallbackVerificationReason, message: string) {
     super(message);
     this.reason = reason;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), reason: this.reason };
   }
 }
 

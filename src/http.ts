@@ -1,7 +1,11 @@
 // The transport: every call goes through the client's one ky instance (prefixUrl, per-attempt
 // timeout, opted-in retries with Retry-After, hooks), then the body is read within the attempt's
 // timeout, and one function turns what happened into a typed response or a typed error.
-import ky, { HTTPError, TimeoutError as KyTimeoutError, type KyInstance } from 'ky';
+// ky is imported on the first call, not with the module: its own import probes the Fetch API at
+// its top level, which in Node loads the whole fetch implementation (tens of ms of cold start a
+// process that only builds a client, or only handles webhooks, would pay for nothing).
+import type * as KyModuleNamespace from 'ky';
+import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import {
   ApiError,
@@ -11,9 +15,9 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
-import { toValidationIssues } from './internal/issues.js';
-import { stringifyWireBody, type WireCardEncoding } from './internal/json.js';
-import { redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
+import { safeParse, toValidationIssues } from './internal/issues.js';
+import { stringifyWireBody } from './internal/json.js';
+import { cardSecretsOf, redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
 
 /**
  * The four client operations, as named in hook events and error messages.
@@ -156,11 +160,9 @@ export interface Outgoing<S extends z.core.$ZodType> {
   readonly operation: Operation;
   /** A path of `endpointPaths`, relative to the base URL. */
   readonly path: string;
-  /** The builder's wire body. */
+  /** The builder's wire body (a card payment's card fields already encoded as the client's option says). */
   readonly body: object;
   readonly schema: S;
-  /** Card payments: how the card fields go on the wire, and the card secrets to redact. */
-  readonly card?: { readonly encoding: WireCardEncoding; readonly secrets: Secrets | undefined };
 }
 
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -170,8 +172,10 @@ const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 function headerRecord(init: HeadersInit | undefined, source: string): Record<string, string> {
   const out: Record<string, string> = {};
   if (init === undefined) return out;
+  // A Headers object and an array of pairs iterate as [name, value]; a record does not iterate.
+  // (No `instanceof Headers`: in Node that global alone loads the whole fetch implementation.)
   const entries: Iterable<[string, string]> =
-    init instanceof Headers || Array.isArray(init) ? init : Object.entries(init);
+    Symbol.iterator in init ? (init as Iterable<[string, string]>) : Object.entries(init);
   const issues: ValidationIssue[] = [];
   for (const [name, value] of entries) {
     if (typeof name !== 'string' || !tokenName.test(name)) {
@@ -290,7 +294,7 @@ function rootCause(error: unknown): string {
  * failures `ConnectionError`, and a hook's own error is rethrown as it is. No ky object (it holds
  * the request) is kept as a `cause`.
  */
-function fromFailure(call: CallState, error: unknown): Error {
+function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof HookFailure)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   if (call.signal?.aborted) {
@@ -305,7 +309,7 @@ function fromFailure(call: CallState, error: unknown): Error {
       cause: new DOMException(`${call.operation} did not complete within ${totalTimeout} ms`, 'TimeoutError'),
     });
   }
-  if (error instanceof KyTimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
+  if (error instanceof ky.TimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
     return new TimeoutError(call.timeout, {
       cause: new DOMException(`${call.operation} timed out after ${call.timeout} ms`, 'TimeoutError'),
     });
@@ -316,9 +320,9 @@ function fromFailure(call: CallState, error: unknown): Error {
   );
 }
 
-/** A number of milliseconds a timer can take. */
+/** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
-  z.refine((value) => Number.isFinite(value) && value > 0 && value <= 2_147_483_647, {
+  z.refine((value) => value > 0 && value <= 2_147_483_647, {
     error: 'expected a number of milliseconds above 0 (at most 2147483647)',
     abort: true,
   }),
@@ -343,7 +347,7 @@ function retryAfterMs(value: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
 }
 
-const kyRetry = (retry: RetryOptions | number | undefined, timeout: number) => {
+const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HTTPError }: KyModule) => {
   const options = typeof retry === 'number' ? { limit: retry } : retry;
   if (options === undefined || !(options.limit > 0)) return 0;
   const afterStatusCodes = [413, 429, 503];
@@ -369,11 +373,22 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number) => {
   };
 };
 
-/** Sends wire bodies through the client's one ky instance; failures mapped in {@link fromFailure}. */
+type KyModule = typeof KyModuleNamespace;
+
+/** The client's ky instance and the module whose error classes it throws. */
+interface Transport {
+  readonly ky: KyModule;
+  readonly instance: KyInstance;
+}
+
+/**
+ * Sends wire bodies through the client's one ky instance, created on the first call; failures
+ * mapped in {@link fromFailure}.
+ */
 export class Http {
-  readonly #ky: KyInstance;
   readonly #config: HttpConfig;
   readonly #staticHeaders: Record<string, string>;
+  #transport: Promise<Transport> | undefined;
 
   constructor(config: HttpConfig) {
     this.#config = config;
@@ -383,12 +398,31 @@ export class Http {
       ...(config.apiKey === undefined ? {} : { authorization: `Bearer ${config.apiKey}` }),
       ...(typeof config.headers === 'function' ? {} : headerRecord(config.headers, 'headers')),
     };
+  }
+
+  /**
+   * The client's one ky instance: concurrent first calls share one import. A failure is not
+   * kept, so a later call tries again.
+   */
+  #load(operation: Operation): Promise<Transport> {
+    this.#transport ??= import('ky').then((ky) => ({ ky, instance: this.#create(ky) }));
+    return this.#transport.catch((error: unknown) => {
+      this.#transport = undefined;
+      throw new ConnectionError(
+        `${operation} could not load ky, the HTTP client the SDK sends with (is it installed?); nothing was sent`,
+        { cause: error },
+      );
+    });
+  }
+
+  #create(ky: KyModule): KyInstance {
+    const config = this.#config;
     const hooks = config.hooks;
-    this.#ky = ky.create({
+    return ky.default.create({
       prefixUrl: config.baseUrl,
       method: 'post',
       timeout: config.timeout,
-      retry: kyRetry(config.retry, config.timeout),
+      retry: kyRetry(config.retry, config.timeout, ky),
       ...(config.fetch === undefined ? {} : { fetch: config.fetch as typeof fetch }),
       hooks: {
         beforeRequest: [
@@ -414,21 +448,25 @@ export class Http {
     outgoing: Outgoing<S>,
     options: RequestOptions = {},
   ): Promise<z.output<S>> {
-    const checked = z.safeParse(requestOptionsSchema, options);
+    const checked = safeParse(requestOptionsSchema, options);
     if (!checked.success) {
       throw new ValidationError(toValidationIssues(checked.error.issues), {
         prefix: 'Invalid request options',
       });
     }
-    const { card } = outgoing;
     const headers = await this.#headersFor(options);
-    const wireText = stringifyWireBody(
-      outgoing.body,
-      card === undefined ? undefined : { cardFieldEncoding: card.encoding },
-    );
+    const wireText = stringifyWireBody(outgoing.body);
+    const transport = await this.#load(outgoing.operation);
     const call = this.#callState(outgoing, options, headers);
     const started = Date.now();
-    const { response, text } = await this.#exchange(call, outgoing.path, wireText, headers, options);
+    const { response, text } = await this.#exchange(
+      transport,
+      call,
+      outgoing.path,
+      wireText,
+      headers,
+      options,
+    );
     const afterResponse = this.#config.hooks?.afterResponse;
     if (afterResponse && call.logEvent) {
       await afterResponse({
@@ -457,11 +495,11 @@ export class Http {
     options: RequestOptions,
     headers: Record<string, string>,
   ): CallState {
-    const { operation, body, card } = outgoing;
+    const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;
     const credential = headers.authorization;
     const secrets: Secrets = {
-      ...card?.secrets,
+      ...cardSecretsOf(body),
       values: credential === undefined ? [] : [credential, credential.replace(/^\S+\s+/, '')],
     };
     const hooks = this.#config.hooks;
@@ -472,7 +510,7 @@ export class Http {
             method: 'POST',
             url,
             headers: redactHeaders(headers),
-            body: card === undefined ? body : redactWireBody(body),
+            body: redactWireBody(body),
           }
         : undefined;
     const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
@@ -494,6 +532,7 @@ export class Http {
    * the caller's abort, whichever comes first.
    */
   async #exchange(
+    { ky, instance }: Transport,
     call: CallState,
     path: string,
     wireText: string,
@@ -517,7 +556,7 @@ export class Http {
     try {
       let response: Response;
       try {
-        response = await this.#ky(path, {
+        response = await instance(path, {
           body: wireText,
           headers,
           timeout: call.timeout,
@@ -526,13 +565,13 @@ export class Http {
           context: { call },
         });
       } catch (error) {
-        if (!(error instanceof HTTPError)) throw fromFailure(call, error);
+        if (!(error instanceof ky.HTTPError)) throw fromFailure(call, error, ky);
         response = error.response;
       }
       try {
         return { response, text: await readBody(response, call.attemptStarted + call.timeout, signal) };
       } catch (error) {
-        throw fromFailure(call, error);
+        throw fromFailure(call, error, ky);
       }
     } finally {
       clearTimeout(timer);
@@ -557,7 +596,7 @@ function parseResponse<S extends z.core.$ZodType>(
       { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
     ]);
   }
-  const result = z.safeParse(schema, json);
+  const result = safeParse(schema, json);
   if (!result.success) {
     throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
   }

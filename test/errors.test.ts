@@ -90,6 +90,36 @@ describe('errors', () => {
     expect(JSON.parse(JSON.stringify(error)).issues).toHaveLength(2);
   });
 
+  it('serialises each error as its name, message and fields, never its cause', () => {
+    const cause = new Error('Authorization: Bearer sk_live_secret');
+    const json = (error: Error) => JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
+    expect(json(new ApiError('bad', { status: 502, body: 'x', headers: { a: 'b' }, cause }))).toEqual({
+      name: 'ApiError',
+      message: 'bad',
+      status: 502,
+      body: 'x',
+      headers: { a: 'b' },
+      issues: [],
+    });
+    expect(json(new ConnectionError('down', { cause, aborted: true }))).toEqual({
+      name: 'ConnectionError',
+      message: 'down',
+      aborted: true,
+    });
+    expect(json(new TimeoutError(250, { cause }))).toEqual({
+      name: 'TimeoutError',
+      message: 'Request timed out after 250 ms',
+      timeout: 250,
+    });
+    expect(json(new CallbackParseError('no', { reason: 'invalid_json', cause }))).toEqual({
+      name: 'CallbackParseError',
+      message: 'no',
+      reason: 'invalid_json',
+      issues: [],
+    });
+    expect(json(new PaymentsError('plain', { cause }))).toEqual({ name: 'PaymentsError', message: 'plain' });
+  });
+
   it('writes paths with spaces as bracketed keys', () => {
     expect(formatIssuePath(['payment status'])).toBe('["payment status"]');
     expect(formatIssuePath([])).toBe('(root)');

@@ -1,6 +1,8 @@
 // Cold start: a whole `node` process (spawned, run to exit) that imports an entry and builds its
 // main object, against the same process for the peer. mitata times each spawnSync; interleaved
 // rounds as everywhere else. A bare `node` start is measured too, to report what each import adds.
+// The reported "first call" pair also makes one call to a 127.0.0.1 server in the same process
+// (cold/loopback.mjs), so the cost the client defers to its first call is not hidden.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compare } from '../lib/measure.mjs';
@@ -32,12 +34,26 @@ export async function runColdStartSuite({ mode }) {
       label: 'cold start: import main + new PaymentsClient',
       ours: 'ours-main',
       peer: 'stripe',
+      judged: { goal: { max: 0.8 } },
+    },
+    {
+      // The client imports ky on its first call: this keeps that deferred cost in view.
+      id: 'cold.main.firstCall',
+      label: 'cold start + first call (loopback): main',
+      ours: 'ours-main-first-call',
+      peer: 'stripe-first-call',
+      judged: { goal: {}, reported: true },
     },
     {
       id: 'cold.callbacks',
       label: 'cold start: import ./callbacks + handler',
       ours: 'ours-callbacks',
       peer: 'openai',
+      judged: {
+        goal: { max: 0.8 },
+        guard: { max: 1.2 },
+        guardWhy: "importing zod/mini alone is most of the SDK's cold start (~80 ms of CPU)",
+      },
     },
   ];
   const bare = await compare({ ours: spawn('bare'), baseline: spawn('bare'), rounds: 1, options });
@@ -47,9 +63,7 @@ export async function runColdStartSuite({ mode }) {
       id: pair.id,
       label: pair.label,
       unit: 'ratio',
-      goal: { max: 0.8 },
-      guard: { max: 1.2 },
-      guardWhy: "importing zod/mini alone is most of the SDK's cold start (~80 ms of CPU)",
+      ...pair.judged,
       baselineLabel: pair.peer,
     };
     figures.push(figure);

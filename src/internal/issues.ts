@@ -11,6 +11,21 @@ export type UnknownKeyHints = Readonly<Record<string, string>>;
 const pathOf = (path: readonly PropertyKey[]): (string | number)[] =>
   path.filter((segment): segment is string | number => typeof segment !== 'symbol');
 
+/**
+ * zod's words for a value of the wrong type, where the schema has no message of its own: zod mini
+ * loads no locale, so its own text would be a bare "Invalid input". Never quotes the value.
+ */
+const typeMessages: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type'
+    ? issue.input === undefined
+      ? `required (expected ${issue.expected})`
+      : `expected ${issue.expected}, got ${issue.input === null ? 'null' : typeof issue.input}`
+    : undefined;
+
+/** `z.safeParse` with messages that name what a wrong-typed or missing value should be. */
+export const safeParse = <S extends z.core.$ZodType>(schema: S, input: unknown) =>
+  z.safeParse(schema, input, { error: typeMessages });
+
 /** Converts zod issues, one issue per unknown key, with the hint for that key when there is one. */
 export function toValidationIssues(
   issues: readonly ZodIssue[],
@@ -68,7 +83,7 @@ export function parseOrThrow<S extends z.core.$ZodType>(
   options?: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints; prefix?: string },
 ): z.output<S> {
   const extra = options?.extra ?? [];
-  const result = z.safeParse(schema, input);
+  const result = safeParse(schema, input);
   if (result.success && extra.length === 0) return result.data;
   const issues = result.success
     ? [...extra]

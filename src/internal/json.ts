@@ -8,32 +8,37 @@ export type WireCardEncoding = 'integer' | 'string';
 
 const digitsOnly = /^\d+$/;
 
-function stringifyCardDetails(card: Record<string, unknown>, encoding: WireCardEncoding): string {
+/** `{"key":value,…}` of the defined values, each written by `write`. */
+function stringifyObject(
+  record: Record<string, unknown>,
+  write: (key: string, value: unknown) => string,
+): string {
   let out = '';
-  for (const key in card) {
-    const value = card[key];
-    if (value === undefined) continue;
-    if (
-      key === 'card_number' &&
-      encoding === 'integer' &&
-      typeof value === 'string' &&
-      digitsOnly.test(value)
-    ) {
-      // A JSON integer cannot start with 0: the client refuses such a number before it gets here.
-      if (value.startsWith('0')) {
-        throw new RangeError(
-          "a card number starting with 0 cannot be written as a JSON integer; use cardFieldEncoding: 'string'",
-        );
-      }
-    }
-    const text =
-      key === 'card_number' && encoding === 'integer' && typeof value === 'string' && digitsOnly.test(value)
-        ? value
-        : JSON.stringify(value);
-    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
+  for (const key in record) {
+    const value = record[key];
+    if (value !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${write(key, value)}`;
   }
   return `{${out}}`;
 }
+
+const stringifyCardDetails = (card: Record<string, unknown>, encoding: WireCardEncoding): string =>
+  stringifyObject(card, (key, value) => {
+    if (
+      key !== 'card_number' ||
+      encoding !== 'integer' ||
+      typeof value !== 'string' ||
+      !digitsOnly.test(value)
+    ) {
+      return JSON.stringify(value);
+    }
+    // A JSON integer cannot start with 0: the builder refuses such a number before it gets here.
+    if (value.startsWith('0')) {
+      throw new RangeError(
+        "a card number starting with 0 cannot be written as a JSON integer; use cardFieldEncoding: 'string'",
+      );
+    }
+    return value;
+  });
 
 /**
  * Serialises a wire body to JSON text, writing `card_details.card_number` (a digit string in
@@ -47,18 +52,11 @@ export function stringifyWireBody(body: object, options?: { cardFieldEncoding?: 
   const encoding =
     options?.cardFieldEncoding ??
     (typeof (card as { expiry_month?: unknown }).expiry_month === 'string' ? 'string' : 'integer');
-  const record = body as Record<string, unknown>;
-  let out = '';
-  for (const key in record) {
-    const value = record[key];
-    if (value === undefined) continue;
-    const text =
-      key === 'card_details'
-        ? stringifyCardDetails(value as Record<string, unknown>, encoding)
-        : JSON.stringify(value);
-    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
-  }
-  return `{${out}}`;
+  return stringifyObject(body as Record<string, unknown>, (key, value) =>
+    key === 'card_details'
+      ? stringifyCardDetails(value as Record<string, unknown>, encoding)
+      : JSON.stringify(value),
+  );
 }
 
 // A JSON string token, or a number token; strings are matched first so digits inside them are skipped.

@@ -2,7 +2,15 @@
 import * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
-import { checkCvc, checkExpiryMonth, checkExpiryYear, checkNotExpired } from '../validation/card.js';
+import {
+  checkCardNumber,
+  checkCvc,
+  checkExpiryMonth,
+  checkExpiryYear,
+  checkLeadingZero,
+  checkNotExpired,
+} from '../validation/card.js';
+import type { Check } from '../validation/result.js';
 import {
   cardNumberInput,
   cardNumberWire,
@@ -134,22 +142,20 @@ function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): Val
   const card = (input as { card_details?: Record<string, unknown> } | null)?.card_details;
   if (typeof card !== 'object' || card === null) return [];
   const issues: ValidationIssue[] = [];
+  const report = (field: string, result: Check<unknown>) => {
+    if (!result.ok)
+      issues.push({ path: ['card_details', field], code: result.code, message: result.message });
+  };
   const month = checkExpiryMonth(card.expiry_month);
   const year = checkExpiryYear(card.expiry_year);
   if (month.ok && year.ok) {
-    const expiry = checkNotExpired(month.value, year.value, options.now ?? new Date());
-    if (!expiry.ok)
-      issues.push({ path: ['card_details', 'expiry_year'], code: expiry.code, message: expiry.message });
+    report('expiry_year', checkNotExpired(month.value, year.value, options.now ?? new Date()));
   }
+  const encoding = options.cardFieldEncoding ?? 'integer';
+  const number = checkCardNumber(card.card_number);
+  if (number.ok) report('card_number', checkLeadingZero('card_number', number.value, encoding));
   const cvc = checkCvc(card.cvc);
-  if (cvc.ok && (options.cardFieldEncoding ?? 'integer') === 'integer' && cvc.value.startsWith('0')) {
-    issues.push({
-      path: ['card_details', 'cvc'],
-      code: 'cvc_leading_zero',
-      message:
-        "a cvc starting with 0 cannot be sent as a 3-digit JSON integer (the service documents card fields as integers); set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
-    });
-  }
+  if (cvc.ok) report('cvc', checkLeadingZero('cvc', cvc.value, encoding));
   return issues;
 }
 

@@ -12,32 +12,30 @@ import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkPhoneNumber, type PhoneNumberPurpose } from '../validation/phone.js';
 import { checkReferenceId } from '../validation/reference-id.js';
-import type { Check } from '../validation/result.js';
+import { fail, pass, type Check } from '../validation/result.js';
 import { checkHttpUrl } from '../validation/url.js';
 
-/** Runs a pure check as a zod transform, reporting its code and message as a custom issue. */
-export const checked = <B extends z.ZodMiniType, O>(base: B, check: (value: z.output<B>) => Check<O>) =>
+/**
+ * A field checked by one of the pure checks of src/validation, as a zod transform: the check
+ * names the rule (its code and message become a custom issue) and normalises the value. The
+ * check also refuses values of the wrong type, so the base is an unchecked `I` (the input type);
+ * a missing field is `required (<what>)`.
+ */
+export const checked = <I, O>(check: (value: unknown) => Check<O>, what: string) =>
   z.pipe(
-    base,
-    z.transform((value: z.output<B>, ctx): O => {
-      const result = check(value);
-      if (result.ok) return result.value;
+    z.custom<I>(),
+    z.transform((value: I, ctx): O => {
+      const result = value === undefined ? undefined : check(value);
+      if (result?.ok) return result.value;
       ctx.issues.push({
         code: 'custom',
-        message: result.message,
-        params: { code: result.code },
+        message: result?.message ?? `required (${what})`,
+        params: { code: result?.code ?? 'invalid_type' },
         input: value,
       });
       return z.NEVER;
     }),
   );
-
-// z.custom lets NaN and Infinity through to the check, whose message names them.
-const anyNumber = z.custom<number>((value) => typeof value === 'number');
-const numeric = (what: string) =>
-  z.union([anyNumber, z.bigint(), z.string()], {
-    error: expecting(`expected ${what} as a number, bigint or string`),
-  });
 
 // ---- input side ----
 
@@ -55,65 +53,61 @@ export const textInput = (what = 'text') =>
       z.refine((value) => value.trim() !== '', { error: 'must not be empty', params: { code: 'empty' } }),
     );
 
-export const emailInput = z.email({
-  error: expecting('expected an e-mail address such as jane@example.com'),
-});
+// z.email()'s own default pattern, as a plain regex check.
+const emailPattern =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const emailRule = 'expected an e-mail address such as jane@example.com';
+
+export const emailInput = z
+  .string({ error: expecting(emailRule) })
+  .check(z.regex(emailPattern, { error: emailRule }));
 
 export const phoneInput = (purpose: PhoneNumberPurpose) =>
-  checked(z.string({ error: expecting('expected the phone number as a string') }), (value) =>
-    checkPhoneNumber(value, purpose),
+  checked<string, string>(
+    (value) => checkPhoneNumber(value, purpose),
+    'expected the phone number as a string',
   );
 
 export const amountInput = (min: 0 | 1) =>
-  checked(numeric('a whole number'), (value) => checkWholeNumber(value, min));
+  checked<number | bigint | string, string>(
+    (value) => checkWholeNumber(value, min),
+    'expected a whole number as a number, bigint or string',
+  );
 
-export const currencyInput = checked(
-  z.string({ error: expecting('expected a 3-letter currency code such as KES') }),
+export const currencyInput = checked<string, string>(
   checkCurrency,
+  'expected a 3-letter currency code such as KES',
 );
 
-export const httpUrlInput = checked(
-  z.string({ error: expecting('expected an absolute http(s) URL string') }),
-  checkHttpUrl,
-);
+export const httpUrlInput = checked<string, string>(checkHttpUrl, 'expected an absolute http(s) URL string');
 
-export const cardNumberInput = checked(
-  z.union([z.string(), z.number()], { error: expecting('expected the card number as a string') }),
+export const cardNumberInput = checked<string | number, string>(
   checkCardNumber,
+  'expected the card number as a string',
 );
 
-export const expiryMonthInput = checked(
-  z.union([z.number(), z.string()], { error: expecting('expected a month from 1 to 12') }),
+export const expiryMonthInput = checked<number | string, number>(
   checkExpiryMonth,
+  'expected a month from 1 to 12',
 );
 
-export const expiryYearInput = checked(
-  z.union([z.number(), z.string()], { error: expecting('expected a 4-digit year') }),
-  checkExpiryYear,
-);
+export const expiryYearInput = checked<number | string, number>(checkExpiryYear, 'expected a 4-digit year');
 
-export const cvcInput = checked(
-  z.union([z.string(), z.number()], { error: expecting('expected 3 digits') }),
-  checkCvc,
-);
+export const cvcInput = checked<string | number, string>(checkCvc, 'expected 3 digits');
 
-export const referenceIdInput = checked(numeric('12 digits'), checkReferenceId);
+export const referenceIdInput = checked<number | bigint | string, number>(
+  checkReferenceId,
+  'expected 12 digits as a number, bigint or string',
+);
 
 /** A non-negative safe integer given as a number or a digit string (order_id, product_id). */
 export const integerIdInput = (what: string) =>
-  checked(
-    z.union([z.number(), z.string()], { error: expecting(`expected ${what} as an integer`) }),
-    (value) => {
-      const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
-      return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
-        ? { ok: true as const, value: number }
-        : {
-            ok: false as const,
-            code: 'invalid_integer',
-            message: `expected ${what} as a whole number (JSON integer)`,
-          };
-    },
-  );
+  checked<number | string, number>((value) => {
+    const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+    return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
+      ? pass(number)
+      : fail('invalid_integer', `expected ${what} as a whole number (JSON integer)`);
+  }, `expected ${what} as an integer`);
 
 // ---- wire side (spec §2 types) ----
 
@@ -141,7 +135,11 @@ export const httpUrlWire = z.string().check(
   }),
 );
 
-export const nonEmptyStringWire = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+export const emailWire = z.string().check(z.regex(emailPattern, { error: emailRule }));
+
+export const nonEmptyStringWire = z
+  .string()
+  .check(z.refine((value) => value !== '', { error: 'must not be empty' }));
 
 /**
  * card_number on the wire: a JSON integer. Builders hold it as a digit string, which
@@ -154,9 +152,13 @@ export const cardNumberWire = z.union([z.string(), z.int()]).check(
   }),
 );
 
+/** A JSON integer from `min` to `max`; `error` names the rule, for a wrong type or value alike. */
+export const intWire = (error: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.int({ error }).check(z.refine((value) => value >= min && value <= max, { error }));
+
 /** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
 const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>
-  z.union([z.int().check(z.gte(min), z.lte(max)), z.string().check(z.regex(pattern))], { error });
+  z.union([intWire(error, min, max), z.string().check(z.regex(pattern))], { error });
 
 export const expiryMonthWire = intOrDigits(1, 12, /^(?:0?[1-9]|1[0-2])$/, 'expected a month from 1 to 12');
 
@@ -164,7 +166,8 @@ export const expiryYearWire = intOrDigits(1000, 9999, /^\d{4}$/, 'expected a 4-d
 
 export const cvcWire = intOrDigits(100, 999, /^\d{3}$/, 'expected 3 digits');
 
-const referenceIdRule = { error: 'expected 12 digits, the first not 0' };
-export const referenceIdWire = z
-  .int()
-  .check(z.gte(100_000_000_000, referenceIdRule), z.lte(999_999_999_999, referenceIdRule));
+export const referenceIdWire = intWire(
+  'expected 12 digits, the first not 0',
+  100_000_000_000,
+  999_999_999_999,
+);

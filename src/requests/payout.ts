@@ -7,6 +7,7 @@ import {
   currencyInput,
   currencyWire,
   emailInput,
+  emailWire,
   expecting,
   httpUrlInput,
   httpUrlWire,
@@ -33,7 +34,7 @@ export type PayoutRecipientKey = 'customer_details' | 'client_details';
 const recipientWire = z.strictObject({
   full_name: nonEmptyStringWire,
   phone_number: phoneWire('payout'),
-  email: z.email(),
+  email: emailWire,
 });
 
 const countryCodeWire = z

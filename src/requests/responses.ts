@@ -1,6 +1,7 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
 // documented keys must have the documented types.
 import * as z from 'zod/mini';
+import { httpUrlWire } from './fields.js';
 
 /**
  * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }`.
@@ -54,7 +55,7 @@ export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentRespo
  * ```
  */
 export const checkoutSessionResponseSchema = z.looseObject({
-  checkout_link: z.url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' }),
+  checkout_link: httpUrlWire,
   status: z.boolean(),
   order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))]),
 });

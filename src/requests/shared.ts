@@ -1,17 +1,17 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
 import * as z from 'zod/mini';
-import { checkQuantity, checkUnitPrice } from '../validation/product.js';
-import type { Check } from '../validation/result.js';
+import { checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
 import {
   amountInput,
   checked,
   currencyInput,
   currencyWire,
   emailInput,
-  expecting,
+  emailWire,
   httpUrlInput,
   httpUrlWire,
+  intWire,
   integerIdInput,
   nonEmptyStringWire,
   phoneInput,
@@ -19,9 +19,6 @@ import {
   textInput,
   wholeNumberStringWire,
 } from './fields.js';
-
-const numberOrString = <O>(check: (value: unknown) => Check<O>, error: string) =>
-  checked(z.union([z.number(), z.string()], { error: expecting(error) }), check);
 
 // ---- customer_details (spec §2.1) ----
 
@@ -47,7 +44,7 @@ const customerFieldsWire = {
   full_name: nonEmptyStringWire,
   location: z.optional(z.string()),
   phone_number: phoneWire('payment'),
-  email: z.email(),
+  email: emailWire,
 };
 
 export const paymentCustomerWire = z.strictObject({
@@ -62,23 +59,23 @@ export const checkoutCustomerWire = z.strictObject(customerFieldsWire);
 export const productInput = z.strictObject({
   product_id: z.optional(integerIdInput('product_id')),
   product_name: textInput('product_name'),
-  quantity: numberOrString(checkQuantity, 'expected a whole number of at least 1'),
-  unit_price: numberOrString(checkUnitPrice, 'expected a price of at least 0'),
+  quantity: checked<number | string, number>(checkQuantity, 'expected a whole number of at least 1'),
+  unit_price: checked<number | string, UnitPrice>(checkUnitPrice, 'expected a price of at least 0'),
 });
 
 export const cardProductWire = z.strictObject({
   product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z.int().check(z.gte(1)),
-  unit_price: z.number().check(z.gte(0)),
+  quantity: intWire('expected a whole number of at least 1', 1),
+  unit_price: z
+    .number({ error: 'expected a price of at least 0' })
+    .check(z.refine((value) => value >= 0, { error: 'expected a price of at least 0' })),
 });
 
 export const mobileMoneyProductWire = z.strictObject({
   product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
-  quantity: z
-    .string()
-    .check(z.regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' })),
+  quantity: wholeNumberStringWire(1),
   unit_price: z
     .string()
     .check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' })),
@@ -105,6 +102,8 @@ export const checkoutAmountInput = z.strictObject({
   ...amountFieldsInput,
 });
 
+const orderIdWire = intWire('expected a whole number of at least 0');
+
 const amountFieldsWire = {
   delivery_fee: wholeNumberStringWire(0),
   discount_fee: wholeNumberStringWire(0),
@@ -113,11 +112,11 @@ const amountFieldsWire = {
 };
 
 export const paymentAmountWire = z.strictObject({
-  order_id: z.optional(z.int().check(z.gte(0))),
+  order_id: z.optional(orderIdWire),
   ...amountFieldsWire,
 });
 
-export const checkoutAmountWire = z.strictObject({ order_id: z.int().check(z.gte(0)), ...amountFieldsWire });
+export const checkoutAmountWire = z.strictObject({ order_id: orderIdWire, ...amountFieldsWire });
 
 // ---- callback_details (spec §2.5) ----
 

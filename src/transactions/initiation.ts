@@ -20,25 +20,22 @@ interface TransactionsOption {
 // Where each kind's wire body keeps the reference the callback carries, the amount and currency
 // it is checked against, and the callback URL: [object, field].
 type Place = readonly [string, string];
-const places: Record<TransactionKind, { reference: Place; amount: Place; currency: Place; url: Place }> = {
-  card: {
-    reference: ['callback_details', 'transaction_reference'],
-    amount: ['amount', 'total'],
-    currency: ['amount', 'currency'],
-    url: ['callback_details', 'callback_url'],
-  },
-  mobile_money: {
-    reference: ['callback_details', 'transaction_reference'],
-    amount: ['amount', 'total'],
-    currency: ['amount', 'currency'],
-    url: ['callback_details', 'callback_url'],
-  },
-  checkout: {
-    reference: ['amount', 'order_id'],
-    amount: ['amount', 'total'],
-    currency: ['amount', 'currency'],
-    url: ['redirect_urls', 'callback_url'],
-  },
+interface Places {
+  readonly reference: Place;
+  readonly amount: Place;
+  readonly currency: Place;
+  readonly url: Place;
+}
+const payment: Places = {
+  reference: ['callback_details', 'transaction_reference'],
+  amount: ['amount', 'total'],
+  currency: ['amount', 'currency'],
+  url: ['callback_details', 'callback_url'],
+};
+const places: Record<TransactionKind, Places> = {
+  card: payment,
+  mobile_money: payment,
+  checkout: { ...payment, reference: ['amount', 'order_id'], url: ['redirect_urls', 'callback_url'] },
   payout: {
     reference: ['transfer', 'reference_id'],
     amount: ['transfer', 'amount'],

@@ -112,14 +112,18 @@ export function checkCvc(input: unknown): Check<string> {
 }
 
 /**
- * card_number under `cardFieldEncoding: 'integer'`: a JSON integer cannot start with 0, so such a
- * number can only be sent as a digit string. `digits` is the checked 16-digit number.
+ * card_number or cvc under `cardFieldEncoding: 'integer'`: a JSON integer cannot start with 0, so
+ * such a value can only be sent as a digit string. `digits` is the checked field.
  */
-export function checkCardNumberEncoding(digits: string, encoding: 'integer' | 'string'): Check<string> {
+export function checkLeadingZero(
+  field: 'card_number' | 'cvc',
+  digits: string,
+  encoding: 'integer' | 'string',
+): Check<string> {
   if (encoding === 'integer' && digits.startsWith('0')) {
     return fail(
-      'card_number_leading_zero',
-      "a card number starting with 0 cannot be sent as a JSON integer; set the client option cardFieldEncoding: 'string' to send card fields as digit strings",
+      `${field}_leading_zero`,
+      `a ${field === 'cvc' ? 'cvc' : 'card number'} starting with 0 cannot be sent as a JSON integer (the service documents card fields as integers); set the client option cardFieldEncoding: 'string' to send card fields as digit strings`,
     );
   }
   return pass(digits);

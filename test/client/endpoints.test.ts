@@ -128,6 +128,15 @@ describe('PaymentsClient endpoints', () => {
     expect(calls).toBe(1);
   });
 
+  it('takes headers as a Headers object or an array of pairs too', async () => {
+    service.documented();
+    await client({ headers: new Headers({ 'X-Merchant': 'm1' }) }).initiatePayout(payoutInput, {
+      headers: [['X-Trace', 'call']],
+    });
+    const [request] = await service.recorded();
+    expect(request!.headers).toMatchObject({ 'x-merchant': 'm1', 'x-trace': 'call' });
+  });
+
   it('applies mobileMoneyBrand, paymentMethods, payoutRecipientKey and cardFieldEncoding', async () => {
     service.documented();
     const configured = client({

@@ -68,6 +68,7 @@ describe('per-call options', () => {
     for (const options of [
       { timeout: -5 },
       { timeout: Number.NaN },
+      { timeout: Number.POSITIVE_INFINITY },
       { totalTimeout: 0 },
       { signal: 'stop' },
     ]) {

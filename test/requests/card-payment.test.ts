@@ -68,6 +68,13 @@ describe('buildCardPaymentRequest', () => {
     expect(() => build(withCard({ cvc: '042' }))).toThrow(/cardFieldEncoding: 'string'/);
   });
 
+  it('rejects a card number with a leading zero under the integer encoding, naming the option', () => {
+    const zeros = withCard({ card_number: '0000 0000 0000 0000' });
+    expect(issuesOf(() => build(zeros))).toEqual(['card_details.card_number: card_number_leading_zero']);
+    expect(() => build(zeros)).toThrow(/cardFieldEncoding: 'string'/);
+    expect(build(zeros, { cardFieldEncoding: 'string' }).card_details.card_number).toBe('0000000000000000');
+  });
+
   it('rejects an expired card and accepts one expiring this month', () => {
     expect(issuesOf(() => build(withCard({ expiry_month: 12, expiry_year: 2029 })))).toEqual([
       'card_details.expiry_year: card_expired',
@@ -171,5 +178,20 @@ describe('cardPaymentRequestSchema', () => {
     }
     const { payment_method: _m, ...customer } = body.customer_details;
     expect(cardPaymentRequestSchema.safeParse({ ...body, customer_details: customer }).success).toBe(false);
+  });
+
+  it('names the rule of an out-of-range product field, cvc or order_id', () => {
+    const body = build(cardPaymentInput);
+    const messages = (candidate: unknown) =>
+      cardPaymentRequestSchema.safeParse(candidate).error?.issues.map((issue) => issue.message);
+    expect(
+      messages({ ...body, products: [{ product_name: 'Coffee', quantity: 0, unit_price: -1 }] }),
+    ).toEqual(['expected a whole number of at least 1', 'expected a price of at least 0']);
+    expect(messages({ ...body, card_details: { ...body.card_details, cvc: 1000 } })).toEqual([
+      'expected 3 digits',
+    ]);
+    expect(messages({ ...body, amount: { ...body.amount, order_id: -1 } })).toEqual([
+      'expected a whole number of at least 0',
+    ]);
   });
 });

@@ -86,6 +86,23 @@ describe('buildPayoutRequest', () => {
     expect(() => build(input)).toThrow(/payoutRecipientKey/);
   });
 
+  it('names what a missing or wrongly typed object should be', () => {
+    const { customer_details: _customer, ...rest } = payoutInput;
+    expect(() => build({ ...rest, webhook_endpoint: 'https://shop.example/hooks' })).toThrow(
+      'Invalid payout: customer_details: required (expected object); webhook_endpoint: expected object, got string',
+    );
+  });
+
+  it('names the rule of a missing or wrongly typed amount', () => {
+    const { amount: _amount, ...transfer } = payoutInput.transfer;
+    expect(() => build({ ...payoutInput, transfer })).toThrow(
+      'transfer.amount: required (expected a whole number as a number, bigint or string)',
+    );
+    expect(() => build({ ...payoutInput, transfer: { ...transfer, amount: true } })).toThrow(
+      'transfer.amount: expected a whole number of at least 1 as a number, bigint or string, got boolean',
+    );
+  });
+
   it.each([
     [{ amount: 0 }, 'transfer.amount: too_small'],
     [{ amount: '12.5' }, 'transfer.amount: invalid_amount'],

@@ -4,7 +4,7 @@ import {
   checkCvc,
   checkExpiryMonth,
   checkExpiryYear,
-  checkCardNumberEncoding,
+  checkLeadingZero,
   checkNotExpired,
   isValidCardNumber,
 } from '../../src/validation/card.js';
@@ -83,16 +83,17 @@ describe('expiry and cvc', () => {
   });
 });
 
-describe('checkCardNumberEncoding', () => {
-  it("refuses a leading 0 only under 'integer', and points to 'string'", () => {
-    const refused = checkCardNumberEncoding('0000000000000000', 'integer');
+describe('checkLeadingZero', () => {
+  it("refuses a card number or cvc with a leading 0 only under 'integer', and points to 'string'", () => {
+    const refused = checkLeadingZero('card_number', '0000000000000000', 'integer');
     expect(refused).toMatchObject({ ok: false, code: 'card_number_leading_zero' });
     expect(!refused.ok && refused.message).toContain("cardFieldEncoding: 'string'");
-    expect(checkCardNumberEncoding('0000000000000000', 'string')).toEqual({
+    expect(checkLeadingZero('cvc', '042', 'integer')).toMatchObject({ ok: false, code: 'cvc_leading_zero' });
+    expect(checkLeadingZero('card_number', '0000000000000000', 'string')).toEqual({
       ok: true,
       value: '0000000000000000',
     });
-    expect(checkCardNumberEncoding('4242424242424242', 'integer')).toEqual({
+    expect(checkLeadingZero('card_number', '4242424242424242', 'integer')).toEqual({
       ok: true,
       value: '4242424242424242',
     });
