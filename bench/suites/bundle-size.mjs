@@ -56,7 +56,8 @@ export async function runBundleSizeSuite({ sdk }) {
     unit: 'bytes',
     goal: { max },
     guard: { max: guard },
-    guardWhy: 'the verdict, the tracker option, Host validation and the ky transport grew the entries',
+    guardWhy:
+      'the fail-closed verdict, Host validation, the tracker option and the ky transport grew the entries past their goals',
     value: result.gzip,
     minified: result.minified,
     byPackage: result.byPackage,
@@ -71,7 +72,7 @@ export async function runBundleSizeSuite({ sdk }) {
     figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 34 * 1024, {
       stripe: stripe.gzip,
     }),
-    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 17.5 * 1024, {
+    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 16.5 * 1024, {
       openai: openai.gzip,
     }),
   ];
