@@ -34,7 +34,12 @@ export async function runColdStartSuite({ mode }) {
       label: 'cold start: import main + new PaymentsClient',
       ours: 'ours-main',
       peer: 'stripe',
-      judged: { goal: { max: 0.8 } },
+      judged: {
+        goal: { max: 0.8 },
+        guard: { max: 1 },
+        guardWhy:
+          'at its goal since ky loads on the first call: 0.68–0.94× over runs, so noise alone must not fail CI',
+      },
     },
     {
       // The client imports ky on its first call: this keeps that deferred cost in view.
@@ -52,7 +57,8 @@ export async function runColdStartSuite({ mode }) {
       judged: {
         goal: { max: 0.8 },
         guard: { max: 1.2 },
-        guardWhy: "importing zod/mini alone is most of the SDK's cold start (~80 ms of CPU)",
+        guardWhy:
+          "importing zod/mini alone is ~0.94× openai-node's whole cold start (zod is a peer; the schemas are built at import)",
       },
     },
   ];
