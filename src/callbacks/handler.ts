@@ -469,12 +469,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     300_000,
   );
   const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
-  const verifyOptions =
-    secret === undefined
-      ? undefined
-      : options.publicOrigin === undefined
-        ? { secret }
-        : { secret, origin: options.publicOrigin };
+  const verifyOptions = secret === undefined ? undefined : { secret, origin: options.publicOrigin };
 
   const refuse = async (
     request: InboundCallback,
