@@ -95,76 +95,64 @@ const SCHEME = 'hosted-payments/v1';
 const MIN_SECRET_LENGTH = 16;
 const encoder = new TextEncoder();
 
-/** The HMAC-SHA256 of a message, and a constant-time check of a given one. */
-interface Hmac {
-  sign(secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array>;
-  matches(secret: string, message: Uint8Array<ArrayBuffer>, mac: Uint8Array<ArrayBuffer>): Promise<boolean>;
-}
+/** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
+type Mac = (secret: string, message: string) => string | Promise<string>;
 
-type NodeHmac = Pick<typeof NodeCrypto, 'createHmac' | 'timingSafeEqual'>;
+type NodeHmac = Pick<typeof NodeCrypto, 'createHmac'>;
 
 /**
  * `node:crypto` where the runtime offers it (Node ≥ 20.16): a synchronous HMAC of a few
  * microseconds, several times cheaper than `crypto.subtle`, whose every call is a promise answered
  * from the thread pool, and the handler verifies on every delivery. `process.getBuiltinModule` is
  * a function call, not an import, so bundlers for browsers and edge runtimes find nothing to
- * resolve and the module loads everywhere; without it, Web Crypto. Both give the same bytes and
- * compare in constant time (`timingSafeEqual`, `crypto.subtle.verify`).
+ * resolve and the module loads everywhere; without it, Web Crypto. Both give the same text.
  */
-function nodeHmac(): Hmac | undefined {
+function nodeMac(): Mac | undefined {
   const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const module = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeHmac> | undefined;
-  if (typeof module?.createHmac !== 'function' || typeof module.timingSafeEqual !== 'function')
-    return undefined;
-  const { createHmac, timingSafeEqual } = module as NodeHmac;
-  const mac = (secret: string, message: Uint8Array): Uint8Array =>
-    createHmac('sha256', secret).update(message).digest();
-  return {
-    sign: (secret, message) => Promise.resolve(mac(secret, message)),
-    matches: (secret, message, given) => Promise.resolve(timingSafeEqual(mac(secret, message), given)),
-  };
+  const createHmac = module?.createHmac;
+  if (typeof createHmac !== 'function') return undefined;
+  return (secret, message) => createHmac('sha256', secret).update(message).digest('base64url');
 }
 
-function webCryptoHmac(): Hmac {
+function webCryptoMac(): Mac {
   const MAX_CACHED_KEYS = 16;
   const keys = new Map<string, Promise<CryptoKey>>();
   const key = (secret: string): Promise<CryptoKey> => {
     let imported = keys.get(secret);
     if (imported === undefined) {
-      const usages: KeyUsage[] = ['sign', 'verify'];
       const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-      imported = crypto.subtle.importKey('raw', encoder.encode(secret), algorithm, false, usages);
+      imported = crypto.subtle.importKey('raw', encoder.encode(secret), algorithm, false, ['sign']);
       if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
       keys.set(secret, imported);
     }
     return imported;
   };
-  return {
-    sign: async (secret, message) =>
-      new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), message)),
-    matches: async (secret, message, given) =>
-      crypto.subtle.verify('HMAC', await key(secret), given, message),
-  };
+  return async (secret, message) =>
+    toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), encoder.encode(message))));
 }
 
-let hmacBackend: Hmac | undefined;
-const hmac = (): Hmac => (hmacBackend ??= nodeHmac() ?? webCryptoHmac());
+let macBackend: Mac | undefined;
+const mac: Mac = (secret, message) => (macBackend ??= nodeMac() ?? webCryptoMac())(secret, message);
 
 /** RFC 3986 percent-encoding: everything but `A-Z a-z 0-9 - . _ ~`, upper-case hex. */
 const percentEncode = (text: string): string =>
   encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** What the MAC covers; see the module comment. */
-function signedMessage(host: string, url: URL, reference: string): Uint8Array<ArrayBuffer> {
-  const query: string[] = [];
+/** The URL's query, read once: the `hp_ref` and `hp_sig` values, and every other pair as signed. */
+function readQuery(url: URL): { references: string[]; signatures: string[]; signed: string[] } {
+  const read = { references: [] as string[], signatures: [] as string[], signed: [] as string[] };
   for (const [name, value] of url.searchParams) {
-    if (name !== callbackSignatureParams.reference && name !== callbackSignatureParams.signature) {
-      query.push(`${percentEncode(name)}=${percentEncode(value)}`);
-    }
+    if (name === callbackSignatureParams.reference) read.references.push(value);
+    else if (name === callbackSignatureParams.signature) read.signatures.push(value);
+    else read.signed.push(`${percentEncode(name)}=${percentEncode(value)}`);
   }
-  const target = query.length === 0 ? url.pathname : `${url.pathname}?${query.join('&')}`;
-  return encoder.encode(`${SCHEME}\n${host}${target}\n${reference}`);
+  return read;
 }
+
+/** What the MAC covers; see the module comment. */
+const signedMessage = (host: string, url: URL, signed: readonly string[], reference: string): string =>
+  `${SCHEME}\n${host}${url.pathname}${signed.length === 0 ? '' : `?${signed.join('&')}`}\n${reference}`;
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -173,16 +161,15 @@ function toBase64Url(bytes: Uint8Array): string {
 }
 
 /**
- * The 32 bytes of a signature in its one canonical spelling, else undefined: 43 characters,
- * no padding, and the last character's two low bits (beyond the 256 bits) zero, so that no
- * second spelling of the same bytes verifies.
+ * Whether two texts are equal, in a time that depends on their length only, not on where they
+ * differ. A signature is compared as text: each 32 bytes have one base64url spelling without
+ * padding, so only that spelling can equal the one computed.
  */
-function fromCanonicalBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(text)) return undefined;
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '=');
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+function sameText(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false;
+  let difference = 0;
+  for (let i = 0; i < expected.length; i++) difference |= given.charCodeAt(i) ^ expected.charCodeAt(i);
+  return difference === 0;
 }
 
 const isHttpUrl = (url: URL): boolean => url.protocol === 'https:' || url.protocol === 'http:';
@@ -267,9 +254,12 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
   }
   parsed.searchParams.delete(callbackSignatureParams.reference);
   parsed.searchParams.delete(callbackSignatureParams.signature);
-  const mac = await hmac().sign(secret, signedMessage(parsed.host, parsed, reference));
+  const signature = await mac(
+    secret,
+    signedMessage(parsed.host, parsed, readQuery(parsed).signed, reference),
+  );
   parsed.searchParams.append(callbackSignatureParams.reference, reference);
-  parsed.searchParams.append(callbackSignatureParams.signature, toBase64Url(mac));
+  parsed.searchParams.append(callbackSignatureParams.signature, signature);
   return parsed.href;
 }
 
@@ -316,8 +306,7 @@ export async function verifyCallbackUrl(
     }
     host = origin;
   }
-  const references = parsed.searchParams.getAll(callbackSignatureParams.reference);
-  const signatures = parsed.searchParams.getAll(callbackSignatureParams.signature);
+  const { references, signatures, signed } = readQuery(parsed);
   if (references.length !== 1 || references[0] === '') {
     throw new CallbackVerificationError(
       'missing_reference',
@@ -331,12 +320,9 @@ export async function verifyCallbackUrl(
     );
   }
   const reference = references[0]!;
-  const signature = fromCanonicalBase64Url(signatures[0]!);
-  if (signature !== undefined) {
-    const message = signedMessage(host, parsed, reference);
-    for (const secret of secrets) {
-      if (await hmac().matches(secret, message, signature)) return { reference };
-    }
+  const message = signedMessage(host, parsed, signed, reference);
+  for (const secret of secrets) {
+    if (sameText(signatures[0]!, await mac(secret, message))) return { reference };
   }
   throw new CallbackVerificationError(
     'bad_signature',
