@@ -8,11 +8,10 @@
 //   node bench/experiments/route-ab.mjs main=. without-dedupe=/tmp/copy
 //
 // <dir> holds src/ and tsup.config.ts (a copy of the repo with node_modules linked); '.' is the repo.
-import { spawnSync, fork } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { delivery, signedUrl } from '../fixtures/deliveries.mjs';
+import { drive, sdkPool, startServer } from '../suites/routes.mjs';
 
 const bench = fileURLToPath(new URL('..', import.meta.url));
 const repo = resolve(bench, '..');
@@ -49,60 +48,26 @@ for (const tree of trees) {
 }
 
 const { signCallbackUrl } = await import(trees[0].entry);
-const pool = [];
-for (let n = 0; n < warmup + amount + 256; n++) {
-  const { body, reference } = delivery(n);
-  const url = new URL(await signedUrl(signCallbackUrl, reference));
-  pool.push({ path: `${url.pathname}${url.search}`, body: Buffer.from(body) });
-}
+const pool = await sdkPool(signCallbackUrl, warmup + amount + 256);
 
-function message(child, type) {
-  return new Promise((done, fail) => {
-    const onMessage = (m) =>
-      m.type === type && (child.off('exit', fail), child.off('message', onMessage), done(m));
-    child.on('message', onMessage);
-    child.once('exit', fail);
-  });
-}
-
+/** Server CPU per request of one server over `amount` requests, after `warmup`. */
 async function measure(kind, entry) {
-  const child = fork(resolve(bench, 'routes', 'server.mjs'), [kind, entry], { stdio: 'inherit' });
-  const { port } = await message(child, 'ready');
-  let next = 0;
-  const drive = (count) =>
-    autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections: 32,
-      amount: count,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (request) => {
-            const { path, body } = pool[next++ % pool.length];
-            return {
-              ...request,
-              path,
-              body,
-              headers: { ...request.headers, 'content-type': 'application/json' },
-            };
-          },
-        },
-      ],
-    });
-  await drive(warmup);
-  const started = message(child, 'started');
-  child.send({ type: 'start' });
-  await started;
-  const result = await drive(amount);
-  const stats = message(child, 'stats');
-  child.send({ type: 'stop' });
-  const { cpuMicros, events } = await stats;
-  child.disconnect();
-  if (result.non2xx > 0 || events !== amount)
-    throw new Error(`${kind}: ${result.non2xx} non-2xx, ${events} events`);
-  return cpuMicros / amount;
+  const server = startServer(kind, [], entry);
+  try {
+    const { port } = await server.ready;
+    const load = { port, pool, connections: 32, maxSeconds: 120 };
+    await drive({ ...load, from: 0, amount: warmup });
+    const { result, stats } = await server.measure(() => drive({ ...load, from: warmup, amount }));
+    if (result.non2xx > 0 || stats.events !== amount) {
+      throw new Error(
+        `${kind}: ${result.non2xx} non-2xx answers, ${stats.events} events for ${amount} requests`,
+      );
+    }
+    return stats.cpuMicros / amount;
+  } finally {
+    await server.stop();
+  }
 }
-
 const servers = [{ label: 'bare read + JSON.parse', kind: 'bare-node', entry: trees[0].entry }];
 for (const tree of trees) servers.push({ label: tree.label, kind: 'sdk-node', entry: tree.entry });
 const cpu = new Map(servers.map((server) => [server, []]));

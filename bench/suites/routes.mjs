@@ -26,7 +26,7 @@ export const routeGroups = {
 };
 
 /** Deliveries for the SDK routes (signed URL) and the bare route: `{ path, body }`, body as bytes. */
-async function sdkPool(signCallbackUrl, count) {
+export async function sdkPool(signCallbackUrl, count) {
   const pool = [];
   for (let n = 0; n < count; n++) {
     const { body, reference } = delivery(n);
@@ -51,8 +51,9 @@ function stripePool(pool) {
   }));
 }
 
-function startServer(kind, execArgv) {
-  const child = fork(serverScript, [kind, callbacksEntry], {
+/** A route server (routes/server.mjs) of `kind`, on the SDK build at `entry`. */
+export function startServer(kind, execArgv, entry = callbacksEntry) {
+  const child = fork(serverScript, [kind, entry], {
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     execArgv,
   });
@@ -100,7 +101,7 @@ function startServer(kind, execArgv) {
 }
 
 /** autocannon over `pool[from, from + amount)`: 32 connections, bounded in count and time. */
-async function drive({ port, pool, from, amount, connections, maxSeconds }) {
+export async function drive({ port, pool, from, amount, connections, maxSeconds }) {
   let next = from;
   const startedAt = performance.now();
   const instance = autocannon({
@@ -203,7 +204,7 @@ function ratioFigure(figure, oursRuns, baseRuns, metric, text) {
 // and validates each delivery costs about what stripe-node's does, the issue's own hand-written one
 // included, so 1.2× stripe-node's throughput is at the edge of what even that one reaches.
 const EXPRESS_GUARD_WHY =
-  'the hand-written route of issue 16 (node:crypto HMAC, safeParseCallback, a Map) measures ' +
+  'the hand-written route of issue 16 (node:crypto HMAC, safeParseCallback, a Set) measures ' +
   "0.92–1.22× stripe-node's throughput and 0.85–1.08× its CPU per request, a minimal route of the SDK's " +
   "own parts 0.94–1.11× its CPU; the SDK's route adds its body cap and deadline, Host check and " +
   'bounded dedupe (the hand-written and minimal-route rows)';

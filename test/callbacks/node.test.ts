@@ -29,11 +29,11 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function makeHandler(maxBodyBytes?: number) {
+function makeHandler(options: { maxBodyBytes?: number; publicOrigin?: string } = {}) {
   const events: CallbackEvent[] = [];
   const handler = createCallbackHandler({
     secret,
-    ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...options,
     onEvent: (event) => {
       events.push(event);
     },
@@ -81,7 +81,7 @@ describe('toNodeListener with node:http', () => {
   });
 
   it('answers 413 to a chunked body over the cap', async () => {
-    const { handler, events } = makeHandler(1024);
+    const { handler, events } = makeHandler({ maxBodyBytes: 1024 });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
     const chunks = Array.from({ length: 64 }, () => ' '.repeat(512));
@@ -92,7 +92,7 @@ describe('toNodeListener with node:http', () => {
   });
 
   it('answers 413 from Content-Length', async () => {
-    const { handler } = makeHandler(1024);
+    const { handler } = makeHandler({ maxBodyBytes: 1024 });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
     const body = ' '.repeat(4096);
@@ -261,12 +261,7 @@ describe('toNodeListener: which URL is verified', () => {
   });
 
   it('takes the host from publicOrigin when set, whatever valid Host the proxy sends', async () => {
-    const events: CallbackEvent[] = [];
-    const handler = createCallbackHandler({
-      secret,
-      publicOrigin: 'https://shop.example',
-      onEvent: (event) => void events.push(event),
-    });
+    const { handler, events } = makeHandler({ publicOrigin: 'https://shop.example' });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = new URL(
       await signCallbackUrl('https://shop.example/hooks', { secret, reference: '123456789012' }),
@@ -291,12 +286,7 @@ describe('toNodeListener: which URL is verified', () => {
   });
 
   it('with publicOrigin refuses a URL signed for another host, whatever Host the client sends', async () => {
-    const events: CallbackEvent[] = [];
-    const handler = createCallbackHandler({
-      secret,
-      publicOrigin: 'https://shop.example',
-      onEvent: (event) => void events.push(event),
-    });
+    const { handler, events } = makeHandler({ publicOrigin: 'https://shop.example' });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const staging = new URL(
       await signCallbackUrl('https://staging.shop.example/hooks', { secret, reference: '123456789012' }),
