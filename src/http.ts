@@ -423,7 +423,6 @@ export class Http {
       method: 'post',
       timeout: config.timeout,
       retry: kyRetry(config.retry, config.timeout, ky),
-      ...(config.fetch === undefined ? {} : { fetch: config.fetch as typeof fetch }),
       hooks: {
         beforeRequest: [
           async (_request, options, { retryCount }) => {
@@ -557,7 +556,8 @@ export class Http {
       let response: Response;
       try {
         response = await instance(path, {
-          body: wireText,
+          // ky calls its fetch with its Request only.
+          fetch: sendWith(wireText, this.#config.fetch) as typeof fetch,
           headers,
           timeout: call.timeout,
           signal,
@@ -580,6 +580,29 @@ export class Http {
 }
 
 /** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
+/**
+ * The `fetch` ky calls for one call's attempts: it sends ky's request (URL, method, headers, its
+ * signal — ky's timeout and the caller's abort) with the call's body text. ky carries the call
+ * without its body: a `Request` built from another `Request` (what ky hands to fetch) pipes its
+ * body through a `TransformStream`, and ky clones it before every attempt (a tee), which on Node
+ * together cost about as much as the whole bare `fetch`. A string body is sent as it is, and each
+ * retry sends it again. A merchant's own `fetch` still gets a `Request`, the body in it.
+ */
+const sendWith =
+  (body: string, custom: HttpConfig['fetch']) =>
+  (request: Request, init?: RequestInit): Promise<Response> => {
+    const options: RequestInit = {
+      ...init,
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+    };
+    return custom === undefined
+      ? globalThis.fetch(request.url, options)
+      : custom(new Request(request.url, options), init);
+  };
+
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,

@@ -163,16 +163,29 @@ describe('PaymentsClient endpoints', () => {
     expect(Object.keys(payout!)).toEqual(['client_details', 'destination', 'transfer', 'webhook_endpoint']);
   });
 
-  it('uses a custom fetch', async () => {
+  it('uses a custom fetch, handing it a Request with the wire body, the headers and a signal', async () => {
     const seen: string[] = [];
+    const sent: { body: unknown; headers: Record<string, string>; signal: unknown }[] = [];
     const custom = async (request: Request) => {
       seen.push(`${request.method} ${request.url}`);
+      sent.push({
+        body: await request.json(),
+        headers: Object.fromEntries(request.headers),
+        signal: request.signal,
+      });
       return Response.json(documentedReplies.payout);
     };
     await expect(client({ fetch: custom }).initiatePayout(payoutInput)).resolves.toEqual(
       documentedReplies.payout,
     );
     expect(seen).toEqual([`POST ${BASE_URL}/api/payout/mobile-money-payout`]);
+    expect(sent[0]!.body).toMatchObject({ transfer: { amount: expect.anything() } });
+    expect(sent[0]!.headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: 'Bearer sk_test_123',
+    });
+    expect(sent[0]!.signal).toBeInstanceOf(AbortSignal);
     expect(await service.recorded()).toHaveLength(0);
   });
 

@@ -129,4 +129,43 @@ describe('PaymentsClient over real sockets', () => {
       status: 200,
     });
   });
+
+  it('sends the whole body and the same headers on every attempt: after a 503, and after a timed-out attempt', async () => {
+    const attempts: { body: string; length: string | undefined; authorization: string | undefined }[] = [];
+    server = await startServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        attempts.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          length: request.headers['content-length'],
+          authorization: request.headers.authorization,
+        });
+        if (attempts.length === 1) {
+          response.writeHead(503).end();
+        } else if (attempts.length === 2) {
+          // never answered: the attempt times out and the next one sends again
+        } else {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end('{"message":"Mobile Payout Initiated","status":200}');
+        }
+      });
+    });
+    const client = new PaymentsClient({
+      baseUrl: server.url,
+      apiKey: 'sk_test_attempts',
+      timeout: 300,
+      retry: { limit: 2, backoffLimit: 10, retryOnTimeout: true },
+    });
+    await expect(client.initiatePayout(payoutInput)).resolves.toEqual({
+      message: 'Mobile Payout Initiated',
+      status: 200,
+    });
+    expect(attempts).toHaveLength(3);
+    const [first] = attempts;
+    expect(JSON.parse(first!.body)).toMatchObject({ transfer: { amount: expect.anything() } });
+    expect(first!.length).toBe(String(Buffer.byteLength(first!.body)));
+    expect(first!.authorization).toBe('Bearer sk_test_attempts');
+    expect(attempts.slice(1)).toEqual([first, first]);
+  });
 });
