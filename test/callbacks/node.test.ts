@@ -369,6 +369,69 @@ describe('toNodeListener: one implementation', () => {
     expect(seen).toEqual([{ method: 'POST', url, header: 'A' }]);
   });
 
+  it('keeps the connection open after each delivery it read whole, and reads the next one on it', async () => {
+    const { handler, events } = makeHandler();
+    const server = http.createServer(toNodeListener(handler));
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    const base = await listen(server);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (url: string, body: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const request = http.request(url, {
+          agent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+          );
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      const checkout = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
+      const payout = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
+      const answers = [
+        await post(checkout, JSON.stringify(checkoutFailure)),
+        await post(payout, JSON.stringify(payoutSuccess)),
+        await post(payout, JSON.stringify(payoutSuccess)), // a duplicate, answered 200 again
+      ];
+      expect(answers).toEqual([
+        { status: 200, connection: 'keep-alive' },
+        { status: 200, connection: 'keep-alive' },
+        { status: 200, connection: 'keep-alive' },
+      ]);
+      expect(connections).toBe(1);
+      expect(events.map((event) => [event.type, event.reference])).toEqual([
+        ['checkout.failed', '1003'],
+        ['payout.succeeded', '123456789012'],
+      ]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('reads the body of a stream a middleware set an encoding on, its text intact', async () => {
+    const { handler, events } = makeHandler();
+    const listener = toNodeListener(handler);
+    const base = await listen(
+      http.createServer((req, res) => {
+        req.setEncoding('utf8');
+        listener(req, res);
+      }),
+    );
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
+    const message = 'Fonds insuffisants — réessayez';
+    const body = JSON.stringify({ ...checkoutFailure, message });
+    const response = await rawPost(url, [body], { 'content-length': String(Buffer.byteLength(body)) });
+    expect(response.status).toBe(200);
+    expect(events.map((event) => (event.data as { message?: string }).message)).toEqual([message]);
+  });
+
   it('reads a body split into many small chunks', async () => {
     const { handler, events } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
