@@ -309,7 +309,13 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
 
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
- * (the rest is never read), or `'timeout'` when it has not ended in time (reading stops).
+ * (the rest is never read), or `'timeout'` when it has not ended in time.
+ *
+ * A body that declares its length (at most `max`) is read whole with `arrayBuffer()`: a request
+ * from the network carries no more bytes than its Content-Length, and `arrayBuffer()` is the read
+ * every runtime makes fast (`@hono/node-server` reads it straight from the socket, where touching
+ * `request.body` first builds a web stream over it — about 3× the CPU of the whole route). A body
+ * without a declared length is read chunk by chunk, and cancelled once over the cap or out of time.
  */
 async function readBody(
   request: Request,
@@ -318,31 +324,50 @@ async function readBody(
 ): Promise<Uint8Array | 'too_large' | 'timeout'> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) return 'too_large';
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), deadline]);
-      if (next === 'timeout') {
-        reader.cancel().catch(() => undefined);
+    if (declared !== null && /^\d+$/.test(declared)) {
+      const whole = request.arrayBuffer();
+      const read = await Promise.race([whole, deadline]);
+      if (read === 'timeout') {
+        whole.catch(() => undefined); // the sender may still finish, or drop the connection
         return 'timeout';
       }
-      if (next.done) break;
-      total += next.value.byteLength;
-      if (total > max) {
-        await reader.cancel().catch(() => undefined);
-        return 'too_large';
-      }
-      chunks.push(next.value);
+      // A Request built in process can carry more than its Content-Length says.
+      return read.byteLength > max ? 'too_large' : new Uint8Array(read);
     }
+    return await readChunks(request, max, deadline);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Reads a body of undeclared length, no further than `max` bytes, until `deadline`. */
+async function readChunks(
+  request: Request,
+  max: number,
+  deadline: Promise<'timeout'>,
+): Promise<Uint8Array | 'too_large' | 'timeout'> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const next = await Promise.race([reader.read(), deadline]);
+    if (next === 'timeout') {
+      reader.cancel().catch(() => undefined);
+      return 'timeout';
+    }
+    if (next.done) break;
+    total += next.value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_large';
+    }
+    chunks.push(next.value);
   }
   return concatBytes(chunks, total);
 }

@@ -173,6 +173,17 @@ describe('createCallbackHandler', () => {
       expect(sent).toBeLessThan(20_000);
     });
 
+    it('refuses a body longer than the Content-Length it declares (a Request built in process)', async () => {
+      const { handler, onEvent } = setup({ maxBodyBytes: 10_000 });
+      const request = post(await signed('123456789012'), big, { headers: { 'content-length': '100' } });
+      expect(request.headers.get('content-length')).toBe('100');
+      expect(await json(await handler(request))).toEqual({
+        status: 413,
+        body: { error: 'payload_too_large' },
+      });
+      expect(onEvent).not.toHaveBeenCalled();
+    });
+
     it('accepts a body just under the cap and refuses one just over', async () => {
       const { handler } = setup({ maxBodyBytes: big.length });
       expect((await handler(post(await signed('123456789012'), big))).status).toBe(200);

@@ -200,6 +200,19 @@ describe('slow bodies', () => {
     expect(onError.mock.calls[0]![1]).toMatchObject({ status: 408, reason: 'body_timeout' });
   });
 
+  it('answers 408 when a body with a declared Content-Length stalls', async () => {
+    const seen = vi.fn(() => undefined);
+    const handler = createCallbackHandler({ secret, onEvent: seen, bodyTimeoutMs: 50 });
+    const request = post(await signed('1003'), slowBody('{"order_id":'), {
+      headers: { 'content-type': 'application/json', 'content-length': '200' },
+      duplex: 'half',
+    } as RequestInit);
+    const response = await handler(request);
+    expect(response.status).toBe(408);
+    expect(await response.json()).toEqual({ error: 'body_timeout' });
+    expect(seen).not.toHaveBeenCalled();
+  });
+
   it('defaults to a few seconds', async () => {
     vi.useFakeTimers();
     try {

@@ -67,6 +67,7 @@ interface ScenarioResult {
   handler: {
     first: { status: number; body: unknown };
     duplicate: { status: number; body: unknown };
+    declared: { status: number; body: unknown };
     forged: { status: number; body: unknown };
     seen: string[];
   };
@@ -99,6 +100,7 @@ function expectScenario(runId: string, result: ScenarioResult): void {
   expect(result.rawBytes).toBe('payout.succeeded');
   expect(result.handler.first).toEqual({ status: 200, body: null });
   expect(result.handler.duplicate.status).toBe(200);
+  expect(result.handler.declared).toEqual({ status: 200, body: null });
   expect(result.handler.forged).toEqual({ status: 401, body: { error: 'invalid_signature' } });
   expect(result.handler.seen).toEqual(['payment.mobile_money.failed']);
 
