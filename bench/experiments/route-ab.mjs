@@ -1,11 +1,12 @@
-// A/B of the node:http webhook route between trees, e.g. the repo against a copy of src/ with a part
-// switched off: each tree built as the bench builds it (BENCH_SRC), its `sdk-node` server (and the
-// `bare-node` floor) from routes/server.mjs, driven in interleaved rounds, the order reversed every
-// other round, and the median server CPU per request reported. More rounds and more requests than
-// the routes suite gives, for differences of a few microseconds.
+// A/B of the webhook route between trees, e.g. the repo against a copy of src/ with a part switched
+// off: each tree built as the bench builds it (BENCH_SRC), its `sdk-node` server (or `--kind`, e.g.
+// `sdk-express`; and the `bare-node` floor) from routes/server.mjs, driven in interleaved rounds,
+// the order reversed every other round, and the median server CPU per request reported. More
+// rounds and more requests than the routes suite gives, for differences of a few microseconds.
+// Include an untouched copy of src/ as a control: this machine drifts between states ~20 % apart.
 //
-//   node bench/experiments/route-ab.mjs [--rounds=4] [--amount=30000] <label>=<dir> ...
-//   node bench/experiments/route-ab.mjs main=. without-dedupe=/tmp/copy
+//   node bench/experiments/route-ab.mjs [--rounds=4] [--amount=30000] [--kind=sdk-node] <label>=<dir> ...
+//   node bench/experiments/route-ab.mjs main=. control=/tmp/copy without-dedupe=/tmp/copy2
 //
 // <dir> holds src/ and tsup.config.ts (a copy of the repo with node_modules linked); '.' is the repo.
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ const flags = Object.fromEntries(
 );
 const rounds = Number(flags.rounds ?? 4);
 const amount = Number(flags.amount ?? 30_000);
+const kind = flags.kind ?? 'sdk-node';
 const warmup = 3_000;
 const trees = process.argv
   .slice(2)
@@ -69,7 +71,7 @@ async function measure(kind, entry) {
   }
 }
 const servers = [{ label: 'bare read + JSON.parse', kind: 'bare-node', entry: trees[0].entry }];
-for (const tree of trees) servers.push({ label: tree.label, kind: 'sdk-node', entry: tree.entry });
+for (const tree of trees) servers.push({ label: tree.label, kind, entry: tree.entry });
 const cpu = new Map(servers.map((server) => [server, []]));
 for (let round = 0; round < rounds; round++) {
   for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
