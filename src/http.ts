@@ -579,7 +579,6 @@ export class Http {
   }
 }
 
-/** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
 /**
  * The `fetch` ky calls for one call's attempts: it sends ky's request (URL, method, headers, its
  * signal — ky's timeout and the caller's abort) with the call's body text. ky carries the call
@@ -603,6 +602,7 @@ const sendWith =
       : custom(new Request(request.url, options), init);
   };
 
+/** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,

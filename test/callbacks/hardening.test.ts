@@ -186,11 +186,15 @@ describe('slow bodies', () => {
       },
     });
 
-  it('answers 408 when the body does not arrive within bodyTimeoutMs', async () => {
+  it.each([
+    ['the body', {}],
+    ['a body with a declared Content-Length', { 'content-length': '200' }],
+  ])('answers 408 when %s does not arrive within bodyTimeoutMs', async (_label, length) => {
     const seen = vi.fn(() => undefined);
     const onError = vi.fn();
     const handler = createCallbackHandler({ secret, onEvent: seen, bodyTimeoutMs: 50, onError });
     const request = post(await signed('1003'), slowBody('{"order_id":'), {
+      headers: { 'content-type': 'application/json', ...length },
       duplex: 'half',
     } as RequestInit);
     const response = await handler(request);
@@ -198,19 +202,6 @@ describe('slow bodies', () => {
     expect(await response.json()).toEqual({ error: 'body_timeout' });
     expect(seen).not.toHaveBeenCalled();
     expect(onError.mock.calls[0]![1]).toMatchObject({ status: 408, reason: 'body_timeout' });
-  });
-
-  it('answers 408 when a body with a declared Content-Length stalls', async () => {
-    const seen = vi.fn(() => undefined);
-    const handler = createCallbackHandler({ secret, onEvent: seen, bodyTimeoutMs: 50 });
-    const request = post(await signed('1003'), slowBody('{"order_id":'), {
-      headers: { 'content-type': 'application/json', 'content-length': '200' },
-      duplex: 'half',
-    } as RequestInit);
-    const response = await handler(request);
-    expect(response.status).toBe(408);
-    expect(await response.json()).toEqual({ error: 'body_timeout' });
-    expect(seen).not.toHaveBeenCalled();
   });
 
   it('defaults to a few seconds', async () => {

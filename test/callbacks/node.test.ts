@@ -41,10 +41,11 @@ function makeHandler(options: { maxBodyBytes?: number; publicOrigin?: string } =
   return { handler, events };
 }
 
-/** Posts with node:http so we control chunking and headers exactly. */
-function rawPost(url: string, chunks: string[], headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+/** Posts with node:http so we control chunking, headers and the connection's agent exactly. */
+function rawPost(url: string, chunks: string[], headers: Record<string, string> = {}, agent?: http.Agent) {
+  return new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
     const request = http.request(url, {
+      agent,
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
     });
@@ -52,7 +53,9 @@ function rawPost(url: string, chunks: string[], headers: Record<string, string> 
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }),
+      );
     });
     request.on('error', reject);
     for (const chunk of chunks) request.write(chunk);
@@ -376,22 +379,15 @@ describe('toNodeListener: one implementation', () => {
     server.on('connection', () => (connections += 1));
     const base = await listen(server);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const post = (url: string, body: string) =>
-      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-        const request = http.request(url, {
-          agent,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        });
-        request.on('response', (response) => {
-          response.resume();
-          response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
-          );
-        });
-        request.on('error', reject);
-        request.end(body);
-      });
+    const post = async (url: string, body: string) => {
+      const { status, connection } = await rawPost(
+        url,
+        [body],
+        { 'content-length': String(Buffer.byteLength(body)) },
+        agent,
+      );
+      return { status, connection };
+    };
     try {
       const checkout = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
       const payout = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
