@@ -30,7 +30,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function postUntilOk(url: string, body: string, statuses: number[]): Promise<boolean> {
+/** Posts until a 2xx; records each answer's status, `200 duplicate` for one marked `x-callback-duplicate`. */
+async function postUntilOk(url: string, body: string, statuses: (number | '200 duplicate')[]): Promise<boolean> {
   for (let attempt = 0; attempt < 60; attempt++) {
     const response = await fetch(url, {
       method: 'POST',
@@ -38,7 +39,8 @@ async function postUntilOk(url: string, body: string, statuses: number[]): Promi
       headers: { 'content-type': 'application/json' },
     }).catch(() => undefined);
     if (response) {
-      statuses.push(response.status);
+      const duplicate = response.status === 200 && response.headers.get('x-callback-duplicate') === 'true';
+      statuses.push(duplicate ? '200 duplicate' : response.status);
       await response.arrayBuffer();
       if (response.ok) return true;
       if (response.status < 500) return false;
@@ -99,7 +101,7 @@ describe(`scale-out: ${INSTANCES} handler processes sharing the Redis dedupe sto
   });
 
   it('processes each of 400 events once when a copy goes to every instance at the same time', async () => {
-    const statuses: number[] = [];
+    const statuses: (number | '200 duplicate')[] = [];
     const deliveries: Promise<boolean>[] = [];
     for (let i = 0; i < 400; i++) {
       const type = callbackPayloadTypes[i % callbackPayloadTypes.length]!;
@@ -121,9 +123,11 @@ describe(`scale-out: ${INSTANCES} handler processes sharing the Redis dedupe sto
       duplicatesProcessed: 0,
       onEventCallsAfterSuccess: 0,
     });
-    // every instance did part of the work, and the copies really collided
-    expect(cluster.perInstance.size).toBe(INSTANCES);
-    expect(statuses.filter((s) => s === 200).length).toBe(1_600);
+    // Each event's four copies went to four different instances: one copy processed it, the
+    // three others were answered as duplicates (after a 503 while it was in progress, if they
+    // arrived then). Which instance wins each race is up to the scheduler, so it is only recorded.
+    expect(statuses.filter((s) => s === 200).length).toBe(400);
+    expect(statuses.filter((s) => s === '200 duplicate').length).toBe(1_200);
     recordFigures(SECTION, {
       'interleaved.deliveries': 1_600,
       'interleaved.distinctEvents': 400,
