@@ -31,7 +31,11 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Posts until a 2xx; records each answer's status, `200 duplicate` for one marked `x-callback-duplicate`. */
-async function postUntilOk(url: string, body: string, statuses: (number | '200 duplicate')[]): Promise<boolean> {
+async function postUntilOk(
+  url: string,
+  body: string,
+  statuses: (number | '200 duplicate')[],
+): Promise<boolean> {
   for (let attempt = 0; attempt < 60; attempt++) {
     const response = await fetch(url, {
       method: 'POST',
