@@ -346,32 +346,42 @@ export function sha256HexPortable(text: string): string {
  * ```
  */
 export function callbackDedupeKey(event: CallbackEvent, reference?: string): string {
-  const parts: string[] = [];
+  const fields: string[] = [];
   switch (event.type) {
     case 'payment.card.succeeded':
     case 'payment.card.failed':
     case 'payment.mobile_money.succeeded':
-      parts.push(event.data.id, event.data['transaction id']);
+      fields.push('id', 'transaction id');
       break;
     case 'payment.mobile_money.failed':
-      parts.push(event.data.id, event.data.transaction_reference);
+      fields.push('id', 'transaction_reference');
       break;
     case 'checkout.succeeded':
     case 'checkout.failed':
-      parts.push(event.data.order_id);
+      fields.push('order_id');
       break;
     case 'payout.succeeded':
     case 'payout.failed':
-      parts.push(event.data.transaction_id, event.data.reference_id);
+      fields.push('transaction_id', 'reference_id');
       break;
     default: {
       const unhandled: never = event;
       throw new TypeError(`unknown event ${String(unhandled)}`);
     }
   }
+  const data = event.data as Readonly<Record<string, string>>;
   // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
-  // (which it never produces) stands for "no signed reference".
-  const encoded = parts.map(encodeURIComponent);
-  encoded.push(reference === undefined ? '%' : encodeURIComponent(reference));
+  // (which it never produces) stands for "no signed reference". It throws on a lone surrogate,
+  // which parseCallback never lets into an event.
+  const encoded = fields.map((field) => encodedPart(data[field]!, `event.data['${field}']`));
+  encoded.push(reference === undefined ? '%' : encodedPart(reference, 'reference'));
   return `${event.type}:${sha256Hex(encoded.join(':'))}`;
+}
+
+function encodedPart(value: string, name: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw new TypeError(`callbackDedupeKey: ${name} is not Unicode text (it holds a lone surrogate)`);
+  }
 }

@@ -18,6 +18,7 @@ import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type Dedupe
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
+import { contradictionPolicy } from './verdict.js';
 import {
   expectedFromTransaction,
   findCallbackTransaction,
@@ -199,7 +200,8 @@ export interface CallbackHandlerOptions<
   readonly maxBodyBytes?: number;
   /**
    * How long reading the body may take, ms, from the moment the handler starts reading it (408
-   * `body_timeout` after it; a slow sender cannot hold the route open). Default 5,000.
+   * `body_timeout` after it; a slow sender cannot hold the route open). Default 5,000; at most
+   * 2,147,483,647 (the longest timer a runtime keeps).
    */
   readonly bodyTimeoutMs?: number;
   /**
@@ -240,6 +242,9 @@ export interface CallbackHandlerOptions<
  * ```
  */
 export type CallbackHandler = (request: Request) => Promise<Response>;
+
+/** The longest delay `setTimeout` honours (2^31 − 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
@@ -485,6 +490,12 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     options.bodyTimeoutMs,
     5_000,
   );
+  if (bodyTimeoutMs > MAX_TIMER_MS) {
+    // A longer timer fires at once on every runtime: every delivery would be a 408.
+    throw new RangeError(
+      `createCallbackHandler: bodyTimeoutMs must be at most ${MAX_TIMER_MS} ms, got ${bodyTimeoutMs}`,
+    );
+  }
   const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
   const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
   const processingTimeoutMs = positiveOption(
@@ -493,7 +504,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     options.processingTimeoutMs,
     300_000,
   );
-  const parseOptions: ParseCallbackOptions = { onContradiction: options.onContradiction ?? 'warn' };
+  const parseOptions: ParseCallbackOptions = {
+    onContradiction: contradictionPolicy('createCallbackHandler', options.onContradiction),
+  };
   const verifyOptions = secret === undefined ? undefined : { secret, origin: options.publicOrigin };
 
   const refuse = async (

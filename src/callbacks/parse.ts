@@ -29,7 +29,7 @@ import type {
   PayoutFailureCallback,
   PayoutSuccessCallback,
 } from './schemas.js';
-import { decideVerdict, type AcceptedCallback } from './verdict.js';
+import { contradictionPolicy, decideVerdict, type AcceptedCallback } from './verdict.js';
 
 /**
  * Options of {@link parseCallback} and {@link safeParseCallback}.
@@ -198,6 +198,7 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  *   none of the documented callbacks, a documented key is missing or mistyped, an amount is not
  *   a plain decimal, or the outcome signals disagree, are not recognised or are missing. The
  *   message names the fields, never an amount or other payload content.
+ * @throws {TypeError} when `onContradiction` is set to anything but `'warn'` or `'reject'`.
  *
  * @example
  * ```ts
@@ -216,6 +217,7 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  * ```
  */
 export function parseCallback(body: unknown, options?: ParseCallbackOptions): CallbackEvent {
+  contradictionPolicy('parseCallback', options?.onContradiction);
   const result = safeParseCallback(body, options);
   if (!result.success) throw result.error;
   return result.event;
@@ -223,7 +225,9 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
 
 /**
  * Like {@link parseCallback}, but returns `{ success, event | error }` and never throws, whatever
- * the input (null, arrays, huge or deeply nested JSON, `__proto__` keys, throwing getters).
+ * the input (null, arrays, huge or deeply nested JSON, `__proto__` keys, throwing getters). Only an
+ * `onContradiction` other than `'warn'` or `'reject'` throws (a `TypeError`): that is the code's
+ * mistake, not the sender's.
  *
  * @example
  * ```ts
@@ -236,6 +240,7 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {
+  contradictionPolicy('safeParseCallback', options?.onContradiction);
   let outcome: CallbackEvent | CallbackParseError;
   try {
     outcome = read(body, options);

@@ -30,6 +30,13 @@
  * checkout `response_status` are 200 in every documented callback, success and failure alike:
  * they are not signals.
  *
+ * Every other key that names a signal is read too, as the signal it names: another family's
+ * status key (`response_status` in a card payload, `status` in a mobile-money one), or a signal
+ * key spelt another way (`Paid`, `paymentStatus`, `payment-status`, `response status`: letter
+ * case, blanks, `_` and `-` ignored). A `status` outside a payout is read as `Success` / `Failed`
+ * or as a code (200 success, any other integer failure). Such a signal can only agree or make
+ * the outcome undecidable; it is never required.
+ *
  * **3. The signals decide**, top row first:
  *
  * | signals | verdict |
@@ -40,6 +47,7 @@
  * | all say failure | `*.failed` (`paid: false`) |
  * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
+ * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -85,6 +93,17 @@ export interface VerdictOptions {
   readonly onContradiction?: 'warn' | 'reject' | undefined;
 }
 
+/**
+ * The `onContradiction` option as given: `'warn'` (also when unset) or `'reject'`; anything else
+ * is a `TypeError` — a misspelt `'Reject'` must not quietly accept the contradiction.
+ */
+export function contradictionPolicy(where: string, value: unknown): 'warn' | 'reject' {
+  if (value === undefined || value === 'warn') return 'warn';
+  if (value === 'reject') return 'reject';
+  const got = typeof value === 'string' ? `'${value}'` : value === null ? 'null' : typeof value;
+  throw new TypeError(`${where}: onContradiction must be 'warn' or 'reject', got ${got}`);
+}
+
 type Family = 'card' | 'mobile_money' | 'checkout' | 'payout';
 
 interface FamilyRow {
@@ -95,6 +114,8 @@ interface FamilyRow {
   readonly label: string;
   readonly succeeded: CallbackEventType;
   readonly failed: CallbackEventType;
+  /** The key of the amount a success captured, which must be its amount. */
+  readonly captured?: string;
 }
 
 const families: readonly FamilyRow[] = [
@@ -104,6 +125,7 @@ const families: readonly FamilyRow[] = [
     label: 'card payment',
     succeeded: 'payment.card.succeeded',
     failed: 'payment.card.failed',
+    captured: 'amount captured',
   },
   {
     family: 'mobile_money',
@@ -111,6 +133,7 @@ const families: readonly FamilyRow[] = [
     label: 'mobile-money payment',
     succeeded: 'payment.mobile_money.succeeded',
     failed: 'payment.mobile_money.failed',
+    captured: 'amount_captured',
   },
   {
     family: 'checkout',
@@ -161,6 +184,8 @@ export function decideVerdict(
   if (amountIssues.length > 0) return notValid('invalid_amount', type, amountIssues);
   const read = readVariant(type, payload);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
+  const partial = partialCapture(row, type, read.data);
+  if (partial !== undefined) return partial;
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
   return { type, data: read.data, warnings, occurredAt };
@@ -198,37 +223,100 @@ const readPaymentStatus = (value: unknown): Says =>
   readStatusWord(typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined);
 
 function readSignals(family: Family, payload: Record<string, unknown>): Signal[] {
-  const paid = signal(payload, 'paid', "'True' or 'False'", readPaid);
+  const signals = documentedSignals(family, payload);
+  // Every other key that names a signal — another family's status key, or a signal key spelt
+  // another way — is read as well: it can only agree or make the outcome undecidable.
+  const skip = NOT_SIGNALS[family];
+  for (const key of Object.keys(payload)) {
+    if (key === skip || signals.some((read) => read.field === key) || key.length > 32) continue;
+    const name = SIGNAL_NAMES.get(key.replace(/[\s_-]/g, '').toLowerCase());
+    if (name === undefined) continue;
+    const [expected, readValue] =
+      name === 'status' && family !== 'payout' ? STRAY_STATUS : SIGNAL_READERS[name];
+    signals.push(signal(payload, key, expected, readValue));
+  }
+  return signals;
+}
+
+/** The signals the family's table lists, `missing` where one is absent. */
+function documentedSignals(family: Family, payload: Record<string, unknown>): Signal[] {
   switch (family) {
     case 'card':
       return [
         shapeSignal(payload, 'amount captured'),
-        ...paymentStatusSignals(payload, 'payment status'),
-        paid,
+        ...paymentStatus(payload, 'payment status'),
+        documented(payload, 'paid'),
       ];
     case 'mobile_money': {
       const shape = shapeSignal(payload, 'amount_captured');
       // The success payload spells it payment_status, the failure payload 'payment status'.
       const statusKey = shape.says === 'success' ? 'payment_status' : 'payment status';
-      const responseStatus = signal(
-        payload,
-        'response_status',
-        'an integer: 200 on success, a failure code otherwise',
-        readResponseStatus,
-      );
-      return [shape, ...paymentStatusSignals(payload, statusKey), paid, responseStatus];
+      return [
+        shape,
+        ...paymentStatus(payload, statusKey),
+        documented(payload, 'paid'),
+        documented(payload, 'response_status'),
+      ];
     }
     case 'checkout':
-      return [...paymentStatusSignals(payload, 'payment_status'), paid];
+      return [...paymentStatus(payload, 'payment_status'), documented(payload, 'paid')];
     case 'payout':
-      // Payouts document no payment status or paid flag; one that appears is read all the same.
-      return [
-        shapeSignal(payload, 'payout_fee'),
-        signal(payload, 'status', "'Success' or 'Failed'", readPayoutStatus),
-        ...paymentStatusSignals(payload, undefined),
-        ...(paid.says === 'missing' ? [] : [paid]),
-      ];
+      return [shapeSignal(payload, 'payout_fee'), documented(payload, 'status')];
   }
+}
+
+type SignalName = 'paid' | 'payment_status' | 'response_status' | 'status';
+
+/** Signal keys with case, blanks, '_' and '-' taken out → the signal they name. */
+const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map([
+  ['paid', 'paid'],
+  ['paymentstatus', 'payment_status'],
+  ['responsestatus', 'response_status'],
+  ['status', 'status'],
+]);
+
+/** What each signal may hold, and how its value is read. */
+const SIGNAL_READERS: Readonly<Record<SignalName, readonly [string, (value: unknown) => Says]>> = {
+  paid: ["'True' or 'False'", readPaid],
+  payment_status: [PAYMENT_STATUS, readPaymentStatus],
+  response_status: ['an integer: 200 on success, a failure code otherwise', readResponseStatus],
+  status: ["'Success' or 'Failed'", readPayoutStatus],
+};
+
+/** A `status` outside a payout: a payout's words, or a code like `response_status`. */
+const STRAY_STATUS: readonly [string, (value: unknown) => Says] = [
+  "'Success' or 'Failed', or 200 on success and a failure code otherwise",
+  (value) => {
+    const word = readPayoutStatus(value);
+    return word === 'unrecognised' ? readResponseStatus(value) : word;
+  },
+];
+
+/**
+ * The keys a family documents that are not signals: the card `status` and the checkout
+ * `response_status` are 200 in every described callback, success and failure alike.
+ */
+const NOT_SIGNALS: Readonly<Record<Family, string | undefined>> = {
+  card: 'status',
+  mobile_money: undefined,
+  checkout: 'response_status',
+  payout: undefined,
+};
+
+/**
+ * The payment status in either spelling, each one present read; absent from both, the one the
+ * family documents is missing.
+ */
+function paymentStatus(payload: Record<string, unknown>, documentedKey: string): Signal[] {
+  const keys = ['payment status', 'payment_status'].filter((key) => present(payload, key));
+  return (keys.length > 0 ? keys : [documentedKey]).map((key) => documented(payload, key));
+}
+
+/** A documented signal of the family, read through its reader. */
+function documented(payload: Record<string, unknown>, field: string): Signal {
+  const name = SIGNAL_NAMES.get(field.replace(/[\s_-]/g, '').toLowerCase())!;
+  const [expected, readValue] = SIGNAL_READERS[name];
+  return signal(payload, field, expected, readValue);
 }
 
 /** The field's signal, `missing` when it is absent. */
@@ -250,16 +338,6 @@ const shapeSignal = (payload: Record<string, unknown>, successKey: string): Sign
   value: undefined,
   shape: true,
 });
-
-/**
- * Both spellings are read wherever they appear; absent from both, the one the family documents
- * (if any) is missing.
- */
-function paymentStatusSignals(payload: Record<string, unknown>, documentedKey: string | undefined): Signal[] {
-  const keys = ['payment status', 'payment_status'].filter((key) => present(payload, key));
-  if (keys.length === 0 && documentedKey !== undefined) keys.push(documentedKey);
-  return keys.map((key) => signal(payload, key, PAYMENT_STATUS, readPaymentStatus));
-}
 
 /** Mobile money only: 200 on success, a failure code (406 for insufficient funds) otherwise. */
 function readResponseStatus(value: unknown): Says {
@@ -389,6 +467,27 @@ function describeAmount(value: unknown): string {
   return 'text that is not a number';
 }
 
+/**
+ * A success is paid in full: its captured amount (card `amount captured`, mobile-money
+ * `amount_captured`) must be its `amount`. A zero, partial or excess capture leaves what was paid
+ * unknown, so the payload is refused like signals that disagree — the amounts are not shown.
+ */
+function partialCapture(
+  { label, captured, succeeded }: FamilyRow,
+  type: CallbackEventType,
+  data: Record<string, unknown>,
+): CallbackParseError | undefined {
+  if (captured === undefined || type !== succeeded || sameAmount(data[captured], data.amount)) {
+    return undefined;
+  }
+  return refuse(
+    'contradictory_outcome',
+    `Callback outcome signals disagree: the ${label} callback's ${captured} is not its amount (a zero, partial or excess capture)`,
+    [{ path: [captured], message: 'is not the amount', code: 'contradictory_outcome' }],
+    type,
+  );
+}
+
 type Read =
   | { readonly data: Record<string, unknown>; readonly warnings: CallbackWarning[] }
   | { readonly issues: ValidationIssue[] };
@@ -401,6 +500,8 @@ function readVariant(type: CallbackEventType, payload: Record<string, unknown>):
   const schema = callbackSchemas[type];
   const first = schema.safeParse(payload);
   if (first.success) {
+    const notText = notUnicodeText(schema.shape, payload);
+    if (notText.length > 0) return { issues: notText };
     return { data: isPlainObject(payload) ? payload : copyOwn(payload), warnings: [] };
   }
   const data = copyOwn(payload);
@@ -414,7 +515,24 @@ function readVariant(type: CallbackEventType, payload: Record<string, unknown>):
   }
   const second = warnings.length === 0 ? first : schema.safeParse(data);
   if (!second.success) return { issues: second.error.issues.map((issue) => describeIssue(issue, data)) };
-  return { data, warnings };
+  const notText = notUnicodeText(schema.shape, data);
+  return notText.length > 0 ? { issues: notText } : { data, warnings };
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A documented string holding a lone surrogate (JSON can escape one: `"\ud800"`) is not text:
+ * it cannot be an identifier, a status or a message.
+ */
+function notUnicodeText(shape: object, data: Record<string, unknown>): ValidationIssue[] {
+  return Object.keys(shape)
+    .filter((key) => typeof data[key] === 'string' && LONE_SURROGATE.test(data[key]))
+    .map((key) => ({
+      path: [key],
+      message: 'expected Unicode text, got a string with a lone surrogate',
+      code: 'invalid_type',
+    }));
 }
 
 /** The slice of a zod issue read here. */

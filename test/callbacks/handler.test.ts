@@ -3,7 +3,9 @@ import {
   callbackDedupeKey,
   createCallbackHandler,
   createMemoryDedupeStore,
+  CallbackParseError,
   parseCallback,
+  safeParseCallback,
   signCallbackUrl,
   type CallbackContext,
   type CallbackEvent,
@@ -339,5 +341,60 @@ describe('createCallbackHandler', () => {
     url.host = '10.0.0.5:3000';
     url.protocol = 'http:';
     expect((await handler(post(url.href, JSON.stringify(checkoutFailure)))).status).toBe(200);
+  });
+});
+
+describe('identifiers that are not Unicode text', () => {
+  // JSON may escape a lone surrogate ("\ud800"); such an id is not text. It is refused when the
+  // payload is read (400 invalid_payload, a CallbackParseError for onError), never an untyped
+  // error out of the dedupe key and a 500 the sender would retry for ever.
+  const cases = [
+    ['payment.card.succeeded', 'id', { ...cardSuccess }],
+    ['payment.card.succeeded', 'transaction id', { ...cardSuccess }],
+    ['payout.succeeded', 'transaction_id', { ...payoutSuccess }],
+  ] as const;
+
+  it.each(cases)(
+    '%s with a lone surrogate in %s: refused as invalid_payload',
+    async (_type, key, payload) => {
+      const body = JSON.stringify({ ...payload, [key]: 'PAY-X' }).replace('PAY-X', 'PAY-\\ud800');
+      const error = safeParseCallback(body).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues).toEqual([expect.objectContaining({ path: [key] })]);
+      const onError = vi.fn();
+      const { handler, onEvent } = setup({ onError });
+      const reference = key === 'transaction_id' ? payoutSuccess.reference_id : 'ORDER-1';
+      const answer = await json(await handler(post(await signed(reference), body)));
+      expect(answer).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+      expect(onEvent).not.toHaveBeenCalled();
+      expect(onError.mock.calls[0]?.[0]).toBeInstanceOf(CallbackParseError);
+    },
+  );
+
+  it('callbackDedupeKey refuses an event built by hand with one, with a TypeError naming the field', () => {
+    const event = {
+      ...parseCallback(cardSuccess),
+      data: { ...cardSuccess, id: 'PAY-\ud800' },
+    } as CallbackEvent;
+    expect(() => callbackDedupeKey(event)).toThrow(TypeError);
+    expect(() => callbackDedupeKey(event)).toThrow(/id/);
+  });
+});
+
+describe('onContradiction', () => {
+  it.each(['Reject', 'warning', '', null, true])('refuses %j where it is set', (value) => {
+    const options = { onContradiction: value } as unknown as { onContradiction: 'warn' };
+    expect(() => parseCallback(checkoutCardSuccess, options)).toThrow(TypeError);
+    expect(() => safeParseCallback(checkoutCardSuccess, options)).toThrow(/onContradiction/);
+    expect(() => createCallbackHandler({ secret, onEvent: () => undefined, ...options })).toThrow(
+      /onContradiction must be 'warn' or 'reject'/,
+    );
+  });
+});
+
+describe('bodyTimeoutMs', () => {
+  it('refuses a deadline longer than a timer can hold (it would fire at once: every delivery a 408)', () => {
+    expect(() => setup({ bodyTimeoutMs: 3e9 })).toThrow(/bodyTimeoutMs must be at most 2147483647 ms/);
+    expect(() => setup({ bodyTimeoutMs: 2_147_483_647 })).not.toThrow();
   });
 });

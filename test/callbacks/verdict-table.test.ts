@@ -320,6 +320,102 @@ describe('the payloads a merchant must never see as paid', () => {
   });
 });
 
+describe("outcome signals outside the family's table are read too", () => {
+  // A status key another family documents, or a signal key spelt another way (case, blanks, '_'
+  // or '-'), can only agree with the family's signals or make the payload undecidable: it never
+  // turns a failure into a success, and a failure it reports is never ignored.
+  it.each([
+    ['a card success with response_status 406', { ...cardSuccess, response_status: 406 }],
+    ["a card success with response_status '406'", { ...cardSuccess, response_status: '406' }],
+    ["a checkout success with status 'Failed'", { ...checkoutMobileMoneySuccess, status: 'Failed' }],
+    ["a mobile-money success with status 'Failed'", { ...mobileMoneySuccess, status: 'Failed' }],
+    ['a mobile-money success with status 500', { ...mobileMoneySuccess, status: 500 }],
+    ['a payout success with response_status 406', { ...payoutSuccess, response_status: 406 }],
+    ["a card success with Paid 'False'", { ...cardSuccess, Paid: 'False' }],
+    ["a card success with PAID 'False'", { ...cardSuccess, PAID: 'False' }],
+    ["a card success with 'paid ' 'False'", { ...cardSuccess, 'paid ': 'False' }],
+    [
+      "a card success with 'Payment Status' 'Payment incomplete.'",
+      { ...cardSuccess, 'Payment Status': 'Payment incomplete.' },
+    ],
+    [
+      "a card success with 'payment  status' 'Payment incomplete.'",
+      { ...cardSuccess, 'payment  status': 'Payment incomplete.' },
+    ],
+    [
+      "a card success with paymentStatus 'Payment incomplete.'",
+      { ...cardSuccess, paymentStatus: 'Payment incomplete.' },
+    ],
+    [
+      "a card success with 'payment-status' 'Payment incomplete.'",
+      { ...cardSuccess, 'payment-status': 'Payment incomplete.' },
+    ],
+    ["a mobile-money success with 'response status' 406", { ...mobileMoneySuccess, 'response status': 406 }],
+    ['a mobile-money success with responseStatus 406', { ...mobileMoneySuccess, responseStatus: 406 }],
+  ] as const)('%s is refused as contradictory (422, onEvent not called)', async (_name, payload) => {
+    const error = safeParseCallback(payload).error;
+    expect(error?.reason).toBe('contradictory_outcome');
+    // The added key comes last: the one the message must name.
+    const field = Object.keys(payload).at(-1)!;
+    expect(error?.message).toContain(field);
+    const handler = createCallbackHandler({ verify: false, onEvent: vi.fn() });
+    const response = await handler(
+      new Request('https://shop.example/webhooks', { method: 'POST', body: JSON.stringify(payload) }),
+    );
+    expect(response.status).toBe(422);
+  });
+
+  it('an extra signal that agrees changes nothing', () => {
+    expect(parseCallback({ ...cardSuccess, response_status: 200 }).type).toBe('payment.card.succeeded');
+    expect(parseCallback({ ...cardFailure, Paid: 'False' }).type).toBe('payment.card.failed');
+    expect(parseCallback({ ...mobileMoneyFailure, status: 'Failed' }).type).toBe(
+      'payment.mobile_money.failed',
+    );
+    expect(parseCallback({ ...payoutFailure, response_status: 406 }).type).toBe('payout.failed');
+  });
+
+  it('an extra signal whose value is not recognised makes the outcome unknown', () => {
+    const error = safeParseCallback({ ...cardSuccess, Paid: 'maybe' }).error;
+    expect(error?.reason).toBe('unrecognised_status');
+    expect(error?.message).toContain("Paid 'maybe'");
+  });
+
+  it('the card status and the checkout response_status, 200 in every described case, are still not signals', () => {
+    expect(parseCallback({ ...cardFailure, status: 200 }).type).toBe('payment.card.failed');
+    expect(parseCallback({ ...checkoutCardSuccess }).type).toBe('checkout.succeeded');
+    expect(parseCallback({ ...checkoutMobileMoneySuccess, response_status: 200 }).type).toBe(
+      'checkout.succeeded',
+    );
+  });
+});
+
+describe('a success captures the whole amount', () => {
+  it.each([
+    ["card, 'amount captured' '0'", { ...cardSuccess, 'amount captured': '0' }],
+    ["card, 'amount captured' '1'", { ...cardSuccess, 'amount captured': '1' }],
+    ["card, 'amount captured' '1600' (more than amount)", { ...cardSuccess, 'amount captured': '1600' }],
+    ['mobile money, amount_captured 0', { ...mobileMoneySuccess, amount_captured: 0 }],
+    ['mobile money, amount_captured 1499.5', { ...mobileMoneySuccess, amount_captured: 1499.5 }],
+  ] as const)('%s is refused as contradictory, the amounts not shown', async (_name, payload) => {
+    const error = safeParseCallback(payload).error;
+    expect(error?.reason).toBe('contradictory_outcome');
+    expect(error?.message).toMatch(/captured/);
+    expect(error?.message).not.toMatch(/1500|1600|1499/);
+    const onEvent = vi.fn();
+    const handler = createCallbackHandler({ verify: false, onEvent });
+    const response = await handler(
+      new Request('https://shop.example/webhooks', { method: 'POST', body: JSON.stringify(payload) }),
+    );
+    expect(response.status).toBe(422);
+    expect(onEvent).not.toHaveBeenCalled();
+  });
+
+  it('the same amount written another way is the whole amount', () => {
+    expect(parseCallback({ ...cardSuccess, 'amount captured': '1500.00' }).paid).toBe(true);
+    expect(parseCallback({ ...mobileMoneySuccess, amount_captured: '1500' }).paid).toBe(true);
+  });
+});
+
 describe('amounts are plain decimals', () => {
   it.each([
     ['1500', '1500', []],
