@@ -163,6 +163,17 @@ const retryLimit = z
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
+/**
+ * The shape of the `headers` option: a function, or headers the transport can read — a record, an
+ * array of [name, value] pairs, or another iterable such as a Headers. Names and values are the
+ * transport's to check, for the wire.
+ */
+const isHeadersOption = (value: unknown): boolean =>
+  typeof value === 'function' ||
+  (typeof value === 'object' &&
+    value !== null &&
+    (!Array.isArray(value) || value.every((pair) => Array.isArray(pair) && pair.length === 2)));
+
 /** The client options, checked at construction; messages never quote a value. */
 const clientOptionsSchema = z.object({
   baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
@@ -183,8 +194,10 @@ const clientOptionsSchema = z.object({
   ),
   headers: z.optional(
     z.custom<unknown>(
-      (value) => typeof value === 'object' || typeof value === 'function',
-      invalid('expected headers or a function returning them'),
+      isHeadersOption,
+      invalid(
+        'expected headers as an object of names and values, an array of [name, value] pairs or a Headers, or a function returning them',
+      ),
     ),
   ),
   timeout: z.optional(milliseconds),

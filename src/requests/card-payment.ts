@@ -21,6 +21,7 @@ import {
   expiryYearInput,
   expiryYearWire,
 } from './fields.js';
+import { buildOptions, checkBuildOptions, clockOption, oneOfOption, paymentMethodOption } from './options.js';
 import {
   callbackDetailsInput,
   callbackDetailsWire,
@@ -129,19 +130,47 @@ export type CardPaymentInput = z.input<typeof cardPaymentInputSchema>;
  * ```
  */
 export interface CardPaymentBuildOptions {
-  /** `customer_details.payment_method` when the input has none. Default `'CARD'`. */
+  /**
+   * The card method: `customer_details.payment_method` when the input has none, and the only
+   * value an input's `payment_method` may have. Default `'CARD'`.
+   */
   paymentMethod?: string;
   /** Default `'integer'`. `'string'` sends the four card fields as digit strings. */
   cardFieldEncoding?: CardFieldEncoding;
-  /** The clock for the "expiry not in the past" rule. Default: now. */
+  /** The clock for the "expiry not in the past" rule: a valid `Date`. Default: now. */
   now?: Date;
+}
+
+const cardPaymentBuildOptionsSchema = buildOptions({
+  paymentMethod: paymentMethodOption('CARD'),
+  cardFieldEncoding: oneOfOption<CardFieldEncoding>(['integer', 'string']),
+  now: clockOption,
+});
+
+/**
+ * Spec §4 rule 1: the service takes a request for a card payment only when payment_method names
+ * the card method, and for mobile money otherwise (card_details or not). The card method is the
+ * one value the SDK knows to name it: the option (the client's `paymentMethods.card`).
+ */
+function paymentMethodIssues(input: unknown, cardMethod: string): ValidationIssue[] {
+  const customer = (input as { customer_details?: { payment_method?: unknown } } | null)?.customer_details;
+  const method = typeof customer === 'object' && customer !== null ? customer.payment_method : undefined;
+  // A missing, blank or non-string payment_method is the schema's to report (or to default).
+  if (typeof method !== 'string' || method.trim() === '' || method === cardMethod) return [];
+  return [
+    {
+      path: ['customer_details', 'payment_method'],
+      code: 'not_card_method',
+      message: `expected the card method '${cardMethod}' or no payment_method: with any other value the service would take the request for a mobile-money payment; to send another word for cards, set the client option paymentMethods.card (the builder option paymentMethod)`,
+    },
+  ];
 }
 
 /** Rules that need the options or two fields at once; checked only where each field is valid. */
 function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): ValidationIssue[] {
+  const issues = paymentMethodIssues(input, options.paymentMethod ?? 'CARD');
   const card = (input as { card_details?: Record<string, unknown> } | null)?.card_details;
-  if (typeof card !== 'object' || card === null) return [];
-  const issues: ValidationIssue[] = [];
+  if (typeof card !== 'object' || card === null) return issues;
   const report = (field: string, result: Check<unknown>) => {
     if (!result.ok)
       issues.push({ path: ['card_details', field], code: result.code, message: result.message });
@@ -161,9 +190,12 @@ function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): Val
 
 /**
  * Turns a friendly card-payment input into the exact wire body of endpoint 1, validating every
- * field. Pure: sends nothing.
+ * field. Pure: sends nothing. An input `payment_method` must be the card method (the
+ * `paymentMethod` option, default `'CARD'`): any other value would make the service take the
+ * request for a mobile-money payment.
  *
- * @throws {@link ValidationError} listing every issue with its path.
+ * @throws {@link ValidationError} listing every issue with its path; or, before the input is
+ * read, naming each option that is not valid (`Invalid card payment options: …`).
  *
  * @example
  * ```ts
@@ -180,6 +212,7 @@ export function buildCardPaymentRequest(
   input: CardPaymentInput,
   options: CardPaymentBuildOptions = {},
 ): CardPaymentRequest {
+  checkBuildOptions(cardPaymentBuildOptionsSchema, options, 'card payment');
   const parsed = parseOrThrow(cardPaymentInputSchema, input, {
     extra: cardOptionIssues(input, options),
     prefix: 'Invalid card payment',
@@ -188,7 +221,8 @@ export function buildCardPaymentRequest(
   const asString = options.cardFieldEncoding === 'string';
   return compact({
     customer_details: compact({
-      payment_method: customer.payment_method ?? options.paymentMethod ?? 'CARD',
+      // The input's payment_method, when present, was checked to be this very value.
+      payment_method: options.paymentMethod ?? 'CARD',
       full_name: customer.full_name,
       location: customer.location,
       phone_number: customer.phone_number,

@@ -129,9 +129,14 @@ export const currencyWire = z
   .string()
   .check(z.regex(/^[A-Z]{3}$/, { error: 'expected a 3-letter upper-case currency code' }));
 
+const urlProblem = (value: unknown): string | undefined => {
+  const result = checkHttpUrl(value);
+  return result.ok ? undefined : result.message;
+};
+
 export const httpUrlWire = z.string().check(
-  z.refine((value) => checkHttpUrl(value).ok, {
-    error: 'expected an absolute http: or https: URL',
+  z.refine((value) => urlProblem(value) === undefined, {
+    error: (issue) => urlProblem(issue.input) ?? 'expected an absolute http: or https: URL',
   }),
 );
 

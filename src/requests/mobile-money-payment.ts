@@ -1,6 +1,7 @@
 // Endpoint 2 (spec §4): mobile-money (STK push) payment. Wire schema, input type and builder.
 import * as z from 'zod/mini';
 import { parseOrThrow } from '../internal/issues.js';
+import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
 import {
   callbackDetailsInput,
   callbackDetailsWire,
@@ -82,11 +83,16 @@ export interface MobileMoneyPaymentBuildOptions {
   paymentMethod?: string;
 }
 
+const mobileMoneyPaymentBuildOptionsSchema = buildOptions({
+  paymentMethod: paymentMethodOption('M-PESA'),
+});
+
 /**
  * Turns a friendly mobile-money payment input into the exact wire body of endpoint 2.
  * Pure: sends nothing.
  *
- * @throws {@link ValidationError} listing every issue with its path.
+ * @throws {@link ValidationError} listing every issue with its path; or, before the input is
+ * read, naming each option that is not valid.
  *
  * @example
  * ```ts
@@ -106,6 +112,7 @@ export function buildMobileMoneyPaymentRequest(
   input: MobileMoneyPaymentInput,
   options: MobileMoneyPaymentBuildOptions = {},
 ): MobileMoneyPaymentRequest {
+  checkBuildOptions(mobileMoneyPaymentBuildOptionsSchema, options, 'mobile-money payment');
   const parsed = parseOrThrow(mobileMoneyPaymentInputSchema, input, {
     prefix: 'Invalid mobile-money payment',
   });

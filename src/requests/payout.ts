@@ -19,6 +19,7 @@ import {
   textInput,
   wholeNumberStringWire,
 } from './fields.js';
+import { buildOptions, checkBuildOptions, oneOfOption } from './options.js';
 
 /**
  * Which key carries the payout recipient on the wire: the service's documentation names it
@@ -148,12 +149,17 @@ export interface PayoutBuildOptions {
   payoutRecipientKey?: PayoutRecipientKey;
 }
 
+const payoutBuildOptionsSchema = buildOptions({
+  payoutRecipientKey: oneOfOption<PayoutRecipientKey>(['customer_details', 'client_details']),
+});
+
 /**
  * Turns a friendly payout input into the exact wire body of endpoint 4. Generates a
  * `reference_id` when the input has none (read it back from the result and store it).
  * Pure apart from that random id: sends nothing.
  *
- * @throws {@link ValidationError} listing every issue with its path.
+ * @throws {@link ValidationError} listing every issue with its path; or, before the input is
+ * read, naming each option that is not valid.
  *
  * @example
  * ```ts
@@ -167,6 +173,7 @@ export interface PayoutBuildOptions {
  * ```
  */
 export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptions = {}): PayoutRequest {
+  checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
   const parsed = parseOrThrow(payoutInputSchema, input, {
     prefix: 'Invalid payout',
     hints: {

@@ -80,6 +80,24 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
 }
 
 /**
+ * The `purpose` of `normalizePhoneNumber`'s options. A value it does not know is refused rather than
+ * read as the default: a misspelt 'payout' would let a 2541… number through.
+ */
+function purposeOption(options: unknown): PhoneNumberPurpose {
+  const issue = (path: string[], message: string) =>
+    new ValidationError([{ path, code: 'invalid_option', message }], {
+      prefix: 'Invalid phone number options',
+    });
+  if (options === undefined) return 'payment';
+  if (typeof options !== 'object' || options === null) {
+    throw issue([], "expected an options object such as { purpose: 'payout' } (or nothing)");
+  }
+  const { purpose } = options as { purpose?: unknown };
+  if (purpose === undefined || purpose === 'payment' || purpose === 'payout') return purpose ?? 'payment';
+  throw issue(['purpose'], "expected 'payment' or 'payout'");
+}
+
+/**
  * Normalises a phone number to the 12-digit `254…` form the service expects.
  *
  * @param input - `0712345678`, `712345678`, `254712345678`, `+254 712 345 678` or, with the 0
@@ -88,7 +106,8 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
  *   Arabic-Indic, …) count as their value. Anything that is not a Kenyan mobile is refused.
  * @param options - `purpose: 'payment'` (default) allows 2547… and 2541…; `'payout'` only 2547….
  * @returns The number as `254XXXXXXXXX`.
- * @throws {@link ValidationError} when the number cannot be normalised.
+ * @throws {@link ValidationError} when the number cannot be normalised, or `purpose` is neither
+ *   `'payment'` nor `'payout'`.
  *
  * @example
  * ```ts
@@ -100,7 +119,7 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
  * ```
  */
 export function normalizePhoneNumber(input: string, options?: { purpose?: PhoneNumberPurpose }): string {
-  const result = checkPhoneNumber(input, options?.purpose ?? 'payment');
+  const result = checkPhoneNumber(input, purposeOption(options));
   if (result.ok) return result.value;
   throw new ValidationError([{ path: [], code: result.code, message: result.message }], {
     prefix: 'Invalid phone number',

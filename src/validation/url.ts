@@ -1,6 +1,18 @@
 import { fail, pass, preview, type Check } from './result.js';
 
-/** An absolute `http:` or `https:` URL */
+// The URL goes on the wire as the merchant wrote it, and the service reads it with a parser of its
+// own. The WHATWG parser repairs text another parser may read differently — it drops tabs and line
+// breaks, reads backslashes as slashes, supplies a missing `//`, skips an empty host — so a URL is
+// accepted only when none of those repairs applies: the text sent is the URL that was checked.
+// Messages never quote the URL: it may carry a password.
+
+/** The scheme, `//` and the authority (up to the first `/`, `?` or `#`) at the start of the text. */
+const schemeAndAuthority = /^https?:\/\/([^/?#]*)/i;
+
+/**
+ * An absolute `http:` or `https:` URL, already in the form it parses to: `//` after the scheme, a
+ * host, no user name or password, no backslash, no ASCII whitespace or control character.
+ */
 export function checkHttpUrl(input: unknown): Check<string> {
   if (typeof input !== 'string')
     return fail('invalid_url', `expected an absolute http(s) URL string, got ${typeof input}`);
@@ -16,6 +28,28 @@ export function checkHttpUrl(input: unknown): Check<string> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return fail('invalid_url', `expected an http: or https: URL, got the ${url.protocol} scheme`);
   }
-  if (input.trim() !== input) return fail('invalid_url', 'expected a URL without surrounding spaces');
+  // \p{Cc}: the C0 controls (tab, line breaks, NUL…), DEL and the C1 controls.
+  if (/[\p{Cc} ]/u.test(input)) {
+    return fail(
+      'invalid_url',
+      'expected a URL without ASCII whitespace or control characters (spaces, tabs, line breaks); percent-encode a space in a path or query as %20',
+    );
+  }
+  if (input.includes('\\')) {
+    return fail('invalid_url', 'expected a URL without a backslash; separate its parts with /');
+  }
+  const authority = schemeAndAuthority.exec(input)?.[1];
+  if (authority === undefined) {
+    return fail('invalid_url', 'expected // after http: or https:, as in https://shop.example/callback');
+  }
+  if (authority === '') {
+    return fail('invalid_url', 'expected a host right after //, as in https://shop.example/callback');
+  }
+  if (authority.includes('@')) {
+    return fail(
+      'invalid_url',
+      'expected a URL without a user name or password before the host (they would be sent and logged with it)',
+    );
+  }
   return pass(input);
 }

@@ -61,6 +61,51 @@ describe('client options that would put a secret on the wire or into a message',
   });
 });
 
+describe('client headers of the wrong shape', () => {
+  it.each([
+    ['null', null],
+    ['a string', 'x-request-id: 1'],
+    ['a number', 5],
+    ['an array of non-pairs', [1]],
+    ['an array with a three-element entry', [['x-a', 'b', 'c']]],
+    ['an array with a one-element entry', [['x-a']]],
+  ])('refuses headers given as %s with a ValidationError naming headers', (_name, headers) => {
+    const error = construct({ baseUrl: BASE_URL, headers: headers as never });
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['headers']]);
+    expect((error as Error).message).toMatch(/^Invalid client options: headers: /);
+  });
+
+  it('accepts headers as a record, an array of pairs, a Headers or a function', () => {
+    for (const headers of [
+      { 'x-request-id': '1' },
+      [['x-request-id', '1']],
+      new Headers({ 'x-request-id': '1' }),
+      () => ({ 'x-request-id': '1' }),
+    ] satisfies ConstructorParameters<typeof PaymentsClient>[0]['headers'][]) {
+      expect(() => new PaymentsClient({ baseUrl: BASE_URL, headers })).not.toThrow();
+    }
+  });
+});
+
+describe('a card payment that names another payment method', () => {
+  it('refuses it before sending, naming customer_details.payment_method', async () => {
+    service.documented();
+    const client = new PaymentsClient({ baseUrl: BASE_URL, mobileMoneyBrand: 'M-PESA' });
+    const error = await client
+      .initiateCardPayment({
+        ...cardPaymentInput,
+        customer_details: { ...cardPaymentInput.customer_details, payment_method: 'M-PESA' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['customer_details', 'payment_method'], code: 'not_card_method' }),
+    ]);
+    expect(await service.recorded()).toHaveLength(0);
+  });
+});
+
 describe('per-call options', () => {
   it('refuses an invalid per-call timeout or signal before sending', async () => {
     service.documented();

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildCardPaymentRequest, cardPaymentRequestSchema, type CardPaymentInput } from '../../src/index.js';
+import {
+  buildCardPaymentRequest,
+  cardPaymentRequestSchema,
+  ValidationError,
+  type CardPaymentInput,
+} from '../../src/index.js';
 import { stringifyWireBody } from '../../src/internal/json.js';
-import { cardPaymentInput, issuesOf } from '../helpers/inputs.js';
+import { captureError, cardPaymentInput, issuesOf } from '../helpers/inputs.js';
 
 const now = new Date(Date.UTC(2030, 0, 15));
 const build = (input: unknown, options = {}) =>
@@ -9,6 +14,10 @@ const build = (input: unknown, options = {}) =>
 const withCard = (card: Record<string, unknown>) => ({
   ...cardPaymentInput,
   card_details: { ...cardPaymentInput.card_details, ...card },
+});
+const withMethod = (payment_method: string) => ({
+  ...cardPaymentInput,
+  customer_details: { ...cardPaymentInput.customer_details, payment_method },
 });
 
 describe('buildCardPaymentRequest', () => {
@@ -36,13 +45,38 @@ describe('buildCardPaymentRequest', () => {
     );
   });
 
-  it('takes payment_method from the options, and the input over the options', () => {
+  it('takes payment_method from the options, and accepts an input one that names the same card method', () => {
     expect(build(cardPaymentInput, { paymentMethod: 'VISA' }).customer_details.payment_method).toBe('VISA');
+    expect(build(withMethod('VISA'), { paymentMethod: 'VISA' }).customer_details.payment_method).toBe('VISA');
+    expect(build(withMethod('CARD')).customer_details.payment_method).toBe('CARD');
+  });
+
+  // The service reads a request as a card payment only when payment_method names the card method
+  // (spec §4 rule 1): anything else, card_details included, would be taken for mobile money.
+  it.each([
+    ['MOBILE-MONEY', {}],
+    ['M-PESA', {}],
+    ['card', {}],
+    ['CARD', { paymentMethod: 'VISA' }],
+    ['X', { paymentMethod: 'VISA' }],
+  ])('refuses payment_method %j when the card method is another word (%j)', (method, options) => {
+    expect(issuesOf(() => build(withMethod(method), options))).toEqual([
+      'customer_details.payment_method: not_card_method',
+    ]);
+  });
+
+  it('says which card method is expected and how to change it, next to the other issues', () => {
     const input = {
-      ...cardPaymentInput,
-      customer_details: { ...cardPaymentInput.customer_details, payment_method: 'X' },
+      ...withMethod('MOBILE-MONEY'),
+      card_details: { ...cardPaymentInput.card_details, cvc: '7' },
     };
-    expect(build(input, { paymentMethod: 'VISA' }).customer_details.payment_method).toBe('X');
+    const error = captureError(() => build(input, { paymentMethod: 'VISA' })) as Error;
+    expect(issuesOf(() => build(input, { paymentMethod: 'VISA' }))).toEqual([
+      'card_details.cvc: invalid_cvc',
+      'customer_details.payment_method: not_card_method',
+    ]);
+    expect(error.message).toContain("'VISA'");
+    expect(error.message).toContain('paymentMethods.card');
   });
 
   it('omits optional parts that are absent', () => {
@@ -143,6 +177,55 @@ describe('buildCardPaymentRequest', () => {
       }
     })();
     expect(JSON.stringify(error) + String(error)).not.toMatch(/4242424242424241|042/);
+  });
+});
+
+describe('options of buildCardPaymentRequest', () => {
+  const refusal = (options: unknown, input: unknown = cardPaymentInput) =>
+    captureError(() =>
+      buildCardPaymentRequest(input as CardPaymentInput, options as never),
+    ) as ValidationError;
+
+  it.each([
+    ['null options', null, ''],
+    ['options that are not an object', 'string', ''],
+    ['an unknown cardFieldEncoding', { cardFieldEncoding: 'bogus' }, 'cardFieldEncoding'],
+    ['a cardFieldEncoding in another case', { cardFieldEncoding: 'STRING' }, 'cardFieldEncoding'],
+    ['an invalid Date as the clock', { now: new Date(Number.NaN) }, 'now'],
+    ['a clock that is not a Date', { now: '2030-01-15' }, 'now'],
+    ['a clock given as epoch milliseconds', { now: Date.UTC(2030, 0, 15) }, 'now'],
+    ['an empty paymentMethod', { paymentMethod: '' }, 'paymentMethod'],
+    ['a paymentMethod that is not a string', { paymentMethod: 5 }, 'paymentMethod'],
+  ])('refuses %s with a ValidationError naming the option', (_name, options, option) => {
+    const error = refusal(options);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((issue) => issue.path.join('.'))).toEqual([option]);
+    expect(error.message).toMatch(/^Invalid card payment options: /);
+    if (option !== '') expect(error.message).toContain(option);
+  });
+
+  it('refuses an unknown encoding rather than sending a cvc of 012 as the integer 12', () => {
+    const error = refusal({ cardFieldEncoding: 'bogus', now }, withCard({ cvc: '012' }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((issue) => issue.path.join('.'))).toEqual(['cardFieldEncoding']);
+    expect(`${error.message} ${JSON.stringify(error)}`).not.toMatch(/012|9999/);
+  });
+
+  it('refuses an invalid clock rather than accepting a card that expired in 2001', () => {
+    const error = refusal({ now: new Date(Number.NaN) }, withCard({ expiry_month: 12, expiry_year: 2001 }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((issue) => issue.path.join('.'))).toEqual(['now']);
+  });
+
+  it('accepts every documented option value, and undefined for each', () => {
+    for (const options of [
+      {},
+      undefined,
+      { cardFieldEncoding: 'string', paymentMethod: 'VISA', now },
+      { cardFieldEncoding: 'integer', paymentMethod: undefined, now: undefined },
+    ]) {
+      expect(() => buildCardPaymentRequest(cardPaymentInput, options as never)).not.toThrow();
+    }
   });
 });
 

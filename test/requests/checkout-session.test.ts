@@ -63,4 +63,18 @@ describe('buildCheckoutSessionRequest', () => {
       expect(issuesOf(() => build(input))).toEqual([`redirect_urls.${key}: invalid_url`]);
     }
   });
+
+  it.each([
+    ['success_url', 'http:shop.example/paid'],
+    ['failed_url', 'https:\\\\shop.example\\failed'],
+    ['callback_url', 'https://shop.\nexample/hooks'],
+    ['success_url', 'https:///shop.example/paid'],
+    ['callback_url', 'https://user:pass@shop.example/hooks'],
+  ])('rejects %s %j, which would go on the wire other than it parses', (key, url) => {
+    const input = {
+      ...checkoutSessionInput,
+      redirect_urls: { ...checkoutSessionInput.redirect_urls, [key]: url },
+    };
+    expect(issuesOf(() => build(input))).toEqual([`redirect_urls.${key}: invalid_url`]);
+  });
 });

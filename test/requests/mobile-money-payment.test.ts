@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   buildMobileMoneyPaymentRequest,
   mobileMoneyPaymentRequestSchema,
+  ValidationError,
   type MobileMoneyPaymentInput,
 } from '../../src/index.js';
-import { issuesOf, mobileMoneyPaymentInput } from '../helpers/inputs.js';
+import { captureError, issuesOf, mobileMoneyPaymentInput } from '../helpers/inputs.js';
 
 const build = (input: unknown, options = {}) =>
   buildMobileMoneyPaymentRequest(input as MobileMoneyPaymentInput, options);
@@ -81,5 +82,38 @@ describe('buildMobileMoneyPaymentRequest', () => {
         build({ ...mobileMoneyPaymentInput, amount: { ...mobileMoneyPaymentInput.amount, ...amount } }),
       ),
     ).toEqual([expected]);
+  });
+
+  it.each([
+    'http:shop.example/hooks',
+    'https:\\\\shop.example\\hooks',
+    'https://shop.\nexample/ho\toks',
+    'https:///shop.example/hooks',
+    'https://user:pass@shop.example/hooks',
+  ])('rejects callback_url %j, which would go on the wire other than it parses', (callback_url) => {
+    const input = {
+      ...mobileMoneyPaymentInput,
+      callback_details: { transaction_reference: 'o-1', callback_url },
+    };
+    expect(issuesOf(() => build(input))).toEqual(['callback_details.callback_url: invalid_url']);
+    const body = build(mobileMoneyPaymentInput);
+    const wire = { ...body, callback_details: { ...body.callback_details, callback_url } };
+    expect(mobileMoneyPaymentRequestSchema.safeParse(wire).success).toBe(false);
+  });
+});
+
+describe('options of buildMobileMoneyPaymentRequest', () => {
+  it.each([
+    ['null options', null, ''],
+    ['options that are not an object', 'M-PESA', ''],
+    ['an empty paymentMethod', { paymentMethod: '' }, 'paymentMethod'],
+    ['a paymentMethod that is not a string', { paymentMethod: 5 }, 'paymentMethod'],
+  ])('refuses %s with a ValidationError naming the option', (_name, options, option) => {
+    const error = captureError(() =>
+      buildMobileMoneyPaymentRequest(mobileMoneyPaymentInput, options as never),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path.join('.'))).toEqual([option]);
+    expect((error as Error).message).toMatch(/^Invalid mobile-money payment options: /);
   });
 });

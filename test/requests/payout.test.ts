@@ -3,12 +3,13 @@ import {
   buildPayoutRequest,
   generateReferenceId,
   payoutRequestSchema,
+  ValidationError,
   type PayoutInput,
   type PayoutRequest,
 } from '../../src/index.js';
 
 type WithCustomerDetails = Extract<PayoutRequest, { customer_details: unknown }>;
-import { issuesOf, payoutInput } from '../helpers/inputs.js';
+import { captureError, issuesOf, payoutInput } from '../helpers/inputs.js';
 
 const build = (input: unknown, options = {}) => buildPayoutRequest(input as PayoutInput, options);
 
@@ -146,5 +147,18 @@ describe('payoutRequestSchema', () => {
       payoutRequestSchema.safeParse({ ...body, transfer: { ...body.transfer, reference_id: '483920175561' } })
         .success,
     ).toBe(false);
+  });
+});
+
+describe('options of buildPayoutRequest', () => {
+  it.each([
+    ['null options', null, ''],
+    ['an unknown payoutRecipientKey', { payoutRecipientKey: 'recipient' }, 'payoutRecipientKey'],
+    ['a misspelt payoutRecipientKey', { payoutRecipientKey: 'client_detail' }, 'payoutRecipientKey'],
+  ])('refuses %s with a ValidationError naming the option', (_name, options, option) => {
+    const error = captureError(() => buildPayoutRequest(payoutInput, options as never));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path.join('.'))).toEqual([option]);
+    expect((error as Error).message).toMatch(/^Invalid payout options: /);
   });
 });

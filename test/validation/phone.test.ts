@@ -103,3 +103,35 @@ describe('normalizePhoneNumber', () => {
     }
   });
 });
+
+describe('options of normalizePhoneNumber', () => {
+  it.each([
+    ['an unknown purpose', { purpose: 'bogus' }, 'purpose'],
+    ['a purpose in another case', { purpose: 'Payout' }, 'purpose'],
+    ['null options', null, ''],
+    ['options that are not an object', 'payout', ''],
+  ])(
+    'refuses %s with a ValidationError naming the option, rather than reading it as a payment',
+    (_name, options, option) => {
+      let error: unknown;
+      try {
+        normalizePhoneNumber('0112345678', options as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues).toEqual([
+        expect.objectContaining({ path: option === '' ? [] : [option], code: 'invalid_option' }),
+      ]);
+      expect((error as Error).message).toMatch(/^Invalid phone number options: /);
+    },
+  );
+
+  it('accepts both purposes, and no options or an undefined purpose as a payment', () => {
+    expect(normalizePhoneNumber('0712345678', { purpose: 'payout' })).toBe('254712345678');
+    expect(normalizePhoneNumber('0112345678', { purpose: 'payment' })).toBe('254112345678');
+    expect(normalizePhoneNumber('0112345678', {})).toBe('254112345678');
+    expect(normalizePhoneNumber('0112345678', { purpose: undefined })).toBe('254112345678');
+    expect(normalizePhoneNumber('0112345678', undefined)).toBe('254112345678');
+  });
+});

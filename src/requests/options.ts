@@ -1,0 +1,40 @@
+// The builders' options, checked before the input: a value a builder does not know is refused,
+// naming the option, rather than read as a default (an unknown encoding as "integer", an invalid
+// clock as "never expired"). Same issue code as the client's own options.
+import * as z from 'zod/mini';
+import { parseOrThrow } from '../internal/issues.js';
+
+const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+
+/** An optional option whose value passes `test`; `message` says what it should be. */
+const option = <T>(test: (value: unknown) => boolean, message: string) =>
+  z.optional(z.custom<T>(test, invalid(message)));
+
+/** The options object itself (undefined is the default, `{}`). */
+export const buildOptions = <S extends z.core.$ZodLooseShape>(shape: S) =>
+  z.optional(z.object(shape, invalid('expected an options object (or nothing)')));
+
+/** `paymentMethod`: the `customer_details.payment_method` sent when the input has none. */
+export const paymentMethodOption = (example: string) =>
+  option<string>(
+    (value) => typeof value === 'string' && value !== '',
+    `expected a non-empty string such as ${example}`,
+  );
+
+/** One of the listed strings, exactly. */
+export const oneOfOption = <const T extends string>(values: readonly T[]) =>
+  option<T>(
+    (value) => (values as readonly unknown[]).includes(value),
+    `expected ${values.map((value) => `'${value}'`).join(' or ')}`,
+  );
+
+/** A clock: a `Date` holding a time (not `new Date(NaN)`). */
+export const clockOption = option<Date>(
+  (value) => value instanceof Date && !Number.isNaN(value.getTime()),
+  'expected a valid Date (the clock the card expiry is checked against)',
+);
+
+/** Throws a `ValidationError` (`Invalid <what> options: …`) naming every option that is not valid. */
+export function checkBuildOptions(schema: z.core.$ZodType, options: unknown, what: string): void {
+  parseOrThrow(schema, options, { prefix: `Invalid ${what} options` });
+}
