@@ -87,7 +87,8 @@ export interface ClientOptions {
   mobileMoneyBrand?: string;
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
-   * Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
+   * A card payment's input may only repeat `card`: the service takes any other value for mobile
+   * money. Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string; mobileMoney?: string };
   /** The wire key of the payout recipient. Default `'customer_details'`. */
