@@ -147,7 +147,7 @@ export class ApiError extends PaymentsError {
   override readonly name = 'ApiError' as const;
   /** HTTP status of the response. */
   readonly status: number;
-  /** The raw response body text; the request's card number, cvc and Authorization value redacted if echoed. */
+  /** The raw response body text; the request's card number, cvc and credential header values (`authorization`, `x-api-key`, …) redacted if echoed. */
   readonly body: string;
   /** The response headers, lower-cased names; the request's secrets redacted if echoed. */
   readonly headers: Readonly<Record<string, string>>;

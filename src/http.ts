@@ -17,7 +17,14 @@ import {
 } from './errors.js';
 import { safeParse, toValidationIssues } from './internal/issues.js';
 import { stringifyWireBody } from './internal/json.js';
-import { cardSecretsOf, redactHeaders, redactText, redactWireBody, type Secrets } from './internal/redact.js';
+import {
+  cardSecretsOf,
+  credentialValuesOf,
+  redactHeaders,
+  redactText,
+  redactWireBody,
+  type Secrets,
+} from './internal/redact.js';
 
 /**
  * The four client operations, as named in hook events and error messages.
@@ -31,7 +38,8 @@ export type Operation =
   'initiateCardPayment' | 'initiateMobileMoneyPayment' | 'createCheckoutSession' | 'initiatePayout';
 
 /**
- * What a `beforeRequest` hook receives. Card number, cvc and the Authorization value are redacted.
+ * What a `beforeRequest` hook receives. Card number, cvc and the values of credential headers
+ * (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`, `cookie`) are redacted.
  *
  * @example
  * ```ts
@@ -42,15 +50,15 @@ export interface RequestLogEvent {
   readonly operation: Operation;
   readonly method: 'POST';
   readonly url: string;
-  /** Request headers, lower-cased names, the Authorization value redacted. */
+  /** Request headers, lower-cased names; a credential header shows at most its auth scheme (`Bearer [redacted]`). */
   readonly headers: Readonly<Record<string, string>>;
   /** The wire body with `card_number` as `'**** 4242'` and `cvc` as `'[redacted]'`. */
   readonly body: unknown;
 }
 
 /**
- * What an `afterResponse` hook receives. The request's card number, cvc and Authorization value
- * are redacted from the response's headers and body text.
+ * What an `afterResponse` hook receives. The request's card number, cvc and credential header
+ * values are redacted from the response's headers and body text.
  *
  * @example
  * ```ts
@@ -224,6 +232,9 @@ interface CallState {
   attemptStarted: number;
 }
 
+/** A 3xx: the SDK sends with `redirect: 'manual'` and follows none, so it arrives as an error. */
+const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
+
 /**
  * The one function that turns a response into an error: a non-2xx (`issues` empty), or a 2xx
  * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body and
@@ -236,10 +247,13 @@ function errorFromResponse(
   issues: readonly ValidationIssue[] = [],
 ): ApiError {
   const where = `${call.operation} (POST ${call.url})`;
+  const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
   const message =
-    issues.length === 0
-      ? `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}; see error.body`
-      : `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`;
+    issues.length > 0
+      ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
+      : isRedirect(response.status)
+        ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
+        : `${answered}; see error.body`;
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,
@@ -360,10 +374,12 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     retryOnTimeout: options.retryOnTimeout ?? false,
     maxRetryAfter,
     ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
-    // A hook's error is no reason to send the POST again, nor is a Retry-After longer than the
-    // merchant allows (ky would shorten it: retrying sooner than the service asked).
+    // A hook's error is no reason to send the POST again, nor is a redirect (the SDK follows none,
+    // whatever statusCodes lists), nor a Retry-After longer than the merchant allows (ky would
+    // shorten it: retrying sooner than the service asked).
     shouldRetry: ({ error }: { error: Error }) => {
       if (error instanceof HookFailure) return false;
+      if (error instanceof HTTPError && isRedirect(error.response.status)) return false;
       if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
         const wait = retryAfterMs(error.response.headers.get('retry-after'));
         if (wait !== undefined && wait > maxRetryAfter) return false;
@@ -496,11 +512,7 @@ export class Http {
   ): CallState {
     const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;
-    const credential = headers.authorization;
-    const secrets: Secrets = {
-      ...cardSecretsOf(body),
-      values: credential === undefined ? [] : [credential, credential.replace(/^\S+\s+/, '')],
-    };
+    const secrets: Secrets = { ...cardSecretsOf(body), values: credentialValuesOf(headers) };
     const hooks = this.#config.hooks;
     const logEvent: RequestLogEvent | undefined =
       hooks?.beforeRequest || hooks?.afterResponse
@@ -508,7 +520,7 @@ export class Http {
             operation,
             method: 'POST',
             url,
-            headers: redactHeaders(headers),
+            headers: redactHeaders(headers, secrets),
             body: redactWireBody(body),
           }
         : undefined;
@@ -585,7 +597,9 @@ export class Http {
  * without its body: a `Request` built from another `Request` (what ky hands to fetch) pipes its
  * body through a `TransformStream`, and ky clones it before every attempt (a tee), which on Node
  * together cost about as much as the whole bare `fetch`. A string body is sent as it is, and each
- * retry sends it again. A merchant's own `fetch` still gets a `Request`, the body in it.
+ * retry sends it again. A merchant's own `fetch` still gets a `Request`, the body in it. Neither
+ * follows a redirect (`redirect: 'manual'`): a 3xx comes back as the response, and the body is
+ * never sent to its `Location`.
  */
 const sendWith =
   (body: string, custom: HttpConfig['fetch']) =>
@@ -596,6 +610,7 @@ const sendWith =
       headers: request.headers,
       body,
       signal: request.signal,
+      redirect: 'manual',
     };
     return custom === undefined
       ? globalThis.fetch(request.url, options)

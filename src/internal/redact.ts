@@ -3,12 +3,15 @@
 
 /**
  * What to remove from everything a server sends back: the request's card number and cvc (card
- * payments only) and literal values such as the Authorization header sent.
+ * payments only) and literal values such as the credential headers sent.
  */
 export interface Secrets {
   readonly cardNumber?: string;
   readonly cvc?: string;
-  /** Literal values (an API key, a whole Authorization value), removed wherever they appear. */
+  /**
+   * Literal values (an API key, a whole Authorization value), removed wherever they appear, in
+   * every spelling {@link spellingsOf} lists.
+   */
   readonly values?: readonly string[];
 }
 
@@ -47,18 +50,31 @@ export function redactWireBody<T>(body: T): T {
 // number, no-break ones included), dashes, dots, slashes, and their escaped forms (`%20`, `\u0020`,
 // `&nbsp;`) — anything but a letter or another digit.
 const separator = '(?:%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|&#?[0-9A-Za-z]{1,8};|[^0-9A-Za-z]){0,8}';
-const minimumValueLength = 6;
 
 /**
- * Removes the secrets from a text such as a response body or header the server echoed: the card
- * number whatever separates its digits, the cvc as a standalone 3-digit group, and every literal
- * value.
+ * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
+ * `/` as `\/` (PHP's `json_encode`), and URL-encoded; each spelling once.
+ */
+function spellingsOf(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  return [...new Set([value, json, json.replaceAll('/', '\\/'), encodeURIComponent(value)])];
+}
+
+/**
+ * Removes the secrets from a text such as a response body or header the server echoed: every
+ * spelling of every literal value, the card number whatever separates its digits, and the cvc as
+ * a standalone 3-digit group.
+ *
+ * A value is removed however short it is: a short key may also blank unrelated text that happens
+ * to contain it, which costs the text's readability, never the key. Longer spellings go first, so
+ * a value inside a longer one (the key inside `Bearer <key>`) leaves no piece of the longer one.
  */
 export function redactText(text: string, secrets: Secrets | undefined): string {
   if (secrets === undefined) return text;
   let out = text;
-  for (const value of secrets.values ?? []) {
-    if (value.length >= minimumValueLength) out = out.replaceAll(value, '[redacted]');
+  const spellings = (secrets.values ?? []).flatMap(spellingsOf).filter((spelling) => spelling !== '');
+  for (const spelling of spellings.sort((a, b) => b.length - a.length)) {
+    out = out.replaceAll(spelling, '[redacted]');
   }
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
@@ -66,16 +82,46 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
     out = out.replace(pattern, maskCardNumber(cardNumber));
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
-    // Three digits (checked above): nothing in it a pattern would read as syntax.
-    out = out.replace(new RegExp(`(?<![\\d.])${cvc}(?![\\d.])`, 'g'), '[redacted]');
+    // Three digits (checked above): nothing in it a pattern would read as syntax. Not next to a
+    // digit, nor to a '.' that joins it to a digit, so a part of a larger number (1737, 737.45,
+    // 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
+    out = out.replace(new RegExp(`(?<!\\d)(?<!\\d\\.)${cvc}(?!\\d)(?!\\.\\d)`, 'g'), '[redacted]');
   }
   return out;
 }
 
-const credentialHeaders = new Set(['authorization', 'proxy-authorization']);
+/**
+ * The request headers whose values are credentials, and how a log line shows one: `scheme` keeps
+ * the auth scheme (`Bearer [redacted]`), `opaque` shows nothing of it. The one list the SDK reads
+ * to decide which header values are secret.
+ */
+const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
+  ['authorization', 'scheme'],
+  ['proxy-authorization', 'scheme'],
+  ['x-api-key', 'opaque'],
+  ['api-key', 'opaque'],
+  ['cookie', 'opaque'],
+]);
+
+/** `Bearer sk_…` → `Bearer `: the auth scheme and the space after it, or `''` for a value without one. */
+const schemeOf = (value: string): string => /^\S+\s+/.exec(value)?.[0] ?? '';
 
 /**
- * Headers for a log line or an error: credential values keep only their scheme (`Bearer
+ * The secret values of a request's headers, for {@link Secrets.values}: the value of each
+ * credential header and, for those with an auth scheme, the credentials after it.
+ */
+export function credentialValuesOf(headers: Readonly<Record<string, string>>): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const kind = credentialHeaders.get(name.toLowerCase());
+    if (kind === 'opaque') values.push(value);
+    if (kind === 'scheme') values.push(value, value.slice(schemeOf(value).length));
+  }
+  return values;
+}
+
+/**
+ * Headers for a log line or an error: credential values keep at most their auth scheme (`Bearer
  * [redacted]`), and every other value goes through {@link redactText}.
  */
 export function redactHeaders(
@@ -84,9 +130,11 @@ export function redactHeaders(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = credentialHeaders.has(name.toLowerCase())
-      ? value.replace(/^(\S+\s+).*$/s, '$1[redacted]').replace(/^\S+$/, '[redacted]')
-      : redactText(value, secrets);
+    const kind = credentialHeaders.get(name.toLowerCase());
+    out[name] =
+      kind === undefined
+        ? redactText(value, secrets)
+        : `${kind === 'scheme' ? schemeOf(value) : ''}[redacted]`;
   }
   return out;
 }

@@ -1,0 +1,149 @@
+// Secrets a server echoes in the spellings servers use, through the whole client over a real socket:
+// a cvc ending a sentence, the API key JSON-escaped, PHP-escaped or URL-encoded, and a key the
+// merchant passes through the `headers` option under a credential header name. None of them may
+// reach ApiError (message, body, headers, JSON, util.inspect) or the hooks' events.
+import type { IncomingHttpHeaders } from 'node:http';
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  PaymentsClient,
+  type ClientOptions,
+  type RequestLogEvent,
+  type ResponseLogEvent,
+} from '../../src/index.js';
+import { cardPaymentInput, cvc } from '../helpers/inputs.js';
+import { startServer, type TestServer } from '../helpers/servers.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A service that answers `status` with the body and an `x-echo` header made from the request's headers. */
+async function echoing(status: number, body: (headers: IncomingHttpHeaders) => string) {
+  server = await startServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const text = body(request.headers);
+      response.writeHead(status, { 'content-type': 'application/json', 'x-echo': text });
+      response.end(text);
+    });
+  });
+  return server.url;
+}
+
+/** Calls the client and returns its ApiError with every text it and the hooks expose. */
+async function failedCall(
+  options: ClientOptions,
+  call: Parameters<PaymentsClient['initiateCardPayment']>[1] = {},
+) {
+  const events: (RequestLogEvent | ResponseLogEvent)[] = [];
+  const client = new PaymentsClient({
+    ...options,
+    hooks: {
+      beforeRequest: (event) => void events.push(event),
+      afterResponse: (event) => void events.push(event),
+    },
+  });
+  const error = await client.initiateCardPayment(cardPaymentInput, call).then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (caught: unknown) => caught as ApiError,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  const dump = [
+    error.message,
+    error.body,
+    JSON.stringify(error.headers),
+    JSON.stringify(error),
+    inspect(error, { depth: 20, showHidden: true }),
+    JSON.stringify(events),
+    inspect(events, { depth: 20 }),
+  ].join('\n');
+  return { error, events, dump };
+}
+
+describe('an echoed cvc', () => {
+  it('is redacted before a full stop, in ApiError.body, ApiError.headers and afterResponse', async () => {
+    const baseUrl = await echoing(402, () => `{"error":"Invalid cvc ${cvc}."}`);
+    const { error, events, dump } = await failedCall({ baseUrl });
+    expect(error.body).toBe('{"error":"Invalid cvc [redacted]."}');
+    expect(error.headers['x-echo']).toBe('{"error":"Invalid cvc [redacted]."}');
+    expect((events[1] as ResponseLogEvent).responseBody).toBe('{"error":"Invalid cvc [redacted]."}');
+    expect(dump).not.toMatch(new RegExp(`(?<!\\d)${cvc}(?!\\d)`));
+  });
+
+  it('is left alone inside a decimal or a larger number', async () => {
+    const text = `{"fee":"${cvc}.45","id":"1${cvc}"}`;
+    const baseUrl = await echoing(402, () => text);
+    const { error } = await failedCall({ baseUrl });
+    expect(error.body).toBe(text);
+  });
+});
+
+describe('an echoed API key', () => {
+  const key = 'sk_live/abc+def="q';
+  it.each([
+    ['JSON-escaped', JSON.stringify({ error: `invalid key ${key}` })],
+    [
+      'JSON-escaped with every / escaped (PHP)',
+      JSON.stringify({ error: `invalid key ${key}` }).replaceAll('/', '\\/'),
+    ],
+    ['URL-encoded', JSON.stringify({ error: 'invalid', retry: `/login?key=${encodeURIComponent(key)}` })],
+  ])('is redacted when %s', async (_name, body) => {
+    const baseUrl = await echoing(401, () => body);
+    const { error, dump } = await failedCall({ baseUrl, apiKey: key });
+    expect(error.body).toContain('[redacted]');
+    for (const form of [
+      key,
+      JSON.stringify(key).slice(1, -1),
+      JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'),
+      encodeURIComponent(key),
+    ]) {
+      expect(error.body).not.toContain(form);
+      expect(error.headers['x-echo']).not.toContain(form);
+      expect(dump).not.toContain(form);
+    }
+  });
+});
+
+describe('a key passed through the headers option under a credential header name', () => {
+  const credentialHeaders = [
+    ['x-api-key', 'sk_live_customhdr123', '[redacted]'],
+    ['api-key', 'sk_live_customhdr123', '[redacted]'],
+    ['cookie', 'session=sk_live_customhdr123', '[redacted]'],
+    ['authorization', 'Token sk_live_customhdr123', 'Token [redacted]'],
+    ['proxy-authorization', 'Basic sk_live_customhdr123', 'Basic [redacted]'],
+  ] as const;
+
+  it.each(credentialHeaders)(
+    'is redacted as %s from the client headers in beforeRequest, and from an echoing reply',
+    async (name, value, shown) => {
+      const baseUrl = await echoing(401, (headers) =>
+        JSON.stringify({ error: `invalid ${String(headers[name])}` }),
+      );
+      const { error, events, dump } = await failedCall({ baseUrl, headers: { [name]: value } });
+      expect(events[0]!.headers[name]).toBe(shown);
+      expect(error.body).toContain('[redacted]');
+      expect(dump).not.toContain('sk_live_customhdr123');
+    },
+  );
+
+  it.each(credentialHeaders)(
+    'is redacted as %s from per-call and function headers too',
+    async (name, value, shown) => {
+      const baseUrl = await echoing(401, (headers) =>
+        JSON.stringify({ error: `invalid ${String(headers[name])}` }),
+      );
+      const perCall = await failedCall({ baseUrl }, { headers: { [name]: value } });
+      const fromFunction = await failedCall({ baseUrl, headers: async () => ({ [name]: value }) });
+      for (const { events, dump } of [perCall, fromFunction]) {
+        expect(events[0]!.headers[name]).toBe(shown);
+        expect(dump).not.toContain('sk_live_customhdr123');
+      }
+    },
+  );
+});

@@ -1,0 +1,110 @@
+// How redactText finds the secrets a server echoes in the spellings servers use: a cvc at the end of
+// a sentence, an API key escaped in JSON (PHP's json_encode also escapes '/') or URL-encoded, and the
+// values of every credential header, not the Authorization header alone.
+import { describe, expect, it } from 'vitest';
+import { credentialValuesOf, redactHeaders, redactText } from '../../src/internal/redact.js';
+
+const card = { cardNumber: '9999999999999995', cvc: '737' };
+
+describe('the cvc', () => {
+  it.each([
+    ['before a full stop', '{"error":"Invalid cvc 737."}', '{"error":"Invalid cvc [redacted]."}'],
+    ['after a full stop', 'cvc.737 refused', 'cvc.[redacted] refused'],
+    ['between full stops', 'cvc.737.', 'cvc.[redacted].'],
+  ])('is removed %s', (_name, text, redacted) => {
+    expect(redactText(text, card)).toBe(redacted);
+  });
+
+  it.each([
+    ['the whole part of a decimal', 'fee 737.45 KES'],
+    ['the fraction of a decimal', 'rate 0.737'],
+    ['inside a larger number', 'id 1737 and 7370'],
+    ['a part of a version number', 'v1.737.2'],
+  ])('is left alone as %s', (_name, text) => {
+    expect(redactText(text, card)).toBe(text);
+  });
+});
+
+describe('a literal value such as an API key', () => {
+  it.each([
+    ['JSON-escaped', 'sk_live"q\\x', '{"error":"bad key sk_live\\"q\\\\x"}'],
+    [
+      'with every / escaped, as PHP json_encode writes it',
+      'sk_live/abc+def=',
+      '{"error":"bad key sk_live\\/abc+def="}',
+    ],
+    ['JSON-escaped with every / escaped', 'sk/live"x', '{"error":"bad key sk\\/live\\"x"}'],
+    ['URL-encoded', 'sk_live/abc+def=', '{"error":"invalid","key":"sk_live%2Fabc%2Bdef%3D"}'],
+    ['URL-encoded, a space in it', 'sk live', 'next=/retry?key=sk%20live'],
+  ])('is removed %s', (_name, key, text) => {
+    const redacted = redactText(text, { values: [key] });
+    expect(redacted).toContain('[redacted]');
+    for (const form of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key)]) {
+      expect(redacted).not.toContain(form);
+    }
+    expect(redacted).not.toContain(JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'));
+  });
+
+  it('is removed however short it is', () => {
+    expect(redactText('{"error":"invalid key abc12"}', { values: ['abc12'] })).toBe(
+      '{"error":"invalid key [redacted]"}',
+    );
+  });
+
+  it('is removed once where its spellings overlap, leaving the text around it', () => {
+    expect(
+      redactText('a sk_live/x b sk_live\\/x c sk_live%2Fx d', { values: ['Bearer sk_live/x', 'sk_live/x'] }),
+    ).toBe('a [redacted] b [redacted] c [redacted] d');
+  });
+
+  it('an empty value removes nothing', () => {
+    expect(redactText('nothing to hide', { values: [''] })).toBe('nothing to hide');
+  });
+});
+
+describe('credential headers', () => {
+  const sent = {
+    'content-type': 'application/json',
+    authorization: 'Bearer sk_live_bearer1',
+    'proxy-authorization': 'Basic cHJveHk6cHc=',
+    'x-api-key': 'sk_live_xapikey1',
+    'Api-Key': 'sk_live_apikey1',
+    cookie: 'session=sk_live_cookie1',
+    'x-request-id': 'req-1',
+  };
+
+  it('give their values, and the credentials after an auth scheme, as secrets', () => {
+    expect(credentialValuesOf(sent).sort()).toEqual(
+      [
+        'Bearer sk_live_bearer1',
+        'sk_live_bearer1',
+        'Basic cHJveHk6cHc=',
+        'cHJveHk6cHc=',
+        'sk_live_xapikey1',
+        'sk_live_apikey1',
+        'session=sk_live_cookie1',
+      ].sort(),
+    );
+  });
+
+  it('are shown with only their auth scheme, or not at all', () => {
+    expect(redactHeaders(sent)).toEqual({
+      'content-type': 'application/json',
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Basic [redacted]',
+      'x-api-key': '[redacted]',
+      'Api-Key': '[redacted]',
+      cookie: '[redacted]',
+      'x-request-id': 'req-1',
+    });
+  });
+
+  it('are removed from a text echoing any of them', () => {
+    const secrets = { values: credentialValuesOf(sent) };
+    const echoed =
+      'keys sk_live_bearer1, sk_live_xapikey1, sk_live_apikey1, session=sk_live_cookie1, cHJveHk6cHc=';
+    expect(redactText(echoed, secrets)).toBe(
+      'keys [redacted], [redacted], [redacted], [redacted], [redacted]',
+    );
+  });
+});
