@@ -228,9 +228,9 @@ function readSignals(family: Family, payload: Record<string, unknown>): Signal[]
   // another way — is read as well: it can only agree or make the outcome undecidable.
   const skip = NOT_SIGNALS[family];
   for (const key of Object.keys(payload)) {
-    if (key === skip || signals.some((read) => read.field === key) || key.length > 32) continue;
-    const name = SIGNAL_NAMES.get(key.replace(/[\s_-]/g, '').toLowerCase());
-    if (name === undefined) continue;
+    if (OTHER_KEYS.has(key) || key === skip || key.length > 32) continue;
+    const name = signalName(key);
+    if (name === undefined || signals.some((read) => read.field === key)) continue;
     const [expected, readValue] =
       name === 'status' && family !== 'payout' ? STRAY_STATUS : SIGNAL_READERS[name];
     signals.push(signal(payload, key, expected, readValue));
@@ -267,6 +267,10 @@ function documentedSignals(family: Family, payload: Record<string, unknown>): Si
 
 type SignalName = 'paid' | 'payment_status' | 'response_status' | 'status';
 
+/** The signal a key names, with letter case, blanks, '_' and '-' taken out; or undefined. */
+const signalName = (key: string): SignalName | undefined =>
+  SIGNAL_NAMES.get(key.replace(/[\s_-]/g, '').toLowerCase());
+
 /** Signal keys with case, blanks, '_' and '-' taken out → the signal they name. */
 const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map([
   ['paid', 'paid'],
@@ -274,6 +278,22 @@ const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map([
   ['responsestatus', 'response_status'],
   ['status', 'status'],
 ]);
+
+/** The keys the eight payloads document that name no signal (`id`, `message`, `amount`, …). */
+const OTHER_KEYS: ReadonlySet<string> = new Set(
+  Object.values(callbackSchemas)
+    .flatMap((schema) => Object.keys(schema.shape))
+    .filter((key) => signalName(key) === undefined),
+);
+
+/** The signal keys as the tables spell them. */
+const DOCUMENTED_SIGNALS: Readonly<Record<string, SignalName>> = {
+  paid: 'paid',
+  'payment status': 'payment_status',
+  payment_status: 'payment_status',
+  response_status: 'response_status',
+  status: 'status',
+};
 
 /** What each signal may hold, and how its value is read. */
 const SIGNAL_READERS: Readonly<Record<SignalName, readonly [string, (value: unknown) => Says]>> = {
@@ -314,8 +334,7 @@ function paymentStatus(payload: Record<string, unknown>, documentedKey: string):
 
 /** A documented signal of the family, read through its reader. */
 function documented(payload: Record<string, unknown>, field: string): Signal {
-  const name = SIGNAL_NAMES.get(field.replace(/[\s_-]/g, '').toLowerCase())!;
-  const [expected, readValue] = SIGNAL_READERS[name];
+  const [expected, readValue] = SIGNAL_READERS[DOCUMENTED_SIGNALS[field]!];
   return signal(payload, field, expected, readValue);
 }
 
