@@ -64,12 +64,11 @@ export class SqlTransactionStore implements TransactionStore {
   }
 
   async update(record: TransactionRecord, from: TransactionState): Promise<boolean> {
-    this.db.run('UPDATE transactions SET state = ?, record = ? WHERE reference = ? AND state = ?', [
-      record.state,
-      JSON.stringify(record),
-      record.reference,
-      from,
-    ]);
+    // created_at too: an expired transaction re-initiated is pending again from a new createdAt.
+    this.db.run(
+      'UPDATE transactions SET state = ?, created_at = ?, record = ? WHERE reference = ? AND state = ?',
+      [record.state, record.createdAt, JSON.stringify(record), record.reference, from],
+    );
     return this.db.getRowsModified() === 1;
   }
 

@@ -106,8 +106,9 @@ export interface ClientOptions {
    * `transfer.reference_id`, which is then required) using `secret`, and records the pending
    * transaction with the amount and currency it sends (`tracker.begin`) before sending, so even a
    * callback that beats the response finds it. A refusal the service certainly did not act on (a
-   * 4xx) expires the record; a 5xx, timeout or lost connection leaves it pending for
-   * `tracker.stale`. Hand the same `tracker` and `secret` to `createCallbackHandler`, then await
+   * 4xx) expires the record, unless another call of this process used the reference meanwhile; a
+   * 5xx, timeout or lost connection leaves it pending for `tracker.stale`. An expired reference
+   * initiated again is recorded pending again. Hand the same `tracker` and `secret` to `createCallbackHandler`, then await
    * the outcome with `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no
    * tracking (sign callback URLs yourself with `signCallbackUrl`).
    *
@@ -258,7 +259,9 @@ const clientOptionsSchema = z.object({
         tracker: z.custom<unknown>(
           (value) =>
             typeof (value as Partial<TransactionTracker> | undefined)?.begin === 'function' &&
-            typeof (value as Partial<TransactionTracker>).expire === 'function',
+            typeof (value as Partial<TransactionTracker>).expire === 'function' &&
+            typeof (value as Partial<TransactionTracker>).get === 'function' &&
+            typeof (value as Partial<TransactionTracker>).store?.update === 'function',
           invalid('expected a transaction tracker from createTransactionTracker()'),
         ),
         secret: z

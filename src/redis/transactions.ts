@@ -74,12 +74,14 @@ return ARGV[1]
 `;
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
-// TTL ms for a finished record, channel.
+// TTL ms for a finished record, channel, createdAt. A record made pending again (an expired one
+// re-initiated) goes back into the pending index at its new createdAt.
 const updateScript = `
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'record', ARGV[1])
 if ARGV[3] == 'pending' then
   redis.call('PERSIST', KEYS[1])
+  redis.call('ZADD', KEYS[2], ARGV[7], ARGV[4])
 else
   redis.call('ZREM', KEYS[2], ARGV[4])
   redis.call('PEXPIRE', KEYS[1], ARGV[5])
@@ -217,6 +219,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         record.reference,
         finishedTtlMs,
         channel,
+        record.createdAt,
       );
       return reply === 1;
     },

@@ -8,7 +8,7 @@
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { ApiError, ValidationError } from '../errors.js';
 import { TransactionConflictError } from './errors.js';
-import type { TransactionKind } from './store.js';
+import type { TransactionKind, TransactionRecord } from './store.js';
 import type { TransactionTracker } from './tracker.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
@@ -61,13 +61,61 @@ const refused = (error: unknown): boolean =>
   error instanceof ValidationError ||
   (error instanceof ApiError && error.status >= 400 && error.status < 500);
 
+/** One call of this process under a reference, while it runs. */
+interface Attempt {
+  /** Another call of this process used the reference meanwhile: its payment may be under way. */
+  shared: boolean;
+}
+// Per tracker, the calls of this process running under each reference: only the first may find the
+// reference unrecorded, and each marks the others shared.
+const running = new WeakMap<TransactionTracker, Map<string, Set<Attempt>>>();
+
+/**
+ * Records the transaction pending again after an earlier attempt was expired (refused, or given
+ * up on): this attempt may be under way, so `waitFor` waits for it and `stale` counts from now.
+ * Resolves with the record written, or `undefined` when another call or a late callback changed
+ * the expired record first.
+ */
+async function reopen(
+  tracker: TransactionTracker,
+  expired: TransactionRecord,
+): Promise<TransactionRecord | undefined> {
+  const { reference, kind, amount, currency } = expired;
+  const at = Date.now();
+  const record: TransactionRecord = {
+    reference,
+    kind,
+    amount,
+    ...(currency === undefined ? {} : { currency }),
+    state: 'pending',
+    createdAt: at,
+    updatedAt: at,
+  };
+  return (await tracker.store.update(record, 'expired')) ? record : undefined;
+}
+
+/** The calls of this process running under `reference`, with `attempt` added; each marks the others shared. */
+function join(tracker: TransactionTracker, reference: string, attempt: Attempt): Set<Attempt> {
+  let byReference = running.get(tracker);
+  if (byReference === undefined) running.set(tracker, (byReference = new Map<string, Set<Attempt>>()));
+  let calls = byReference.get(reference);
+  if (calls === undefined) byReference.set(reference, (calls = new Set()));
+  attempt.shared = calls.size > 0;
+  for (const other of calls) other.shared = true;
+  return calls.add(attempt);
+}
+
 /**
  * Sends one initiation, tracked: signs the body's callback URL with its reference, records the
  * pending transaction (`tracker.begin`) BEFORE sending — so a callback that beats the response is
- * settled rather than refused as an unknown reference — then sends. A refusal the service
- * certainly did not act on expires the record (a genuine callback would still settle it);
- * any other failure leaves it pending for `tracker.stale` to find. A reference whose transaction
- * already settled is refused before anything is sent.
+ * settled rather than refused as an unknown reference — then sends. A reference whose transaction
+ * already settled is refused before anything is sent; an expired one is recorded pending again; a
+ * pending one is sent again as it is (the first callback settles it).
+ *
+ * Only the call that made the record pending changes it, and only while no other call of this
+ * process used the reference meanwhile: then a refusal the service certainly did not act on
+ * expires it (a genuine callback would still settle it). Any other failure, and any failure of
+ * another call, leaves it as it is: pending for `tracker.stale` to find.
  *
  * `input` is what the merchant passed (a payout's `transfer.reference_id` must be in it: one the
  * builder generates could not be waited on); `body` is the built wire body.
@@ -107,20 +155,38 @@ export async function sendTracked<B extends object, R>(
     },
   } as unknown as B;
 
-  const record = await option.tracker.begin({
-    reference,
-    kind,
-    amount: amount as string,
-    ...(currency === undefined ? {} : { currency }),
-  });
-  if (record.state === 'succeeded' || record.state === 'failed') {
-    throw new TransactionConflictError('already_settled', record, 'pending');
-  }
+  const { tracker } = option;
+  const attempt: Attempt = { shared: false };
+  const calls = join(tracker, reference, attempt);
   try {
-    return await send(signed);
-  } catch (error) {
-    // Unblocks whoever waits on it; a failure here leaves it pending, which `stale` lists.
-    if (refused(error)) await option.tracker.expire(reference).catch(() => undefined);
-    throw error;
+    // This call makes the record pending when it is the first of this process and finds none ...
+    let mine = !attempt.shared && (await tracker.get(reference)) === undefined;
+    const transaction = {
+      reference,
+      kind,
+      amount: amount as string,
+      ...(currency === undefined ? {} : { currency }),
+    };
+    let record = await tracker.begin(transaction);
+    // ... or when it finds it expired and records it pending again.
+    while (record.state === 'expired') {
+      const reopened = await reopen(tracker, record);
+      mine = reopened !== undefined;
+      record = reopened ?? (await tracker.begin(transaction));
+    }
+    if (record.state === 'succeeded' || record.state === 'failed') {
+      throw new TransactionConflictError('already_settled', record, 'pending');
+    }
+    try {
+      return await send(signed);
+    } catch (error) {
+      // Unblocks whoever waits on it. Any other failure may have started the payment, and a
+      // record another call made pending, or also sent under, may have one under way: pending.
+      if (mine && !attempt.shared && refused(error)) await tracker.expire(reference).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    calls.delete(attempt);
+    if (calls.size === 0) running.get(tracker)?.delete(reference);
   }
 }

@@ -31,8 +31,9 @@ export const transactionKinds = ['card', 'mobile_money', 'checkout', 'payout'] a
 
 /**
  * Where a transaction is: `pending` until its callback settles it as `succeeded` or `failed`
- * (exactly once); `expired` when the merchant gave up waiting (a later genuine callback still
- * settles it, marked `late`).
+ * (exactly once); `expired` when the merchant gave up waiting or the service refused the
+ * initiation (a later genuine callback still settles it, marked `late`; a new initiation under the
+ * reference by the client's `transactions` option makes it `pending` again).
  *
  * @example
  * ```ts
@@ -132,7 +133,8 @@ export interface TransactionStore {
   /**
    * Atomically replaces the stored record of `record.reference` with `record` if, and only if, its
    * stored state is still `from`; resolves with whether it did. Two concurrent updates from one
-   * state never both succeed.
+   * state never both succeed. An `expired` record may become `pending` again, with a new
+   * `createdAt`: `listPending` lists it from then on.
    */
   update(record: TransactionRecord, from: TransactionState): Promise<boolean>;
   /** Pending records of `kind` created before `createdBefore` (ms since the epoch), oldest first, at most `limit`. */

@@ -100,6 +100,27 @@ describe('createRedisTransactionStore against a real redis-server', () => {
     });
   });
 
+  it('lists a record made pending again (an expired one re-initiated) among the stale ones', async () => {
+    let t = 1_000_000;
+    const store = createRedisTransactionStore({ client: connect(), prefix: freshPrefix() });
+    stores.push(store);
+    const tracker = createTransactionTracker({ store, now: () => t });
+    await tracker.begin({ reference: 'ORD-9', kind: 'card', amount: 1 });
+    await tracker.expire('ORD-9');
+    expect(await tracker.stale({ olderThan: 0 })).toEqual([]);
+    const again = {
+      reference: 'ORD-9',
+      kind: 'card',
+      amount: '1',
+      state: 'pending',
+      createdAt: t,
+      updatedAt: t,
+    } as const;
+    await expect(store.update(again, 'expired')).resolves.toBe(true);
+    t += 2;
+    expect((await tracker.stale({ olderThan: 1 })).map((r) => r.reference)).toEqual(['ORD-9']);
+  });
+
   it('keeps pending records without a TTL and gives finished ones the finishedTtlMs', async () => {
     const prefix = freshPrefix();
     const client = connect();

@@ -43,6 +43,13 @@ let client: PaymentsClient;
 
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
 const amount = (total: number) => ({ delivery_fee: 0, discount_fee: 0, total, currency: 'KES' });
+const initiated = () => Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+const refusedAs = (status: number) => () => new Response('{"error":"refused"}', { status });
+const stkPush = (reference: string) => ({
+  customer_details: customer,
+  amount: amount(900),
+  callback_details: { transaction_reference: reference, callback_url: webhookUrl },
+});
 const destination = {
   type: 'mobile',
   country_code: 'KE',
@@ -51,7 +58,7 @@ const destination = {
 };
 
 /** A client whose fetch answers `response` (or throws it) and counts the requests it was asked to send. */
-const clientAnswering = (response: () => Response, use: TransactionTracker = tracker) => {
+const clientAnswering = (response: () => Response | Promise<Response>, use: TransactionTracker = tracker) => {
   const sent: Request[] = [];
   const fake = new PaymentsClient({
     baseUrl: 'https://payments.example.com',
@@ -326,5 +333,94 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
       }),
     ).rejects.toThrow('store unreachable');
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('PaymentsClient({ transactions }): initiating again under a recorded reference', () => {
+  it('after a refusal, a corrected re-send records the transaction pending again, and its callback settles it', async () => {
+    const { client: refusing } = clientAnswering(refusedAs(400));
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-RESEND'))).rejects.toBeInstanceOf(ApiError);
+    expect(await tracker.get('TRK-RESEND')).toMatchObject({ state: 'expired' });
+
+    await client.initiateMobileMoneyPayment(stkPush('TRK-RESEND'));
+    // Not 'expired' at once while the payment is under way: the callback's outcome, and not late.
+    const record = await tracker.waitFor('TRK-RESEND', { timeout: 10_000 });
+    expect(record).toMatchObject({ state: 'succeeded', amount: '900' });
+    expect(record.late).toBeUndefined();
+    expect(record.expiredAt).toBeUndefined();
+    expect(refusals).toEqual([]);
+  });
+
+  it('a re-send that is refused in turn expires the record it made pending again', async () => {
+    const { client: refusing, sent } = clientAnswering(refusedAs(400));
+    await refusing.initiateMobileMoneyPayment(stkPush('TRK-TWICE')).catch(() => undefined);
+    const { client: fake } = clientAnswering(initiated);
+    await fake.initiateMobileMoneyPayment(stkPush('TRK-TWICE'));
+    expect(await tracker.get('TRK-TWICE')).toMatchObject({ state: 'pending' });
+    await tracker.expire('TRK-TWICE');
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-TWICE'))).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toHaveLength(2);
+    expect(await tracker.get('TRK-TWICE')).toMatchObject({ state: 'expired' });
+  });
+
+  it.each([
+    ['refused by the service (409)', undefined],
+    ['a ValidationError of its own options', { timeout: -5 }],
+  ] as const)(
+    "a second call while the first is in flight, %s, leaves the first one's record pending",
+    async (_name, options) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let calls = 0;
+      const { client: fake, sent } = clientAnswering(async () => {
+        calls += 1;
+        if (calls > 1) return refusedAs(409)();
+        await held;
+        return initiated();
+      });
+      const reference = options === undefined ? 'TRK-INFLIGHT-409' : 'TRK-INFLIGHT-OPTS';
+      const first = fake.initiateMobileMoneyPayment(stkPush(reference));
+      await expect.poll(() => sent.length).toBe(1);
+
+      const second = await fake
+        .initiateMobileMoneyPayment(stkPush(reference), options)
+        .catch((e: unknown) => e);
+      expect(second).toBeInstanceOf(options === undefined ? ApiError : ValidationError);
+      expect(await tracker.get(reference)).toMatchObject({ state: 'pending' });
+
+      release();
+      await expect(first).resolves.toMatchObject({ status: 200 });
+      expect(await tracker.get(reference)).toMatchObject({ state: 'pending' });
+    },
+  );
+
+  it('the first call refused after a second one went out leaves the record pending (that payment may be under way)', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const { client: fake, sent } = clientAnswering(async () => {
+      calls += 1;
+      if (calls > 1) return initiated();
+      await held;
+      return refusedAs(409)();
+    });
+    const first = fake.initiateMobileMoneyPayment(stkPush('TRK-OVERTAKEN')).catch((e: unknown) => e);
+    await expect.poll(() => sent.length).toBe(1);
+    await fake.initiateMobileMoneyPayment(stkPush('TRK-OVERTAKEN'));
+    release();
+    expect(await first).toBeInstanceOf(ApiError);
+    expect(await tracker.get('TRK-OVERTAKEN')).toMatchObject({ state: 'pending' });
+  });
+
+  it('after an uncertain failure the record stays pending; a re-send goes out, and its refusal leaves the record alone', async () => {
+    const { client: failing } = clientAnswering(refusedAs(503));
+    await expect(failing.initiateMobileMoneyPayment(stkPush('TRK-UNSURE'))).rejects.toBeInstanceOf(ApiError);
+    expect(await tracker.get('TRK-UNSURE')).toMatchObject({ state: 'pending' });
+
+    // docs/transactions.md: re-initiating a pending reference is allowed, and the first callback settles it.
+    const { client: refusing, sent } = clientAnswering(refusedAs(400));
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-UNSURE'))).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toHaveLength(1);
+    expect(await tracker.get('TRK-UNSURE')).toMatchObject({ state: 'pending' });
   });
 });
