@@ -8,6 +8,8 @@ import {
   type RequestOptions,
   type Outgoing,
   type RetryOptions,
+  expectedHeaders,
+  isHeadersInit,
   milliseconds,
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
@@ -104,13 +106,15 @@ export interface ClientOptions {
    * Track every initiation: the client signs the callback URL it sends with the transaction's
    * reference (`callback_details.transaction_reference`, checkout `amount.order_id`, payout
    * `transfer.reference_id`, which is then required) using `secret`, and records the pending
-   * transaction with the amount and currency it sends (`tracker.begin`) before sending, so even a
-   * callback that beats the response finds it. A refusal the service certainly did not act on (a
-   * 4xx) expires the record, unless another call of this process used the reference meanwhile; a
-   * 5xx, timeout or lost connection leaves it pending for `tracker.stale`. An expired reference
-   * initiated again is recorded pending again. Hand the same `tracker` and `secret` to `createCallbackHandler`, then await
-   * the outcome with `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no
-   * tracking (sign callback URLs yourself with `signCallbackUrl`).
+   * transaction with the amount and currency it sends (`tracker.begin`) just before sending, so
+   * even a callback that beats the response finds it; a call refused before that (invalid per-call
+   * options or headers, a throwing `beforeRequest` hook, an aborted signal) records nothing. A
+   * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
+   * of this process used the reference meanwhile; a 5xx, timeout or lost connection leaves it
+   * pending for `tracker.stale`. An expired reference initiated again is recorded pending again.
+   * Hand the same `tracker` and `secret` to `createCallbackHandler`, then await the outcome with
+   * `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no tracking (sign
+   * callback URLs yourself with `signCallbackUrl`).
    *
    * @example
    * ```ts
@@ -165,17 +169,6 @@ const retryLimit = z
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
 
-/**
- * The shape of the `headers` option: a function, or headers the transport can read — a record, an
- * array of [name, value] pairs, or another iterable such as a Headers. Names and values are the
- * transport's to check, for the wire.
- */
-const isHeadersOption = (value: unknown): boolean =>
-  typeof value === 'function' ||
-  (typeof value === 'object' &&
-    value !== null &&
-    (!Array.isArray(value) || value.every((pair) => Array.isArray(pair) && pair.length === 2)));
-
 /** The client options, checked at construction; messages never quote a value. */
 const clientOptionsSchema = z.object({
   baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
@@ -196,10 +189,8 @@ const clientOptionsSchema = z.object({
   ),
   headers: z.optional(
     z.custom<unknown>(
-      isHeadersOption,
-      invalid(
-        'expected headers as an object of names and values, an array of [name, value] pairs or a Headers, or a function returning them',
-      ),
+      (value) => typeof value === 'function' || isHeadersInit(value),
+      invalid(`${expectedHeaders}, or a function returning them`),
     ),
   ),
   timeout: z.optional(milliseconds),
@@ -440,8 +431,8 @@ export class PaymentsClient {
     options: RequestOptions | undefined,
     outgoing: Omit<Outgoing<S>, 'body'>,
   ): Promise<z.output<S>> {
-    return sendTracked(this.#transactions, kind, input, body, (sent) =>
-      this.#http.post({ ...outgoing, body: sent }, options),
+    return sendTracked(this.#transactions, kind, input, body, (sent, beforeSend) =>
+      this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
     );
   }
 }

@@ -139,7 +139,7 @@ export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersIn
 export interface RequestOptions {
   /**
    * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
-   * `aborted` is true.
+   * `aborted` is true. A signal already aborted when the request would go out sends nothing.
    */
   signal?: AbortSignal;
   /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
@@ -176,6 +176,20 @@ export interface Outgoing<S extends z.core.$ZodType> {
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/**
+ * The shape of headers the transport reads: a record, an array of [name, value] pairs, or another
+ * iterable of pairs such as a Headers. The client's `headers` option, per-call `headers` and what a
+ * headers function returns are all checked with it; names and values are checked for the wire.
+ */
+export const isHeadersInit = (value: unknown): value is HeadersInit =>
+  typeof value === 'object' &&
+  value !== null &&
+  (!Array.isArray(value) || value.every((pair) => Array.isArray(pair) && pair.length === 2));
+
+/** What {@link isHeadersInit} expects, as option messages say it. */
+export const expectedHeaders =
+  'expected headers as an object of names and values, an array of [name, value] pairs or a Headers';
+
 /** Lower-cased header names; a name or value that HTTP cannot carry is refused, never echoed. */
 function headerRecord(init: HeadersInit | undefined, source: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -210,10 +224,22 @@ const headersOf = (response: Response): Record<string, string> => {
   return out;
 };
 
-/** Marks an error thrown by a merchant's hook, so it reaches the caller as it is. */
-class HookFailure extends Error {
+/**
+ * Marks an error that reaches the caller as it is and is never retried: a merchant's hook's,
+ * `beforeSend`'s, or the aborted call's own.
+ */
+class PassThrough extends Error {
   constructor(readonly error: unknown) {
-    super('a client hook threw');
+    super('an error passed through to the caller');
+  }
+}
+
+/** Runs a hook; what it throws is passed through to the caller. */
+async function passThrough(hook: () => unknown): Promise<void> {
+  try {
+    await hook();
+  } catch (error) {
+    throw new PassThrough(error);
   }
 }
 
@@ -229,6 +255,7 @@ interface CallState {
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
   readonly logEvent: RequestLogEvent | undefined;
+  readonly beforeSend: (() => Promise<void>) | undefined;
   attemptStarted: number;
 }
 
@@ -309,7 +336,7 @@ function rootCause(error: unknown): string {
  * the request) is kept as a `cause`.
  */
 function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
-  if (error instanceof HookFailure)
+  if (error instanceof PassThrough)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   if (call.signal?.aborted) {
     return new ConnectionError(`${call.operation} was aborted by the caller's signal`, {
@@ -338,17 +365,25 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
   z.refine((value) => value > 0 && value <= 2_147_483_647, {
     error: 'expected a number of milliseconds above 0 (at most 2147483647)',
+    params: { code: 'invalid_option' },
     abort: true,
   }),
 );
 
+/** The per-call options, checked before anything is recorded or sent. */
 const requestOptionsSchema = z.optional(
   z.object({
     signal: z.optional(
-      z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: 'expected an AbortSignal' }),
+      z.custom<AbortSignal>((value) => value instanceof AbortSignal, {
+        error: 'expected an AbortSignal',
+        params: { code: 'invalid_option' },
+      }),
     ),
     timeout: z.optional(milliseconds),
     totalTimeout: z.optional(milliseconds),
+    headers: z.optional(
+      z.custom<HeadersInit>(isHeadersInit, { error: expectedHeaders, params: { code: 'invalid_option' } }),
+    ),
   }),
 );
 
@@ -378,7 +413,7 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     // whatever statusCodes lists), nor a Retry-After longer than the merchant allows (ky would
     // shorten it: retrying sooner than the service asked).
     shouldRetry: ({ error }: { error: Error }) => {
-      if (error instanceof HookFailure) return false;
+      if (error instanceof PassThrough) return false;
       if (error instanceof HTTPError && isRedirect(error.response.status)) return false;
       if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
         const wait = retryAfterMs(error.response.headers.get('retry-after'));
@@ -443,13 +478,16 @@ export class Http {
         beforeRequest: [
           async (_request, options, { retryCount }) => {
             const call = options.context.call as CallState;
-            if (retryCount === 0 && hooks?.beforeRequest && call.logEvent) {
-              try {
-                await hooks.beforeRequest(call.logEvent);
-              } catch (error) {
-                throw new HookFailure(error);
-              }
+            const { logEvent, beforeSend } = call;
+            if (retryCount === 0 && hooks?.beforeRequest && logEvent) {
+              await passThrough(() => hooks.beforeRequest?.(logEvent));
             }
+            // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
+            // that ignores signals, and beforeSend is not called.
+            if (call.signal?.aborted || call.deadline?.signal.aborted) {
+              throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
+            }
+            if (retryCount === 0 && beforeSend) await passThrough(beforeSend);
             // Each attempt's timeout runs from here to its last body byte.
             call.attemptStarted = Date.now();
           },
@@ -458,10 +496,16 @@ export class Http {
     });
   }
 
-  /** POSTs a wire body and returns the response validated by the schema. */
+  /**
+   * POSTs a wire body and returns the response validated by the schema. `beforeSend` is awaited
+   * once, after everything that can refuse the call without sending (options, headers, loading ky,
+   * the `beforeRequest` hook, an aborted signal) and just before the first request; what it throws
+   * fails the call as it is, and nothing is sent.
+   */
   async post<S extends z.core.$ZodType>(
     outgoing: Outgoing<S>,
     options: RequestOptions = {},
+    beforeSend?: () => Promise<void>,
   ): Promise<z.output<S>> {
     const checked = safeParse(requestOptionsSchema, options);
     if (!checked.success) {
@@ -472,7 +516,7 @@ export class Http {
     const headers = await this.#headersFor(options);
     const wireText = stringifyWireBody(outgoing.body);
     const transport = await this.#load(outgoing.operation);
-    const call = this.#callState(outgoing, options, headers);
+    const call = this.#callState(outgoing, options, headers, beforeSend);
     const started = Date.now();
     const { response, text } = await this.#exchange(
       transport,
@@ -497,10 +541,23 @@ export class Http {
 
   /** The client's headers, then the dynamic ones, then the call's, each checked for the wire. */
   async #headersFor(options: RequestOptions): Promise<Record<string, string>> {
-    const dynamic =
-      typeof this.#config.headers === 'function'
-        ? headerRecord(await this.#config.headers(), 'headers')
-        : undefined;
+    let dynamic: Record<string, string> | undefined;
+    if (typeof this.#config.headers === 'function') {
+      const returned: unknown = await this.#config.headers();
+      if (!isHeadersInit(returned)) {
+        throw new ValidationError(
+          [
+            {
+              path: ['headers'],
+              code: 'invalid_option',
+              message: `the headers function returned no headers: ${expectedHeaders}`,
+            },
+          ],
+          { prefix: 'Invalid client options' },
+        );
+      }
+      dynamic = headerRecord(returned, 'headers');
+    }
     return { ...this.#staticHeaders, ...dynamic, ...headerRecord(options.headers, 'headers') };
   }
 
@@ -509,6 +566,7 @@ export class Http {
     outgoing: Outgoing<z.core.$ZodType>,
     options: RequestOptions,
     headers: Record<string, string>,
+    beforeSend: (() => Promise<void>) | undefined,
   ): CallState {
     const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;
@@ -534,6 +592,7 @@ export class Http {
       totalTimeout,
       deadline: totalTimeout === undefined ? undefined : new AbortController(),
       logEvent,
+      beforeSend,
       attemptStarted: Date.now(),
     };
   }

@@ -53,13 +53,11 @@ const untrackable = (place: Place, message: string): ValidationError =>
   });
 
 /**
- * A refusal the service certainly did not act on: a 4xx answer, or a request never sent (a
- * `ValidationError` of the request options or headers). Anything else — a 5xx, a lost
- * connection, a timeout, a 2xx of the wrong shape — may have started the payment.
+ * A refusal the service certainly did not act on: a 4xx answer. Anything else after sending — a
+ * 5xx, a lost connection, a timeout, a 2xx of the wrong shape — may have started the payment.
  */
 const refused = (error: unknown): boolean =>
-  error instanceof ValidationError ||
-  (error instanceof ApiError && error.status >= 400 && error.status < 500);
+  error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /** One call of this process under a reference, while it runs. */
 interface Attempt {
@@ -106,11 +104,13 @@ function join(tracker: TransactionTracker, reference: string, attempt: Attempt):
 }
 
 /**
- * Sends one initiation, tracked: signs the body's callback URL with its reference, records the
- * pending transaction (`tracker.begin`) BEFORE sending — so a callback that beats the response is
- * settled rather than refused as an unknown reference — then sends. A reference whose transaction
- * already settled is refused before anything is sent; an expired one is recorded pending again; a
- * pending one is sent again as it is (the first callback settles it).
+ * Sends one initiation, tracked: signs the body's callback URL with its reference, then has `send`
+ * send it, recording the pending transaction (`tracker.begin`) in its `beforeSend` — after every
+ * check that can refuse the call without sending, so such a refusal records nothing, and BEFORE
+ * sending, so a callback that beats the response is settled rather than refused as an unknown
+ * reference. A reference whose transaction already settled is refused before anything is sent; an
+ * expired one is recorded pending again; a pending one is sent again as it is (the first callback
+ * settles it).
  *
  * Only the call that made the record pending changes it, and only while no other call of this
  * process used the reference meanwhile: then a refusal the service certainly did not act on
@@ -125,7 +125,7 @@ export async function sendTracked<B extends object, R>(
   kind: TransactionKind,
   input: unknown,
   body: B,
-  send: (body: B) => Promise<R>,
+  send: (body: B, beforeSend?: () => Promise<void>) => Promise<R>,
 ): Promise<R> {
   if (option === undefined) return send(body);
   const place = places[kind];
@@ -157,10 +157,13 @@ export async function sendTracked<B extends object, R>(
 
   const { tracker } = option;
   const attempt: Attempt = { shared: false };
-  const calls = join(tracker, reference, attempt);
-  try {
+  let calls: Set<Attempt> | undefined;
+  let mine = false;
+  // Recorded just before the first request: a call refused before sending records nothing.
+  const recordPending = async (): Promise<void> => {
+    calls = join(tracker, reference, attempt);
     // This call makes the record pending when it is the first of this process and finds none ...
-    let mine = !attempt.shared && (await tracker.get(reference)) === undefined;
+    mine = !attempt.shared && (await tracker.get(reference)) === undefined;
     const transaction = {
       reference,
       kind,
@@ -177,16 +180,18 @@ export async function sendTracked<B extends object, R>(
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
     }
-    try {
-      return await send(signed);
-    } catch (error) {
-      // Unblocks whoever waits on it. Any other failure may have started the payment, and a
-      // record another call made pending, or also sent under, may have one under way: pending.
-      if (mine && !attempt.shared && refused(error)) await tracker.expire(reference).catch(() => undefined);
-      throw error;
-    }
+  };
+  try {
+    return await send(signed, recordPending);
+  } catch (error) {
+    // Unblocks whoever waits on it. Any other failure may have started the payment, and a
+    // record another call made pending, or also sent under, may have one under way: pending.
+    if (mine && !attempt.shared && refused(error)) await tracker.expire(reference).catch(() => undefined);
+    throw error;
   } finally {
-    calls.delete(attempt);
-    if (calls.size === 0) running.get(tracker)?.delete(reference);
+    if (calls !== undefined) {
+      calls.delete(attempt);
+      if (calls.size === 0) running.get(tracker)?.delete(reference);
+    }
   }
 }

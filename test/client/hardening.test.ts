@@ -4,7 +4,7 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient, ValidationError, type ResponseLogEvent } from '../../src/index.js';
-import { cardPaymentInput, cvc, payoutInput } from '../helpers/inputs.js';
+import { cardPaymentInput, cvc, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 import { BASE_URL, useMockService } from '../helpers/msw.js';
 
 const service = useMockService();
@@ -88,6 +88,44 @@ describe('client headers of the wrong shape', () => {
   });
 });
 
+describe('per-call headers of the wrong shape', () => {
+  it.each([
+    ['null', null],
+    ['a string', 'abc'],
+    ['a number', 5],
+    ['an array of non-pairs', [1]],
+    ['an array with a three-element entry', [['x-a', 'b', 'c']]],
+  ])('refuses per-call headers given as %s before sending, naming headers', async (_name, headers) => {
+    service.documented();
+    const client = new PaymentsClient({ baseUrl: BASE_URL });
+    const error = await client
+      .initiateMobileMoneyPayment(mobileMoneyPaymentInput, { headers: headers as never })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['headers'], code: 'invalid_option' }),
+    ]);
+    expect(await service.recorded()).toHaveLength(0);
+  });
+
+  it.each([
+    ['null', () => null],
+    ['a string', () => 'x-request-id: 1'],
+    ['nothing', () => undefined],
+    ['a promise of null', () => Promise.resolve(null)],
+  ])('refuses a headers function that returns %s before sending, naming headers', async (_name, headers) => {
+    service.documented();
+    const client = new PaymentsClient({ baseUrl: BASE_URL, headers: headers as never });
+    const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['headers'], code: 'invalid_option' }),
+    ]);
+    expect((error as Error).message).toContain('headers function');
+    expect(await service.recorded()).toHaveLength(0);
+  });
+});
+
 describe('a card payment that names another payment method', () => {
   it('refuses it before sending, naming customer_details.payment_method', async () => {
     service.documented();
@@ -122,6 +160,20 @@ describe('per-call options', () => {
       );
     }
     expect(await service.recorded()).toHaveLength(0);
+  });
+
+  it('names the option, with the code of a bad option', async () => {
+    const client = new PaymentsClient({ baseUrl: BASE_URL });
+    for (const [options, option] of [
+      [{ timeout: -5 }, 'timeout'],
+      [{ totalTimeout: 0 }, 'totalTimeout'],
+      [{ signal: 'stop' }, 'signal'],
+    ] as const) {
+      const error = await client.initiatePayout(payoutInput, options as never).catch((e: unknown) => e);
+      expect((error as ValidationError).issues).toEqual([
+        expect.objectContaining({ path: [option], code: 'invalid_option' }),
+      ]);
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
 import { verifyCallbackUrl } from '../../src/callbacks/signing.js';
-import { PaymentsClient } from '../../src/client.js';
+import { PaymentsClient, type ClientOptions } from '../../src/client.js';
 import { ApiError, ConnectionError, ValidationError } from '../../src/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import {
@@ -57,10 +57,18 @@ const destination = {
   wallet_name: 'MOBILE-MONEY',
 };
 
-/** A client whose fetch answers `response` (or throws it) and counts the requests it was asked to send. */
-const clientAnswering = (response: () => Response | Promise<Response>, use: TransactionTracker = tracker) => {
+/**
+ * A client whose fetch answers `response` (or throws it) and counts the requests it was asked to
+ * send; `options` are further client options.
+ */
+const clientAnswering = (
+  response: () => Response | Promise<Response>,
+  use: TransactionTracker = tracker,
+  options: Partial<ClientOptions> = {},
+) => {
   const sent: Request[] = [];
   const fake = new PaymentsClient({
+    ...options,
     baseUrl: 'https://payments.example.com',
     fetch: async (request) => {
       sent.push(request);
@@ -235,7 +243,10 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
         }),
       ).rejects.toBeInstanceOf(errorClass);
       expect(await tracker.get(reference)).toMatchObject({ state: 'pending', kind: 'card' });
-      expect((await tracker.stale({ olderThan: 0 })).map((r) => r.reference)).toContain(reference);
+      // Pending for longer than 0 ms: once the clock has moved on from the moment it was recorded.
+      await expect
+        .poll(async () => (await tracker.stale({ olderThan: 0 })).map((r) => r.reference))
+        .toContain(reference);
     },
   );
 
@@ -332,6 +343,127 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
         callback_details: { transaction_reference: 'TRK-DOWN', callback_url: webhookUrl },
       }),
     ).rejects.toThrow('store unreachable');
+    expect(sent).toHaveLength(0);
+  });
+});
+
+describe('PaymentsClient({ transactions }): a call that fails before sending records nothing', () => {
+  it.each([
+    ['per-call headers of null', { headers: null }, ['headers'], 'TRK-OPT-NULL'],
+    ['per-call headers of a string', { headers: 'abc' }, ['headers'], 'TRK-OPT-STRING'],
+    [
+      'a per-call header value HTTP cannot carry',
+      { headers: { 'x-a': 'b\r\nc' } },
+      ['headers', 'x-a'],
+      'TRK-OPT-CRLF',
+    ],
+    ['a negative per-call timeout', { timeout: -1 }, ['timeout'], 'TRK-OPT-TIMEOUT'],
+    ['a per-call totalTimeout of 0', { totalTimeout: 0 }, ['totalTimeout'], 'TRK-OPT-TOTAL'],
+    ['a per-call signal that is not an AbortSignal', { signal: 'stop' }, ['signal'], 'TRK-OPT-SIGNAL'],
+  ] as const)(
+    '%s: a ValidationError naming it, nothing recorded, nothing sent',
+    async (_name, options, path, reference) => {
+      const { client: fake, sent } = clientAnswering(initiated);
+      const error = await fake
+        .initiateMobileMoneyPayment(stkPush(reference), options as never)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([path]);
+      expect(await tracker.get(reference)).toBeUndefined();
+      expect(sent).toHaveLength(0);
+    },
+  );
+
+  it('a headers function that returns null: a ValidationError naming headers, nothing recorded, nothing sent', async () => {
+    const { client: fake, sent } = clientAnswering(initiated, tracker, { headers: (() => null) as never });
+    const error = await fake.initiateMobileMoneyPayment(stkPush('TRK-HEADERS-FN')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['headers']]);
+    expect(await tracker.get('TRK-HEADERS-FN')).toBeUndefined();
+    expect(sent).toHaveLength(0);
+  });
+
+  it("a throwing beforeRequest hook: the hook's error, nothing recorded, nothing sent", async () => {
+    const hookError = new Error('log sink down');
+    const { client: fake, sent } = clientAnswering(initiated, tracker, {
+      hooks: {
+        beforeRequest: () => {
+          throw hookError;
+        },
+      },
+    });
+    await expect(fake.initiateMobileMoneyPayment(stkPush('TRK-HOOK'))).rejects.toBe(hookError);
+    expect(await tracker.get('TRK-HOOK')).toBeUndefined();
+    expect(sent).toHaveLength(0);
+  });
+
+  it("an already-aborted signal: the aborted ConnectionError, nothing recorded, the client's fetch never called", async () => {
+    const { client: fake, sent } = clientAnswering(initiated);
+    const error = await fake
+      .initiateMobileMoneyPayment(stkPush('TRK-ABORTED'), { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ aborted: true });
+    expect(await tracker.get('TRK-ABORTED')).toBeUndefined();
+    expect(sent).toHaveLength(0);
+  });
+
+  it('records after the beforeRequest hook, before the first request, and once however many attempts', async () => {
+    const seen: unknown[] = [];
+    let calls = 0;
+    const { client: fake, sent } = clientAnswering(
+      async () => {
+        calls += 1;
+        seen.push((await tracker.get('TRK-ORDER'))?.state);
+        return calls === 1 ? refusedAs(503)() : initiated();
+      },
+      tracker,
+      {
+        retry: { limit: 1, backoffLimit: 1 },
+        hooks: {
+          beforeRequest: async () => void seen.push((await tracker.get('TRK-ORDER'))?.state ?? 'none'),
+        },
+      },
+    );
+    await fake.initiateMobileMoneyPayment(stkPush('TRK-ORDER'));
+    expect(sent).toHaveLength(2);
+    expect(seen).toEqual(['none', 'pending', 'pending']);
+  });
+
+  it('a store that fails to record: its error as it is, never retried, nothing sent', async () => {
+    let inserts = 0;
+    const down = createTransactionTracker({
+      store: {
+        insert: () => {
+          inserts += 1;
+          return Promise.reject(new Error('store unreachable'));
+        },
+        get: () => Promise.resolve(undefined),
+        update: () => Promise.resolve(false),
+        listPending: () => Promise.resolve([]),
+      },
+    });
+    const { client: fake, sent } = clientAnswering(initiated, down, {
+      retry: { limit: 3, backoffLimit: 1 },
+    });
+    await expect(fake.initiateMobileMoneyPayment(stkPush('TRK-DOWN-RETRY'))).rejects.toThrow(
+      'store unreachable',
+    );
+    expect(inserts).toBe(1);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('a conflicting reference with retries on: the TransactionConflictError, never retried, nothing sent', async () => {
+    await tracker.begin({
+      reference: 'TRK-CONFLICT-RETRY',
+      kind: 'mobile_money',
+      amount: 1,
+      currency: 'KES',
+    });
+    const { client: fake, sent } = clientAnswering(initiated, tracker, { retry: 3 });
+    await expect(fake.initiateMobileMoneyPayment(stkPush('TRK-CONFLICT-RETRY'))).rejects.toBeInstanceOf(
+      TransactionConflictError,
+    );
     expect(sent).toHaveLength(0);
   });
 });
