@@ -57,7 +57,7 @@ export async function runBundleSizeSuite({ sdk }) {
     goal: { max },
     guard: { max: guard },
     guardWhy:
-      'the fail-closed verdict, Host validation, the tracker option and the ky transport grew the entries past their goals',
+      'the fail-closed verdict, Host validation, the tracker option, the ky transport and the fail-closed fixes of an audit (every outcome signal, captured amounts, redirects, redaction, option and URL checks) grew the entries past their goals',
     value: result.gzip,
     minified: result.minified,
     byPackage: result.byPackage,
@@ -69,10 +69,10 @@ export async function runBundleSizeSuite({ sdk }) {
       ? ' (entry incomplete)'
       : '';
   return [
-    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 34 * 1024, {
+    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 36 * 1024, {
       stripe: stripe.gzip,
     }),
-    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 16.5 * 1024, {
+    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 17 * 1024, {
       openai: openai.gzip,
     }),
   ];
