@@ -194,7 +194,11 @@ export interface CallbackHandlerOptions<
   readonly dedupe?: DedupeStore | false;
   /** How long a processed event is remembered, ms. Default 24 h. */
   readonly dedupeTtlMs?: number;
-  /** How long a claim lasts while `onEvent` runs (a crashed process frees it after this), ms. Default 5 min. */
+  /**
+   * How long a claim lasts while `onEvent` runs (a crashed process frees it after this), ms.
+   * Default 5 min. Set it above your slowest `onEvent`: a delivery of the same event that arrives
+   * after it runs `onEvent` again while the first may still be running.
+   */
   readonly processingTimeoutMs?: number;
   /** Body size cap in bytes (413 above it; the body is read no further). Default 65,536. */
   readonly maxBodyBytes?: number;
@@ -622,6 +626,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     }
 
     let claimed = false;
+    let claimedAt = 0;
     let dedupeKey = '';
     let transaction: TransactionRecord | undefined;
     try {
@@ -689,6 +694,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           );
         }
         claimed = true;
+        claimedAt = Date.now();
       }
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> = {};
@@ -717,7 +723,11 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       }
       return received(false);
     } catch (error) {
-      if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
+      // A claim older than processingTimeoutMs has expired and may be another delivery's now:
+      // releasing it would let a third copy run while that one still does.
+      if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
+        await store!.abandon(dedupeKey).catch(() => undefined);
+      }
       const failure =
         error instanceof Error
           ? error

@@ -398,3 +398,48 @@ describe('bodyTimeoutMs', () => {
     expect(() => setup({ bodyTimeoutMs: 2_147_483_647 })).not.toThrow();
   });
 });
+
+describe('an onEvent that outlives processingTimeoutMs', () => {
+  // The claim lasts processingTimeoutMs. A delivery that arrives after it runs onEvent again (the
+  // documented limit); when the first one then fails, releasing the claim would free the second
+  // delivery's claim too, and a third copy would run while the second still does.
+  it('does not release a claim it no longer holds: a third copy waits (503) while the second runs', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const url = await signed('1003');
+      let releaseSecond!: () => void;
+      const secondRunning = new Promise<void>((resolve) => (releaseSecond = resolve));
+      let calls = 0;
+      let secondAnswer: Promise<Response> | undefined;
+      const handler = createCallbackHandler({
+        secret,
+        processingTimeoutMs: 1_000,
+        onEvent: async () => {
+          calls++;
+          if (calls === 1) {
+            vi.setSystemTime(Date.now() + 1_001); // the first claim has expired
+            secondAnswer = handler(post(url, JSON.stringify(checkoutFailure)));
+            await vi.waitUntil(() => calls === 2);
+            throw new Error('the first delivery fails after its claim expired');
+          }
+          if (calls === 2) await secondRunning;
+        },
+      });
+      const first = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(first.status).toBe(500);
+      const third = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(third.status).toBe(503);
+      expect(calls).toBe(2);
+      releaseSecond();
+      expect((await secondAnswer!).status).toBe(200);
+      const fourth = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect({ status: fourth.status, duplicate: fourth.headers.get('x-callback-duplicate') }).toEqual({
+        status: 200,
+        duplicate: 'true',
+      });
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
