@@ -657,10 +657,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             ),
           );
         }
+        // The payload's currency: the documented one (card, payout), or one a mobile-money or
+        // checkout callback carries though it documents none — compared, not ignored.
+        const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
         if (
           expected?.currency !== undefined &&
-          event.currency !== undefined &&
-          !sameCurrency(expected.currency, event.currency)
+          currency !== undefined &&
+          (typeof currency !== 'string' || !sameCurrency(expected.currency, currency))
         ) {
           return refuse(
             request,

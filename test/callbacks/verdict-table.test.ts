@@ -516,6 +516,37 @@ describe('the handler compares expected amounts as decimals', () => {
     expect(await status(5000, 'ＫＥＳ')).toBe(422);
     expect(await status(5000, 'KES ')).toBe(422);
   });
+
+  // Mobile-money and checkout callbacks document no currency; one that carries a currency all the
+  // same is compared with the expected one rather than ignored.
+  it.each([
+    ['mobile money', mobileMoneySuccess, 'ORD-MM'],
+    ['checkout', checkoutMobileMoneySuccess, checkoutMobileMoneySuccess.order_id],
+  ] as const)(
+    'compares a currency a %s callback carries though it documents none',
+    async (_name, payload, reference) => {
+      const answer = async (currency: unknown) => {
+        const handler = createCallbackHandler({
+          secret,
+          onEvent: () => undefined,
+          dedupe: false,
+          expected: () => ({ amount: String(payload.amount), currency: 'KES' }),
+        });
+        const url = await signCallbackUrl(route, { secret, reference });
+        const body = JSON.stringify(currency === undefined ? payload : { ...payload, currency });
+        const response = await handler(new Request(url, { method: 'POST', body }));
+        return {
+          status: response.status,
+          body: response.status === 200 ? undefined : ((await response.json()) as unknown),
+        };
+      };
+      expect(await answer(undefined)).toEqual({ status: 200, body: undefined });
+      expect(await answer('kes')).toEqual({ status: 200, body: undefined });
+      expect(await answer('USD')).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
+      expect(await answer(840)).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
+      expect(await answer('')).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
+    },
+  );
 });
 
 describe('context.reference', () => {
