@@ -357,8 +357,26 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   }
   return new ConnectionError(
     `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error)}); if the connection was reset, the service may have received the request`,
-    { cause: error },
+    { cause: plainCause(error, call.secrets) },
   );
+}
+
+/**
+ * The failure as a chain of plain errors: name, message and stack with the call's secrets taken
+ * out, `code`, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
+ * carry the request it was sending (its body, its Authorization header), and `util.inspect`
+ * shows every property of a cause.
+ */
+function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
+  if (typeof error === 'string') return redactText(error, secrets);
+  if (!(error instanceof Error) || depth > 8) return undefined;
+  const cause = plainCause(error.cause, secrets, depth + 1);
+  const plain = new Error(redactText(error.message, secrets), cause === undefined ? undefined : { cause });
+  plain.name = error.name;
+  plain.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' || typeof code === 'number') Object.assign(plain, { code });
+  return plain;
 }
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */

@@ -122,6 +122,37 @@ describe('card secrets', () => {
     for (const error of [reset, refused, timeout]) expect(leaks(dumps(error))).toEqual([]);
   });
 
+  it('never leak through the cause of a ConnectionError a custom fetch threw', async () => {
+    // A fetch wrapper's error may carry what it was sending: the request, its headers and body.
+    const error = await failWith({
+      fetch: async (request) => {
+        const body = await request.clone().text();
+        const failure = new TypeError(
+          `fetch failed sending ${body} with ${request.headers.get('authorization')}`,
+          {
+            cause: Object.assign(new Error('connect ECONNREFUSED'), {
+              code: 'ECONNREFUSED',
+              config: { body },
+            }),
+          },
+        );
+        throw Object.assign(failure, {
+          request,
+          options: { headers: Object.fromEntries(request.headers), body },
+        });
+      },
+    });
+    expect((error as Error).name).toBe('ConnectionError');
+    expect(leaks(dumps(error))).toEqual([]);
+    expect(dumps(error)).not.toContain('sk_test_secret');
+    // What helps to debug stays: the error's name, its message with the secrets taken out, the code.
+    const cause = (error as Error).cause as Error & { cause?: { code?: string } };
+    expect(cause).toBeInstanceOf(Error);
+    expect(cause.name).toBe('TypeError');
+    expect(cause.message).toMatch(/^fetch failed sending /);
+    expect(cause.cause?.code).toBe('ECONNREFUSED');
+  });
+
   it('the scanner itself finds the secrets in an unredacted dump', () => {
     expect(leaks(`${echo}`)).toEqual(['card number', 'cvc']);
   });
