@@ -391,10 +391,23 @@ export class PaymentsClient {
     input: CheckoutSessionInput,
     options?: RequestOptions,
   ): Promise<CheckoutSessionResponse> {
-    return this.#send('checkout', input, buildCheckoutSessionRequest(input), options, {
+    const body = buildCheckoutSessionRequest(input);
+    const sent = String(body.amount.order_id);
+    return this.#send('checkout', input, body, options, {
       operation: 'createCheckoutSession',
       path: endpointPaths.checkoutSession,
       schema: checkoutSessionResponseSchema,
+      // Spec § 2.8: order_id is the echo of the request. Another one names another order's page.
+      check: ({ order_id }) =>
+        order_id === sent
+          ? []
+          : [
+              {
+                path: ['order_id'],
+                code: 'order_id_mismatch',
+                message: `expected the order_id sent (${sent})`,
+              },
+            ],
     });
   }
 

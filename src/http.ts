@@ -171,6 +171,8 @@ export interface Outgoing<S extends z.core.$ZodType> {
   /** The builder's wire body (a card payment's card fields already encoded as the client's option says). */
   readonly body: object;
   readonly schema: S;
+  /** What the response must hold that its schema cannot say (a checkout's `order_id` echoes the one sent). */
+  readonly check?: (data: z.output<S>) => readonly ValidationIssue[];
 }
 
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -554,7 +556,10 @@ export class Http {
         durationMs: Date.now() - started,
       });
     }
-    return parseResponse(call, response, text, outgoing.schema);
+    const data = parseResponse(call, response, text, outgoing.schema);
+    const issues = outgoing.check?.(data) ?? [];
+    if (issues.length > 0) throw errorFromResponse(call, response, text, issues);
+    return data;
   }
 
   /** The client's headers, then the dynamic ones, then the call's, each checked for the wire. */

@@ -1,7 +1,7 @@
 // Every endpoint: exact wire body (read from the raw request text), path, method and headers.
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/index.js';
+import { ApiError, PaymentsClient } from '../../src/index.js';
 import {
   cardPaymentInput,
   checkoutSessionInput,
@@ -79,6 +79,33 @@ describe('PaymentsClient endpoints', () => {
         '"amount":{"order_id":1003,"delivery_fee":"0","discount_fee":"0","total":"2500","currency":"KES"},' +
         '"redirect_urls":{"success_url":"https://shop.example/paid","failed_url":"https://shop.example/failed","callback_url":"https://shop.example/hooks/payments"}}',
     );
+  });
+
+  it.each([['9999'], [''], [1004]])(
+    'refuses a checkout session whose order_id (%j) is not the one sent: the link is not for this order',
+    async (orderId) => {
+      service.on('checkout.sessions/hosted/redirect/session', () =>
+        HttpResponse.json({ ...documentedReplies.checkout, order_id: orderId }),
+      );
+      const error = await client()
+        .createCheckoutSession(checkoutSessionInput)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).issues).toEqual([
+        expect.objectContaining({ path: ['order_id'], code: 'order_id_mismatch' }),
+      ]);
+    },
+  );
+
+  it('accepts the order_id echoed as a string or as the number sent', async () => {
+    for (const orderId of ['1003', 1003]) {
+      service.on('checkout.sessions/hosted/redirect/session', () =>
+        HttpResponse.json({ ...documentedReplies.checkout, order_id: orderId }),
+      );
+      await expect(client().createCheckoutSession(checkoutSessionInput)).resolves.toMatchObject({
+        order_id: '1003',
+      });
+    }
   });
 
   it('posts a payout to endpoint 4 with reference_id a JSON integer', async () => {
