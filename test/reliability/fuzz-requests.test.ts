@@ -65,13 +65,18 @@ export function expectRejected(c: InvalidCase, error: unknown): ValidationError 
 const baseUrl = 'https://payments.fuzz.test';
 let networkRequests = 0;
 const server = setupServer(
-  http.post(`${baseUrl}/*`, ({ request }) =>
-    HttpResponse.json(
-      new URL(request.url).pathname.startsWith('/checkout.sessions/')
-        ? { checkout_link: 'https://pay.fuzz.test/c/1', status: true, order_id: '1' }
-        : { message: 'Initiated', status: 200 },
-    ),
-  ),
+  // The documented replies; a checkout echoes the order_id it was sent.
+  http.post(`${baseUrl}/*`, async ({ request }) => {
+    if (!new URL(request.url).pathname.startsWith('/checkout.sessions/')) {
+      return HttpResponse.json({ message: 'Initiated', status: 200 });
+    }
+    const sent = (await request.json()) as { amount?: { order_id?: unknown } };
+    return HttpResponse.json({
+      checkout_link: 'https://pay.fuzz.test/c/1',
+      status: true,
+      order_id: String(sent.amount?.order_id),
+    });
+  }),
 );
 server.events.on('request:start', () => {
   networkRequests++;

@@ -49,9 +49,11 @@ export interface MisbehavingServer {
   close(): Promise<void>;
 }
 
-const okBody = (path: string): unknown => {
+/** The documented reply; a checkout echoes the order_id it was sent. */
+const okBody = (path: string, body: string): unknown => {
   if (path.startsWith('/checkout.sessions/')) {
-    return { checkout_link: 'https://pay.example.test/c/1', status: true, order_id: '1' };
+    const orderId = /"order_id":"?([^",}]+)/.exec(body)?.[1] ?? '';
+    return { checkout_link: 'https://pay.example.test/c/1', status: true, order_id: orderId };
   }
   if (path.startsWith('/api/payout/')) return { message: 'Mobile Payout Initiated', status: 200 };
   return { message: 'Card Payment Initiated', status: 200 };
@@ -135,7 +137,7 @@ export async function startMisbehavingServer(options: { stallMs?: number } = {})
       }
       case 'ok':
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(okBody(path)));
+        return res.end(JSON.stringify(okBody(path, body)));
       default:
         res.writeHead(404, { 'content-type': 'text/plain' });
         return res.end(`unknown fault ${fault}`);
