@@ -13,7 +13,7 @@ import {
   milliseconds,
 } from './http.js';
 import { endpointPaths } from './internal/endpoints.js';
-import { safeParse, toValidationIssues } from './internal/issues.js';
+import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import {
   buildCardPaymentRequest,
   type CardFieldEncoding,
@@ -134,9 +134,8 @@ export interface ClientOptions {
   transactions?: { readonly tracker: TransactionTracker; readonly secret: string };
 }
 
-const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
 /** A value the test accepts, else an issue with the message. */
-const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(test, invalid(message));
+const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(test, invalidOption(message));
 
 /** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
 function baseUrlProblem(value: string): string | undefined {
@@ -162,16 +161,16 @@ function baseUrlProblem(value: string): string | undefined {
 // the wire as part of an Authorization header.
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const nonEmptyString = (message: string) =>
-  z.string(invalid(message)).check(rule((value: string) => value !== '', message));
+  z.string(invalidOption(message)).check(rule((value: string) => value !== '', message));
 const retryLimit = z
-  .int(invalid('expected an integer of 0 or more'))
+  .int(invalidOption('expected an integer of 0 or more'))
   .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
 const aFunction = (what: string) =>
-  z.custom<unknown>((value) => typeof value === 'function', invalid(`expected ${what}`));
+  z.custom<unknown>((value) => typeof value === 'function', invalidOption(`expected ${what}`));
 
 /** The client options, checked at construction; messages never quote a value. */
 const clientOptionsSchema = z.object({
-  baseUrl: z.string(invalid('expected an absolute http(s) URL string')).check(
+  baseUrl: z.string(invalidOption('expected an absolute http(s) URL string')).check(
     z.refine((value) => baseUrlProblem(value) === undefined, {
       error: (issue) => baseUrlProblem(issue.input as string),
       params: { code: 'invalid_option' },
@@ -179,7 +178,7 @@ const clientOptionsSchema = z.object({
   ),
   apiKey: z.optional(
     z
-      .string(invalid('expected a string'))
+      .string(invalidOption('expected a string'))
       .check(
         rule(
           (value: string) => apiKeyPattern.test(value),
@@ -190,7 +189,7 @@ const clientOptionsSchema = z.object({
   headers: z.optional(
     z.custom<unknown>(
       (value) => typeof value === 'function' || isHeadersInit(value),
-      invalid(`${expectedHeaders}, or a function returning them`),
+      invalidOption(`${expectedHeaders}, or a function returning them`),
     ),
   ),
   timeout: z.optional(milliseconds),
@@ -218,7 +217,7 @@ const clientOptionsSchema = z.object({
           backoffLimit: z.optional(milliseconds),
         }),
       ],
-      invalid(
+      invalidOption(
         'expected a retry limit (an integer of 0 or more) or { limit, statusCodes?, retryOnTimeout?, maxRetryAfter?, backoffLimit? }',
       ),
     ),
@@ -234,10 +233,12 @@ const clientOptionsSchema = z.object({
   payoutRecipientKey: z.optional(
     z.enum(
       ['customer_details', 'client_details'],
-      invalid("expected 'customer_details' or 'client_details'"),
+      invalidOption("expected 'customer_details' or 'client_details'"),
     ),
   ),
-  cardFieldEncoding: z.optional(z.enum(['integer', 'string'], invalid("expected 'integer' or 'string'"))),
+  cardFieldEncoding: z.optional(
+    z.enum(['integer', 'string'], invalidOption("expected 'integer' or 'string'")),
+  ),
   hooks: z.optional(
     z.object({
       beforeRequest: z.optional(aFunction('a function')),
@@ -253,10 +254,10 @@ const clientOptionsSchema = z.object({
             typeof (value as Partial<TransactionTracker>).expire === 'function' &&
             typeof (value as Partial<TransactionTracker>).get === 'function' &&
             typeof (value as Partial<TransactionTracker>).store?.update === 'function',
-          invalid('expected a transaction tracker from createTransactionTracker()'),
+          invalidOption('expected a transaction tracker from createTransactionTracker()'),
         ),
         secret: z
-          .string(invalid('expected the callback secret as a string'))
+          .string(invalidOption('expected the callback secret as a string'))
           .check(
             rule(
               (value: string) => value.length >= 16,
@@ -264,7 +265,7 @@ const clientOptionsSchema = z.object({
             ),
           ),
       },
-      invalid('expected { tracker, secret }'),
+      invalidOption('expected { tracker, secret }'),
     ),
   ),
 });

@@ -15,7 +15,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
-import { safeParse, toValidationIssues } from './internal/issues.js';
+import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import { stringifyWireBody } from './internal/json.js';
 import {
   cardSecretsOf,
@@ -384,8 +384,7 @@ function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
   z.refine((value) => value > 0 && value <= 2_147_483_647, {
-    error: 'expected a number of milliseconds above 0 (at most 2147483647)',
-    params: { code: 'invalid_option' },
+    ...invalidOption('expected a number of milliseconds above 0 (at most 2147483647)'),
     abort: true,
   }),
 );
@@ -394,16 +393,14 @@ export const milliseconds = z.number({ error: 'expected a number of milliseconds
 const requestOptionsSchema = z.optional(
   z.object({
     signal: z.optional(
-      z.custom<AbortSignal>((value) => value instanceof AbortSignal, {
-        error: 'expected an AbortSignal',
-        params: { code: 'invalid_option' },
-      }),
+      z.custom<AbortSignal>(
+        (value) => value instanceof AbortSignal,
+        invalidOption('expected an AbortSignal'),
+      ),
     ),
     timeout: z.optional(milliseconds),
     totalTimeout: z.optional(milliseconds),
-    headers: z.optional(
-      z.custom<HeadersInit>(isHeadersInit, { error: expectedHeaders, params: { code: 'invalid_option' } }),
-    ),
+    headers: z.optional(z.custom<HeadersInit>(isHeadersInit, invalidOption(expectedHeaders))),
   }),
 );
 

@@ -23,6 +23,9 @@ const typeMessages: z.core.$ZodErrorMap = (issue) =>
     : undefined;
 
 /** `z.safeParse` with messages that name what a wrong-typed or missing value should be. */
+/** A zod error for an option that is not valid: its message, and the issue code `invalid_option`. */
+export const invalidOption = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+
 export const safeParse = <S extends z.core.$ZodType>(schema: S, input: unknown) =>
   z.safeParse(schema, input, { error: typeMessages });
 

@@ -2,17 +2,15 @@
 // naming the option, rather than read as a default (an unknown encoding as "integer", an invalid
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/mini';
-import { parseOrThrow } from '../internal/issues.js';
-
-const invalid = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
+import { invalidOption, parseOrThrow } from '../internal/issues.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
 const option = <T>(test: (value: unknown) => boolean, message: string) =>
-  z.optional(z.custom<T>(test, invalid(message)));
+  z.optional(z.custom<T>(test, invalidOption(message)));
 
 /** The options object itself (undefined is the default, `{}`). */
 export const buildOptions = <S extends z.core.$ZodLooseShape>(shape: S) =>
-  z.optional(z.object(shape, invalid('expected an options object (or nothing)')));
+  z.optional(z.object(shape, invalidOption('expected an options object (or nothing)')));
 
 /** `paymentMethod`: the `customer_details.payment_method` sent when the input has none. */
 export const paymentMethodOption = (example: string) =>
