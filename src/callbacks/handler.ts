@@ -91,7 +91,7 @@ export interface ExpectedPayment {
  *
  * | reason | status | the sender should | `onError`'s error |
  * |---|---|---|---|
- * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not `host[:port]`, or a request-target that is not a path (or an absolute URL naming that host) | `PaymentsError` |
+ * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not one `host[:port]` (missing, given twice, or an HTTP/2 `host` that is not its `:authority`), or a request-target that is not a path (or an absolute URL naming that host) | `PaymentsError` |
  * | `method_not_allowed` | 405 (`Allow: POST`) | not retry | `PaymentsError` |
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
@@ -108,7 +108,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw; the claim was released | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`) |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released); or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
  *
  * @example
  * ```ts
@@ -185,10 +185,17 @@ export interface CallbackHandlerOptions<
    * The public origin the URLs were signed with (`https://shop.example`): the host the signature
    * is checked against. Set it in production. Without it the host comes from the request (the Host
    * header on Node), which the client chooses: the signature then binds the path and reference,
-   * and the host only to whatever name the client sent.
+   * and the host only to whatever name the client sent. Read as the URL parser reads it, as
+   * `signCallbackUrl` does: `https://shop.example:443` is `https://shop.example`, and
+   * `https://bücher.example` is `https://xn--bcher-kva.example`. Anything more than an origin (a
+   * path, query, fragment, userinfo, whitespace) throws a `TypeError` at creation.
    */
   readonly publicOrigin?: string;
-  /** Called once per event, after every check (may return a promise); the answer is 200 when it resolves, 500 when it throws or rejects. */
+  /**
+   * Called once per event, after every check (may return a promise); the answer is 200 when it
+   * resolves, 500 when it throws or rejects. Required: anything but a function throws a
+   * `TypeError` at creation.
+   */
   onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
   /** Where processed events are recorded; `false` turns deduplication off. Default: in-memory store. */
   readonly dedupe?: DedupeStore | false;
@@ -264,8 +271,9 @@ export interface InboundCallback {
   readonly url: string | URL | undefined;
   /**
    * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
-   * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects when the
-   * transport fails.
+   * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects with a
+   * `PaymentsError` when the route is set up so that the body cannot be had (500
+   * `handler_failed`), with any other error when the transport fails (400 `invalid_payload`).
    */
   readBody(max: number, timeoutMs: number): Promise<Uint8Array | 'too_large' | 'timeout'>;
   /** The request as a Fetch `Request` (`context.request`); built on first use where there is none. */
@@ -320,11 +328,12 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
  * (the rest is never read), or `'timeout'` when it has not ended in time.
  *
- * A body that declares its length (at most `max`) is read whole with `arrayBuffer()`: a request
- * from the network carries no more bytes than its Content-Length, and `arrayBuffer()` is the read
- * every runtime makes fast (`@hono/node-server` reads it straight from the socket, where touching
- * `request.body` first builds a web stream over it — about 3× the CPU of the whole route). A body
- * without a declared length is read chunk by chunk, and cancelled once over the cap or out of time.
+ * A Request whose body the runtime holds (built with `new Request`, a subclass included) is read
+ * chunk by chunk and cancelled once over the cap or out of time, whatever its Content-Length says:
+ * one built in process can carry more. A framework's own Request with a `body` of its own making
+ * and a declared length of at most `max` is read whole with `arrayBuffer()`: `@hono/node-server`'s
+ * reads that straight from the socket, whose parser holds it to its Content-Length, where touching
+ * `request.body` first builds a web stream over it (about 3× the CPU of the whole route).
  */
 async function readBody(
   request: Request,
@@ -338,14 +347,13 @@ async function readBody(
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    if (declared !== null && /^\d+$/.test(declared)) {
+    if (declared !== null && /^\d+$/.test(declared) && ownBody(request)) {
       const whole = request.arrayBuffer();
       const read = await Promise.race([whole, deadline]);
       if (read === 'timeout') {
         whole.catch(() => undefined); // the sender may still finish, or drop the connection
         return 'timeout';
       }
-      // A Request built in process can carry more than its Content-Length says.
       return read.byteLength > max ? 'too_large' : new Uint8Array(read);
     }
     return await readChunks(request, max, deadline);
@@ -354,7 +362,17 @@ async function readBody(
   }
 }
 
-/** Reads a body of undeclared length, no further than `max` bytes, until `deadline`. */
+/** Whether a prototype below `Request.prototype` defines `body`: a framework's lazy Request. */
+function ownBody(request: Request): boolean {
+  let proto = Object.getPrototypeOf(request) as object | null;
+  while (proto !== null && proto !== Request.prototype) {
+    if (Object.getOwnPropertyDescriptor(proto, 'body') !== undefined) return true;
+    proto = Object.getPrototypeOf(proto) as object | null;
+  }
+  return false;
+}
+
+/** Reads a body chunk by chunk, no further than `max` bytes, until `deadline`. */
 async function readChunks(
   request: Request,
   max: number,
@@ -425,16 +443,20 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
   return list as readonly string[];
 }
 
-const isOrigin = (value: unknown): boolean => {
-  if (typeof value !== 'string') return false;
+/**
+ * The WHATWG origin of an http(s) `publicOrigin` (lower-case, default port dropped, an IDN in
+ * punycode: the host `signCallbackUrl` signs), or `undefined` when it is anything more than an
+ * origin (a path, query, fragment, userinfo, whitespace or control characters).
+ */
+const originOf = (value: unknown): string | undefined => {
+  // Spaces and control characters: the URL parser would drop them, not refuse them.
+  if (typeof value !== 'string' || /[\p{Cc} ]/u.test(value)) return undefined;
   try {
     const url = new URL(value);
-    return (
-      (url.protocol === 'https:' || url.protocol === 'http:') &&
-      url.origin === value.replace(/\/$/, '').toLowerCase()
-    );
+    const web = url.protocol === 'https:' || url.protocol === 'http:';
+    return web && url.href === `${url.origin}/` ? url.origin : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 };
 
@@ -446,7 +468,7 @@ const isOrigin = (value: unknown): boolean => {
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
- * | 400 `invalid_request` | (`toNodeListener`) the Host header or request-target is not valid |
+ * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid, or Host is given twice |
  * | 400 `invalid_payload` | not JSON, or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
@@ -457,11 +479,12 @@ const isOrigin = (value: unknown): boolean => {
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
- * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed |
+ * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed. Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a parsed form, text that was not UTF-8) |
  * | 503 `in_progress` / `dedupe_store_full` + `Retry-After` | the same event is being processed by another delivery right now, or the dedupe store holds as many claims as it may |
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)
- * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed.
+ * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed; so does an
+ * `onEvent` that is not a function, and a `publicOrigin` that is not an http(s) origin.
  *
  * @example
  * ```ts
@@ -482,7 +505,11 @@ export function createCallbackHandler(
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
   const secret = usableSecrets(options);
-  if (options.publicOrigin !== undefined && !isOrigin(options.publicOrigin)) {
+  if (typeof options.onEvent !== 'function') {
+    throw new TypeError('createCallbackHandler: onEvent must be a function (event, context) => unknown');
+  }
+  const publicOrigin = options.publicOrigin === undefined ? undefined : originOf(options.publicOrigin);
+  if (options.publicOrigin !== undefined && publicOrigin === undefined) {
     throw new TypeError(
       "createCallbackHandler: publicOrigin must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)",
     );
@@ -511,7 +538,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   const parseOptions: ParseCallbackOptions = {
     onContradiction: contradictionPolicy('createCallbackHandler', options.onContradiction),
   };
-  const verifyOptions = secret === undefined ? undefined : { secret, origin: options.publicOrigin };
+  const verifyOptions = secret === undefined ? undefined : { secret, origin: publicOrigin };
 
   const refuse = async (
     request: InboundCallback,
@@ -572,12 +599,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     try {
       body = await request.readBody(maxBodyBytes, bodyTimeoutMs);
     } catch (error) {
-      return refuse(
-        request,
-        400,
-        'invalid_payload',
-        new CallbackParseError('The callback body could not be read', { cause: error }),
-      );
+      // A PaymentsError is the route's set-up (a body parser took the body): 500 until it is fixed.
+      return error instanceof PaymentsError
+        ? refuse(request, 500, 'handler_failed', error)
+        : refuse(
+            request,
+            400,
+            'invalid_payload',
+            new CallbackParseError('The callback body could not be read', { cause: error }),
+          );
     }
     if (body === 'too_large') {
       return refuse(

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
+import { PaymentsError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
 
 /**
@@ -90,22 +91,29 @@ function readNodeBody(
 
 const encoder = new TextEncoder();
 
-const isEmptyObject = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  !ArrayBuffer.isView(value) &&
-  Object.keys(value).length === 0;
+/** `application/json` or `application/…+json`, parameters aside. */
+const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** The body a parser already produced, or undefined to read the stream. */
-function parsedBody(req: NodeCallbackRequest): Uint8Array | string | undefined {
+/**
+ * The body a parser already read, or `undefined` to read the stream (while it is unread, whatever
+ * `req.body` holds): `express.raw()`'s Buffer as is, `express.text()`'s text, and the value
+ * `express.json()` parsed from a JSON body (Content-Type `application/json` or `…+json`),
+ * re-serialised. Anything else is not what the sender posted — a parsed form
+ * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8) — and
+ * throws a PaymentsError (500 `handler_failed`) that says how to mount the route.
+ */
+function bufferedBody(req: NodeCallbackRequest): Uint8Array | undefined {
   const body = req.body;
-  if (body === undefined || body === null) return undefined;
-  // Express 4's json() leaves `{}` without reading a body it does not handle: read the stream then.
-  if (isEmptyObject(body) && !req.readableEnded) return undefined;
-  if (typeof body === 'string') return body;
+  if (body === undefined || body === null || !req.readableEnded) return undefined;
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  return JSON.stringify(body);
+  if (typeof body === 'string' && !body.includes('\uFFFD')) return encoder.encode(body);
+  if (typeof body === 'object' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    return encoder.encode(JSON.stringify(body));
+  }
+  throw new PaymentsError(
+    "toNodeListener: req.body is not the posted body (a body parser such as express.urlencoded() ran first); mount the webhook route before it, or give it express.raw({ type: '*/*' })",
+  );
 }
 
 // host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
@@ -126,7 +134,19 @@ function validHost(host: string | undefined, scheme: string): string {
 }
 
 /**
- * The URL the handler verifies: the host from the Host header (which `publicOrigin` overrides in
+ * The Host the request names: its one Host header, or under HTTP/2 its `:authority` (a `host`
+ * header beside it must agree); `undefined` for none, for Host given twice, or for a disagreement.
+ */
+function hostOf(req: IncomingMessage): string | undefined {
+  let lines = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') lines++;
+  const { host, ':authority': authority } = req.headers;
+  if (lines > 1 || (host !== undefined && authority !== undefined && host !== authority)) return undefined;
+  return host ?? (typeof authority === 'string' ? authority : undefined);
+}
+
+/**
+ * The URL the handler verifies: the host from {@link hostOf} (which `publicOrigin` overrides in
  * the handler), the path and query from the request-target alone. An absolute-form target must
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
  * refused.
@@ -135,7 +155,7 @@ function requestUrl(req: NodeCallbackRequest): URL {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
-  const rawHost = req.headers.host;
+  const rawHost = hostOf(req);
   if (rawHost === undefined || !HOST.test(rawHost)) throw new InvalidRequestTarget('Host');
   if (target.includes('#')) throw new InvalidRequestTarget('request-target');
   if (target.startsWith('/')) {
@@ -167,14 +187,19 @@ function requestUrl(req: NodeCallbackRequest): URL {
 /**
  * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function
  * is refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so
- * there is one implementation). Works whether or not a body parser ran first: a parsed object is re-serialised (`express.json()`), a string or Buffer used as is
- * (`express.text()`, `express.raw()`), otherwise the raw stream is read (and no further than the
- * handler's `maxBodyBytes`, nor longer than its `bodyTimeoutMs`). The Request URL is built from
+ * there is one implementation). It reads the raw stream itself (no further than the handler's
+ * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or takes what a body parser left in
+ * `req.body`: `express.raw()`'s Buffer, `express.text()`'s text, or the value `express.json()`
+ * parsed from a JSON body, re-serialised. A parser's output that is not the posted body (a form
+ * `express.urlencoded()` parsed, text that was not UTF-8) is answered 500 `handler_failed`, and
+ * `onError` gets a `PaymentsError` saying to mount the route before body parsers or give it
+ * `express.raw()`. The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
- * header, which must be a valid `host[:port]`; an absolute-form target must name that same host.
- * Anything else gets 400 `invalid_request` (and `onError` hears of it) before any other check. Set the handler's
- * `publicOrigin` in production: the host is then checked against it, not against the Host the
- * client sent.
+ * header (under node:http2's compatibility API, `:authority`), which must be one valid
+ * `host[:port]`; an absolute-form target must name that same host. Anything else (Host missing or
+ * given twice, an HTTP/2 `host` header that is not the `:authority`) gets 400 `invalid_request`
+ * (and `onError` hears of it) before any other check. Set the handler's `publicOrigin` in
+ * production: the host is then checked against it, not against the Host the client sent.
  *
  * @example
  * ```ts
@@ -212,8 +237,9 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     if (!req.readableEnded) {
-      // A body left unread (refused before reading, 413, 408): discard the rest, close the connection.
-      res.setHeader('connection', 'close');
+      // A body left unread (refused before reading, 413, 408): discard the rest, close the
+      // connection (HTTP/1; HTTP/2 has no Connection header, and ends only the stream).
+      if (!(req.httpVersionMajor >= 2)) res.setHeader('connection', 'close');
       req.resume();
     }
     res.end(answer.body ?? undefined);
@@ -243,9 +269,8 @@ function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): Inboun
     method,
     url,
     readBody: async (max, timeoutMs) => {
-      const parsed = parsedBody(req);
-      if (parsed === undefined) return readNodeBody(req, max, timeoutMs);
-      const bytes = typeof parsed === 'string' ? encoder.encode(parsed) : parsed;
+      const bytes = bufferedBody(req);
+      if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
       return bytes.byteLength > max ? 'too_large' : bytes;
     },
     // An invalid Host or request-target has no URL of its own: the Request then names a

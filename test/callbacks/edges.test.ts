@@ -1,0 +1,322 @@
+// The edges of the webhook route: a body longer than it says, a body a parser already took, and
+// the Host in its less common forms (twice, a non-default publicOrigin, HTTP/2's :authority).
+// Everything that involves the Node adapter runs on real servers on 127.0.0.1.
+import { once } from 'node:events';
+import http, { type Server } from 'node:http';
+import http2 from 'node:http2';
+import net, { type AddressInfo } from 'node:net';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  signCallbackUrl,
+  toNodeListener,
+  type CallbackEvent,
+  type CallbackHandlerOptions,
+} from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
+const body = JSON.stringify(payoutSuccess);
+const secret = 'whsec_0123456789abcdef';
+
+const servers: (Server | http2.Http2Server)[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(server: Server | http2.Http2Server): Promise<string> {
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function route(options: Partial<CallbackHandlerOptions> = {}) {
+  const events: CallbackEvent[] = [];
+  const refusals: string[] = [];
+  const handler = createCallbackHandler({
+    secret,
+    onEvent: (event) => void events.push(event),
+    onError: (error, { status, reason }) => void refusals.push(`${status} ${reason} ${error.message}`),
+    ...options,
+  });
+  return { handler, events, refusals };
+}
+
+/** Sends one HTTP/1.1 request exactly as written and reads the answer (the server closes). */
+function rawRequest(base: string, head: string, payload = body): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n${payload}`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
+/** A framework's Request class (Next.js's NextRequest is one). */
+class FrameworkRequest extends Request {}
+
+describe('the Fetch handler and a body longer than its Content-Length', () => {
+  it.each([
+    ['Request', Request],
+    ['a subclass', FrameworkRequest],
+  ])(
+    'stops reading at maxBodyBytes and answers 413, without buffering the rest (%s)',
+    async (_name, RequestClass) => {
+      const { handler, events } = route({ maxBodyBytes: 10_000 });
+      let sent = 0;
+      let cancelled = false;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += 1000;
+          controller.enqueue(new Uint8Array(1000).fill(0x20));
+          if (sent >= 1_000_000) controller.close();
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const url = await signCallbackUrl('https://shop.example/hooks', { secret, reference: '123456789012' });
+      const request = new RequestClass(url, {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-length': '100' },
+        duplex: 'half',
+      } as RequestInit);
+      expect(request.headers.get('content-length')).toBe('100');
+      const response = await handler(request);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: 'payload_too_large' });
+      expect(cancelled).toBe(true);
+      expect(sent).toBeLessThan(20_000);
+      expect(events).toEqual([]);
+    },
+  );
+});
+
+describe('toNodeListener behind a body parser (express 5)', () => {
+  const parserHelp = /not the posted body.*mount the webhook route before it.*express\.raw/;
+
+  async function expressRoute(...parsers: express.RequestHandler[]) {
+    const { handler, events, refusals } = route();
+    const app = express();
+    for (const parser of parsers) app.use(parser);
+    app.post('/hooks', toNodeListener(handler));
+    const base = await listen(http.createServer(app));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
+    return { url, events, refusals };
+  }
+
+  it('refuses a form body express.urlencoded() turned into an object: 500, and onError says how to mount the route', async () => {
+    const { url, events, refusals } = await expressRoute(express.urlencoded({ extended: true }));
+    const form = new URLSearchParams(
+      Object.entries(payoutSuccess).map(([key, value]) => [key, String(value)]),
+    );
+    const response = await fetch(url, { method: 'POST', body: form }); // not JSON: not what the service posts
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'handler_failed' });
+    expect(events).toEqual([]);
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatch(/^500 handler_failed toNodeListener: /);
+    expect(refusals[0]).toMatch(parserHelp);
+  });
+
+  it('refuses an object a parser made of a body that is not JSON (express.json({ type: "*/*" }) on text/plain)', async () => {
+    const { url, events, refusals } = await expressRoute(express.json({ type: '*/*' }));
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    expect(response.status).toBe(500);
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(parserHelp)]);
+  });
+
+  it.each([
+    ['express.json()', express.json(), 'application/json; charset=utf-8'],
+    ['express.json() on +json', express.json({ type: '*/*' }), 'application/vnd.payments+json'],
+    ['express.text()', express.text({ type: '*/*' }), 'text/plain'],
+  ])('takes the body %s parsed from a JSON (UTF-8) body', async (_name, parser, type) => {
+    const { url, events } = await expressRoute(parser);
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
+  });
+
+  it('refuses the text express.text() decoded: a body that is not UTF-8 would pass as replacement characters', async () => {
+    const { url, events, refusals } = await expressRoute(express.text({ type: '*/*' }));
+    const bytes = Buffer.concat([
+      Buffer.from(body.slice(0, -1)),
+      Buffer.from(',"note":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}'),
+    ]);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: bytes,
+    });
+    expect(response.status).toBe(500);
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(parserHelp)]);
+  });
+
+  it('reads the stream, not req.body, when the stream is still unread', async () => {
+    const setBody: express.RequestHandler = (req, _res, next) => {
+      (req as { body?: unknown }).body = { hello: 'world' };
+      next();
+    };
+    const { url, events } = await expressRoute(setBody);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
+  });
+
+  it('still uses the Buffer express.raw() produced', async () => {
+    const { url, events } = await expressRoute(express.raw({ type: '*/*' }));
+    expect((await fetch(url, { method: 'POST', body })).status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('toNodeListener: the Host header given twice', () => {
+  it.each([
+    ['two different hosts', ['HOST_A', 'evil.example']],
+    ['the same host twice', ['HOST_A', 'HOST_A']],
+  ])('answers 400 invalid_request to %s', async (_name, hosts) => {
+    const { handler, events, refusals } = route();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+    const lines = hosts.map((host) => `Host: ${host === 'HOST_A' ? url.host : host}\r\n`).join('');
+    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\n${lines}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`;
+    expect(await rawRequest(base, head)).toBe(400);
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(/^400 invalid_request /)]);
+  });
+});
+
+describe('publicOrigin in the forms the URL parser normalises', () => {
+  it.each([
+    ['https://shop.example:443', 'https://shop.example/hooks'],
+    ['HTTPS://Shop.Example:443/', 'https://shop.example/hooks'],
+    ['http://shop.example:80', 'http://shop.example:80/hooks'],
+    ['https://bücher.example', 'https://bücher.example/hooks'],
+    ['https://xn--bcher-kva.example', 'https://bücher.example/hooks'],
+  ])(
+    'accepts %j and verifies a URL signed for %j, whatever Host arrives',
+    async (publicOrigin, signedFor) => {
+      const { handler, events } = route({ publicOrigin });
+      const base = await listen(http.createServer(toNodeListener(handler)));
+      const url = new URL(await signCallbackUrl(signedFor, { secret, reference: '123456789012' }));
+      const response = await fetch(`${base}${url.pathname}${url.search}`, { method: 'POST', body });
+      expect(response.status).toBe(200);
+      expect(events).toHaveLength(1);
+    },
+  );
+
+  it('still refuses a URL signed for another host', async () => {
+    const { handler } = route({ publicOrigin: 'https://bücher.example:443' });
+    const url = await signCallbackUrl('https://buecher.example/hooks', { secret, reference: '123456789012' });
+    expect((await handler(new Request(url, { method: 'POST', body }))).status).toBe(401);
+  });
+
+  it.each([
+    'https://shop.example/hooks',
+    'https://shop.example?',
+    'https://shop.example#',
+    'https://user@shop.example',
+    ' https://shop.example',
+    'https://shop.exa\nmple',
+    'ftp://shop.example',
+  ])('refuses %j at creation', (publicOrigin) => {
+    expect(() => createCallbackHandler({ secret, publicOrigin, onEvent: () => undefined })).toThrow(
+      /publicOrigin must be/,
+    );
+  });
+});
+
+describe('toNodeListener under node:http2 (compatibility API)', () => {
+  async function h2Post(base: string, headers: http2.OutgoingHttpHeaders, payload: string) {
+    const client = http2.connect(base);
+    try {
+      const stream = client.request({ ':method': 'POST', 'content-type': 'application/json', ...headers });
+      stream.end(payload);
+      const [response] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+      let text = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => (text += chunk));
+      await once(stream, 'end');
+      return { status: Number(response[':status']), text };
+    } finally {
+      client.close();
+    }
+  }
+
+  async function h2Route() {
+    const { handler, events, refusals } = route();
+    const listener = toNodeListener(handler) as unknown as Parameters<typeof http2.createServer>[0];
+    const base = await listen(http2.createServer(listener));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+    return { base, path: `${url.pathname}${url.search}`, events, refusals };
+  }
+
+  it('answers a refusal without a Connection header, which HTTP/2 has not (Node warns once per process: keep this first)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const { base, events } = await h2Route();
+      const response = await h2Post(base, { ':path': '/hooks' }, body); // unsigned: 401 before reading
+      expect(response.status).toBe(401);
+      expect(JSON.parse(response.text)).toEqual({ error: 'invalid_signature' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(events).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('takes the Host from :authority and processes the event', async () => {
+    const { base, path, events } = await h2Route();
+    const response = await h2Post(base, { ':path': path }, body);
+    expect(response).toEqual({ status: 200, text: '' });
+    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
+  });
+
+  it('answers 400 when a host header names another authority than :authority', async () => {
+    const { base, path, events } = await h2Route();
+    const authority = new URL(base).host;
+    const response = await h2Post(
+      base,
+      { ':path': path, ':authority': authority, host: 'evil.example' },
+      body,
+    );
+    expect(response.status).toBe(400);
+    expect(events).toEqual([]);
+    // The same pair agreeing is processed.
+    expect(
+      (await h2Post(base, { ':path': path, ':authority': authority, host: authority }, body)).status,
+    ).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('onEvent', () => {
+  it.each([undefined, 'orders.settle', {}])('must be a function: %j is refused at creation', (onEvent) => {
+    expect(() => createCallbackHandler({ secret, onEvent: onEvent as never })).toThrow(TypeError);
+    expect(() => createCallbackHandler({ secret, onEvent: onEvent as never })).toThrow(
+      /createCallbackHandler: onEvent must be a function/,
+    );
+    expect(() => createCallbackHandler({ verify: false, onEvent: onEvent as never })).toThrow(/onEvent/);
+  });
+});
