@@ -5,7 +5,9 @@
  * `0.5`. Everything else is refused rather than guessed: empty, grouped (`1,500.00`), exponent
  * (`1.5e3`), hex (`0x5dc`), signed (`-5`, `+5`), padded (` 1500`, `01500`), non-finite, or a
  * number too large to be finite. A JSON number counts when it prints as a plain decimal
- * (`1500`, `1500.5`; not `1e21`, not negative).
+ * (`1500`, `1500.5`; not `1e21`, not negative) and is exact: a safe integer, or a fraction of at
+ * most 15 significant digits. A longer one (`9007199254740993`, `100000000000000.01`) may not be
+ * what the sender wrote, since `JSON.parse` rounds it to the nearest double.
  *
  * @module
  */
@@ -26,8 +28,10 @@ const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 export function readDecimal(value: unknown): string | undefined {
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
-  else return undefined;
+  else if (typeof value === 'number' && Number.isFinite(value)) {
+    text = String(value);
+    if (!Number.isSafeInteger(value) && text.replace(/^[0.]+|\./g, '').length > 15) return undefined;
+  } else return undefined;
   if (!PLAIN_DECIMAL.test(text) || !Number.isFinite(Number(text))) return undefined;
   return text;
 }

@@ -47,7 +47,9 @@ export type CallbackEventType = (typeof callbackEventTypes)[number];
 
 /**
  * How the customer paid. `'card'` or `'mobile_money'`; the word the payload used (`CARD`,
- * `MOBILE-MONEY`, `M-PESA`, …) is in `paymentMethodLabel`.
+ * `MOBILE-MONEY`, `M-PESA`, …) is in `paymentMethodLabel`. A checkout is `'card'` only when that
+ * word is `CARD` (ASCII letter case and blanks around ignored); any other word, `NOT_CARD` or
+ * `CARDANO` included, is a mobile-money brand word.
  *
  * @example
  * ```ts
@@ -63,8 +65,8 @@ export type PaymentMethodKind = 'card' | 'mobile_money';
  *   documents, `paid: 'False'` with `Payment complete.`; the event is `checkout.succeeded`.
  * - `value_converted`: a value came in another JSON type than documented (a number for a
  *   numeric string or the reverse, a boolean for `'True'`/`'False'`) and was converted.
- * - `timestamp_out_of_range`: `timestamp` is too far from now to be a date; `occurredAt` is
- *   absent.
+ * - `timestamp_out_of_range`: `timestamp` is not Unix seconds from 1970 to 9999 (it is negative,
+ *   or in milliseconds); `occurredAt` is absent.
  *
  * @example
  * ```ts
@@ -134,7 +136,10 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
   readonly paid: boolean;
   /** The payload's `amount`, as a string (a mobile-money number is converted). */
   readonly amount: string;
-  /** Currency code, when the payload has one (card and payout payloads). */
+  /**
+   * Currency code as sent: three ASCII letters, either case (`KES`, `kes`). Present when the
+   * payload has one (card and payout payloads).
+   */
   readonly currency?: string | undefined;
   /** The merchant's reference: `transaction_reference`, `order_id` or `reference_id`. */
   readonly reference?: string | undefined;
@@ -143,8 +148,9 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
   /** The payload's `message`. */
   readonly message: string;
   /**
-   * When the service says it happened (`timestamp`, unix seconds): a valid Date, or absent when
-   * the payload has no timestamp or one out of range (then `warnings` says so).
+   * When the service says it happened (`timestamp`, Unix seconds): a Date from 1970 to 9999, or
+   * absent when the payload has no timestamp or one out of that range, such as milliseconds
+   * (then `warnings` says so).
    */
   readonly occurredAt?: Date | undefined;
   /** What the parser tolerated or noticed, each with a stable `code`. */

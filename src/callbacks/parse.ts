@@ -29,7 +29,7 @@ import type {
   PayoutFailureCallback,
   PayoutSuccessCallback,
 } from './schemas.js';
-import { contradictionPolicy, decideVerdict, type AcceptedCallback } from './verdict.js';
+import { contradictionPolicy, decideVerdict, isCardMethod, type AcceptedCallback } from './verdict.js';
 
 /**
  * Options of {@link parseCallback} and {@link safeParseCallback}.
@@ -91,7 +91,8 @@ function notAnObject(value: unknown): CallbackParseError {
   });
 }
 
-const methodKind = (label: string): PaymentMethodKind => (/card/i.test(label) ? 'card' : 'mobile_money');
+/** `CARD` (ASCII case and blanks ignored) is card; any other word is a mobile-money brand word. */
+const methodKind = (label: string): PaymentMethodKind => (isCardMethod(label) ? 'card' : 'mobile_money');
 
 /** The payload, now valid for its variant → the event. */
 function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): CallbackEvent {

@@ -3,12 +3,13 @@
  * (spaces included) and the documented value types. Unknown extra keys are kept
  * (`z.looseObject`): providers add fields.
  *
- * These schemas are strict about types: they describe what the service documents, and they are the
- * only description of each payload in the SDK. `parseCallback` checks a payload with its
- * variant's schema (the variant chosen by `verdict.ts`) and is tolerant only where zod reports a
- * value of another JSON type it can convert losslessly — a number where a numeric string is
- * documented (and vice versa), a boolean for `'True'`/`'False'` — listing each conversion in
- * `event.warnings`; the `data` it returns always passes the strict schema of its variant.
+ * These schemas are strict about types (and `currency` is three ASCII letters): they describe
+ * what the service documents, and they are the only description of each payload in the SDK.
+ * `parseCallback` checks a payload with its variant's schema (the variant chosen by `verdict.ts`)
+ * and is tolerant only where zod reports a value of another JSON type it can convert losslessly —
+ * a number where a numeric string is documented (and vice versa), a boolean for
+ * `'True'`/`'False'` — listing each conversion in `event.warnings`; the `data` it returns always
+ * passes the strict schema of its variant.
  *
  * @module
  */
@@ -26,6 +27,17 @@ const integer = z.number().check(
   z.check((ctx) => {
     if (!Number.isSafeInteger(ctx.value))
       ctx.issues.push({ code: 'invalid_type', expected: 'int', input: ctx.value });
+  }),
+);
+
+/**
+ * A currency code: three ASCII letters, either case (`KES`, `kes`), as the request builders
+ * accept it. Anything else — empty, `KE`, `K S`, `404`, `ＫＥＳ` — is refused (`invalid_format`).
+ */
+const currency = z.string().check(
+  z.check((ctx) => {
+    if (!/^[A-Za-z]{3}$/.test(ctx.value))
+      ctx.issues.push({ code: 'invalid_format', format: 'currency', input: ctx.value });
   }),
 );
 
@@ -48,7 +60,7 @@ export const cardPaymentSuccessCallbackSchema = z.looseObject({
   'payment method': z.string(),
   message: z.string(),
   amount: z.string(),
-  currency: z.string(),
+  currency,
   'amount captured': z.string(),
   'payment status': z.string(),
   'transaction id': z.string(),
@@ -71,7 +83,7 @@ export const cardPaymentFailureCallbackSchema = z.looseObject({
   'payment method': z.string(),
   message: z.string(),
   amount: z.string(),
-  currency: z.string(),
+  currency,
   'payment status': z.string(),
   'transaction id': z.string(),
   paid: paidFlag,
@@ -169,7 +181,7 @@ export const checkoutFailureCallbackSchema = z.looseObject(checkoutShape);
  */
 export const payoutSuccessCallbackSchema = z.looseObject({
   amount: z.string(),
-  currency: z.string(),
+  currency,
   message: z.string(),
   payout_fee: z.string(),
   reference_id: z.string(),
@@ -191,7 +203,7 @@ export const payoutSuccessCallbackSchema = z.looseObject({
  */
 export const payoutFailureCallbackSchema = z.looseObject({
   amount: z.string(),
-  currency: z.string(),
+  currency,
   message: z.string(),
   reference_id: z.string(),
   status: z.enum(['Failed']),

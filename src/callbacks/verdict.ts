@@ -25,8 +25,9 @@
  * | `response_status` | 200 | any other integer | — | yes | — | — |
  * | `status` | `Success` | `Failed` | — | — | — | yes |
  *
- * Status words are read with surrounding blanks, letter case and the final dot ignored; `paid`
- * as a JSON boolean counts (with a `value_converted` warning). The card `status` and the
+ * Status words are read with surrounding ASCII blanks (space, tab, line breaks; not NBSP or other
+ * Unicode blanks), ASCII letter case and the final dot ignored; `paid` must be exact, though as a
+ * JSON boolean it counts (with a `value_converted` warning). The card `status` and the
  * checkout `response_status` are 200 in every documented callback, success and failure alike:
  * they are not signals.
  *
@@ -45,18 +46,19 @@
  * | one the family documents is absent (shape aside) | refused: `missing_status` |
  * | all say success | `*.succeeded` (`paid: true`) |
  * | all say failure | `*.failed` (`paid: false`) |
- * | checkout, `payment_method` `CARD`, status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
+ * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
- * plain decimals (`amount.ts`), or the payload is refused with `invalid_amount`; every other
- * documented key must have its documented type, or `invalid_payload`. A number where a numeric
- * string is documented, a numeric string where a number is, and a boolean for
- * `'True'`/`'False'` are converted to the documented type, each with a `value_converted`
- * warning. A `timestamp` too large to be a date leaves `occurredAt` absent, with a
- * `timestamp_out_of_range` warning.
+ * plain decimals (`amount.ts`; a JSON number only when exact), or the payload is refused with
+ * `invalid_amount`; every other documented key must have its documented type, and `currency`
+ * three ASCII letters (either case), or `invalid_payload`. A number where a numeric string is
+ * documented, a numeric string where a number is, and a boolean for `'True'`/`'False'` are
+ * converted to the documented type, each with a `value_converted` warning. A `timestamp` is Unix
+ * seconds: one outside 1970–9999 (a negative one, or milliseconds) leaves `occurredAt` absent,
+ * with a `timestamp_out_of_range` warning.
  *
  * Refusal messages name the fields and, for outcome signals, their status words — never an
  * amount or any other payload content.
@@ -217,10 +219,21 @@ const oneOf =
 
 const readPaid = oneOf(['True', true], ['False', false]);
 const readPayoutStatus = oneOf(['Success'], ['Failed']);
-const readStatusWord = oneOf(['payment complete'], ['payment incomplete']);
-/** Status words: blanks around, letter case and the final dot ignored. */
-const readPaymentStatus = (value: unknown): Says =>
-  readStatusWord(typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : undefined);
+/**
+ * Status words: ASCII blanks around (not NBSP or other Unicode blanks), ASCII letter case and the
+ * final dot ignored.
+ */
+const readPaymentStatus = (value: unknown): Says => {
+  const word = typeof value === 'string' ? /^[\t-\r ]*payment (in)?complete\.?[\t-\r ]*$/i.exec(value) : null;
+  return word === null ? 'unrecognised' : word[1] === undefined ? 'success' : 'failure';
+};
+
+/**
+ * True when a payment method word is `CARD`, ignoring ASCII letter case and ASCII blanks around it;
+ * `NOT_CARD`, `CARDANO` or `\u00a0CARD` are not. Any other word is a mobile-money brand word.
+ */
+export const isCardMethod = (method: unknown): boolean =>
+  typeof method === 'string' && /^[\t-\r ]*card[\t-\r ]*$/i.test(method);
 
 function readSignals(family: Family, payload: Record<string, unknown>): Signal[] {
   const signals = documentedSignals(family, payload);
@@ -422,8 +435,7 @@ function decideOutcome(
     signals.every((signal) =>
       signal.field === 'paid' ? signal.says === 'failure' : signal.says === 'success',
     ) &&
-    typeof payload.payment_method === 'string' &&
-    payload.payment_method.trim().toUpperCase() === 'CARD';
+    isCardMethod(payload.payment_method);
   if (documented && options?.onContradiction !== 'reject') {
     return {
       type: succeeded,
@@ -472,7 +484,7 @@ function checkAmounts(type: CallbackEventType, payload: Record<string, unknown>)
 function describeAmount(value: unknown): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return 'a non-finite number';
-    return value < 0 ? 'a negative number' : 'a number that does not print as a plain decimal';
+    return value < 0 ? 'a negative number' : 'a number that does not print as an exact plain decimal';
   }
   if (typeof value !== 'string') return typeName(value);
   if (value === '') return 'an empty string';
@@ -596,6 +608,10 @@ function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): Valid
         : typeName(value);
     return { path, message: `expected ${expected}, got ${got}`, code: 'invalid_type' };
   }
+  if (issue.code === 'invalid_format') {
+    // The one format the schemas check: the currency code.
+    return { path, message: 'expected a 3-letter currency code such as KES', code: 'invalid_currency' };
+  }
   if (issue.code === 'invalid_value') {
     const allowed = (issue.values ?? []).map((v) => `'${String(v)}'`).join(' or ');
     return { path, message: `expected ${allowed}`, code: 'invalid_value' };
@@ -603,15 +619,22 @@ function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): Valid
   return { path, message: 'invalid value', code: issue.code };
 }
 
-/** `timestamp` (unix seconds) → a valid Date; out of range → no date and a warning. */
+/** The last second of the year 9999 (`9999-12-31T23:59:59Z`), in Unix seconds. */
+const LAST_TIMESTAMP = 253_402_300_799;
+
+/**
+ * `timestamp` (Unix seconds, from 0 to {@link LAST_TIMESTAMP}) → a Date; outside that range — a
+ * negative value, or milliseconds (`1732363200000` would be the year 56866) — no date and a
+ * warning. A value in milliseconds is not converted: the unit is not guessed.
+ */
 function readTimestamp(data: Record<string, unknown>, warnings: CallbackWarning[]): Date | undefined {
-  if (typeof data.timestamp !== 'number') return undefined;
-  const date = new Date(data.timestamp * 1000);
-  if (!Number.isNaN(date.getTime())) return date;
+  const seconds = data.timestamp;
+  if (typeof seconds !== 'number') return undefined;
+  if (seconds >= 0 && seconds <= LAST_TIMESTAMP) return new Date(seconds * 1000);
   warnings.push({
     code: 'timestamp_out_of_range',
     path: ['timestamp'],
-    message: 'timestamp: too far from now to be a date; occurredAt is absent',
+    message: 'timestamp: not Unix seconds between 1970 and 9999; occurredAt is absent',
   });
   return undefined;
 }

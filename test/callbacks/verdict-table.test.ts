@@ -443,7 +443,7 @@ describe('amounts are plain decimals', () => {
     ['Infinity', 'text that is not a number'],
     ['9'.repeat(400), 'a number too large to be finite'],
     [-5, 'a negative number'],
-    [1e21, 'a number that does not print as a plain decimal'],
+    [1e21, 'a number that does not print as an exact plain decimal'],
   ] as const)('refuses amount %j, naming the field', (amount, kind) => {
     for (const base of [payoutSuccess, cardSuccess, checkoutMobileMoneySuccess] as Payload[]) {
       const error = safeParseCallback({ ...base, amount }).error;

@@ -1,0 +1,177 @@
+// Edges of the verdict a merchant could misread: a currency that is no currency code, an amount a
+// JSON number does not carry exactly, a timestamp in the wrong unit, Unicode blanks around status
+// words, and a payment method word that only contains CARD.
+import { describe, expect, it } from 'vitest';
+import { callbackSchemas, parseCallback, safeParseCallback } from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+import { checkoutMobileMoneySuccess } from '../fixtures/described-payloads.js';
+
+type Payload = Record<string, unknown>;
+
+const cardSuccess = callbackFixtures['payment.card.succeeded'];
+const cardFailure = callbackFixtures['payment.card.failed'];
+const mobileMoneySuccess = callbackFixtures['payment.mobile_money.succeeded'];
+const mobileMoneyFailure = callbackFixtures['payment.mobile_money.failed'];
+const checkoutCardSuccess = callbackFixtures['checkout.succeeded'];
+const checkoutFailure = callbackFixtures['checkout.failed'];
+const payoutSuccess = callbackFixtures['payout.succeeded'];
+const payoutFailure = callbackFixtures['payout.failed'];
+
+/** The JSON text of a payload with `"amount": <text>` (and the same captured amount) written verbatim. */
+const withNumberText = (payload: Payload, keys: readonly string[], text: string): string => {
+  let json = JSON.stringify(payload);
+  for (const key of keys) json = json.replace(`"${key}":${JSON.stringify(payload[key])}`, `"${key}":${text}`);
+  expect(json.split(text).length - 1).toBe(keys.length);
+  return json;
+};
+
+describe('currency', () => {
+  const carrying = [
+    ['card success', cardSuccess],
+    ['card failure', cardFailure],
+    ['payout success', payoutSuccess],
+    ['payout failure', payoutFailure],
+  ] as const;
+
+  it.each(['', 'KE', 'ABCDE', 'K S', ' KES', 'KES\n', '404', 'K3S', 'ＫＥＳ', 'KÉS', 404])(
+    'refuses %j as invalid_payload naming currency',
+    (currency) => {
+      for (const [, payload] of carrying) {
+        const error = safeParseCallback({ ...payload, currency }).error;
+        expect(error?.reason).toBe('invalid_payload');
+        expect(error?.message).toContain('currency: expected a 3-letter currency code such as KES');
+        expect(error?.issues).toEqual([
+          {
+            path: ['currency'],
+            message: 'expected a 3-letter currency code such as KES',
+            code: 'invalid_currency',
+          },
+        ]);
+      }
+    },
+  );
+
+  it('accepts three ASCII letters in either case, as the request builders do, and reports them as sent', () => {
+    for (const [, payload] of carrying) {
+      expect(parseCallback({ ...payload, currency: 'kes' }).currency).toBe('kes');
+      expect(parseCallback({ ...payload, currency: 'Ugx' }).currency).toBe('Ugx');
+    }
+  });
+
+  it('is part of the schemas', () => {
+    expect(callbackSchemas['payout.failed'].safeParse({ ...payoutFailure, currency: 'K S' }).success).toBe(
+      false,
+    );
+  });
+});
+
+describe('amounts', () => {
+  it.each([
+    ['beyond 2^53 - 1', '9007199254740993'],
+    ['2^53', '9007199254740992'],
+    ['with more digits than a double holds', '100000000000000.01'],
+    ['1e20 written out', '100000000000000000001'],
+  ])('refuses a JSON number %s: JSON.parse may already have changed it', (_name, text) => {
+    for (const body of [
+      withNumberText(mobileMoneySuccess, ['amount', 'amount_captured'], text),
+      withNumberText(cardSuccess, ['amount', 'amount captured'], text),
+      withNumberText(mobileMoneyFailure, ['amount'], text),
+    ]) {
+      const error = safeParseCallback(body).error;
+      expect(error?.reason).toBe('invalid_amount');
+      expect(error?.message).toContain('amount: expected a plain decimal number');
+      expect(error?.message).toContain('got a number that does not print as an exact plain decimal');
+      expect(error?.message).not.toContain(text.slice(0, 10));
+    }
+  });
+
+  it('accepts the largest exact JSON numbers', () => {
+    const body = withNumberText(mobileMoneySuccess, ['amount', 'amount_captured'], '9007199254740991');
+    expect(parseCallback(body).amount).toBe('9007199254740991');
+    const fraction = withNumberText(mobileMoneySuccess, ['amount', 'amount_captured'], '12345678901234.5');
+    expect(parseCallback(fraction).amount).toBe('12345678901234.5');
+  });
+});
+
+describe('timestamp (Unix time in seconds)', () => {
+  it.each([
+    ['in milliseconds', 1_732_363_200_000],
+    ['after the year 9999', 253_402_300_800],
+    ['before 1970', -1],
+  ])('leaves occurredAt absent, with a warning, for a timestamp %s', (_name, timestamp) => {
+    const event = parseCallback({ ...cardSuccess, timestamp });
+    expect('occurredAt' in event).toBe(false);
+    expect(event.warnings).toEqual([
+      {
+        code: 'timestamp_out_of_range',
+        path: ['timestamp'],
+        message: 'timestamp: not Unix seconds between 1970 and 9999; occurredAt is absent',
+      },
+    ]);
+  });
+
+  it('reads the first and the last second of that range', () => {
+    expect(parseCallback({ ...cardSuccess, timestamp: 0 }).occurredAt).toEqual(new Date(0));
+    expect(parseCallback({ ...mobileMoneyFailure, timestamp: 253_402_300_799 }).occurredAt).toEqual(
+      new Date('9999-12-31T23:59:59Z'),
+    );
+  });
+});
+
+describe('status words: only ASCII blanks around them are ignored', () => {
+  it.each([
+    'Payment complete.\u00a0',
+    '\u2028Payment complete.',
+    '\ufeffPayment complete.',
+    '\u3000Payment complete.',
+  ])('refuses %j as unrecognised', (status) => {
+    const error = safeParseCallback({ ...cardSuccess, 'payment status': status }).error;
+    expect(error?.reason).toBe('unrecognised_status');
+    expect(safeParseCallback({ ...checkoutMobileMoneySuccess, payment_status: status }).error?.reason).toBe(
+      'unrecognised_status',
+    );
+  });
+
+  it('still reads a status word with spaces, tabs or line breaks around it', () => {
+    expect(parseCallback({ ...cardSuccess, 'payment status': ' \t\r\nPayment complete.\n ' }).paid).toBe(
+      true,
+    );
+    expect(parseCallback({ ...checkoutFailure, payment_status: '\tPayment Incomplete. ' }).paid).toBe(false);
+  });
+
+  it('refuses a paid flag with any blank around it', () => {
+    expect(safeParseCallback({ ...cardSuccess, paid: '\u2028True' }).error?.reason).toBe(
+      'unrecognised_status',
+    );
+    expect(safeParseCallback({ ...cardSuccess, paid: 'True ' }).error?.reason).toBe('unrecognised_status');
+  });
+});
+
+describe('checkout payment_method: only the word CARD is card', () => {
+  it.each(['NOT_CARD', 'CARDANO', 'DISCARD', 'Credit card', 'card-present'])(
+    'reads %j as the mobile-money brand word, not as card',
+    (method) => {
+      const event = parseCallback({ ...checkoutMobileMoneySuccess, payment_method: method });
+      expect(event).toMatchObject({ type: 'checkout.succeeded', paymentMethod: 'mobile_money' });
+    },
+  );
+
+  it.each(['NOT_CARD', 'CARDANO', '\u00a0CARD', 'CARD\u2028'])(
+    'refuses the paid False + Payment complete. contradiction when payment_method is %j',
+    (method) => {
+      const error = safeParseCallback({ ...checkoutCardSuccess, payment_method: method }).error;
+      expect(error?.reason).toBe('contradictory_outcome');
+    },
+  );
+
+  it('reads CARD ignoring ASCII letter case and blanks', () => {
+    for (const method of ['CARD', 'card', ' Card\t']) {
+      expect(parseCallback({ ...checkoutMobileMoneySuccess, payment_method: method })).toMatchObject({
+        paymentMethod: 'card',
+      });
+      expect(parseCallback({ ...checkoutCardSuccess, payment_method: method }).warnings).toEqual([
+        expect.objectContaining({ code: 'paid_flag_contradicts_payment_status' }),
+      ]);
+    }
+  });
+});
