@@ -42,7 +42,8 @@ import type { TransactionTracker } from './transactions/tracker.js';
 export { endpointPaths };
 
 /**
- * Options of {@link PaymentsClient}. Only `baseUrl` is required.
+ * Options of {@link PaymentsClient}. Only `baseUrl` is required; an unknown key, at any level, is a
+ * `ValidationError` naming it.
  *
  * @example
  * ```ts
@@ -165,11 +166,18 @@ const nonEmptyString = (message: string) =>
 const retryLimit = z
   .int(invalidOption('expected an integer of 0 or more'))
   .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
+// A status the client can retry: an error status. It never retries a 1xx or 2xx (not errors) nor a
+// 3xx (it follows no redirect).
+const errorStatus = z
+  .int(invalidOption('expected an HTTP error status from 400 to 599'))
+  .check(
+    rule((value: number) => value >= 400 && value <= 599, 'expected an HTTP error status from 400 to 599'),
+  );
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalidOption(`expected ${what}`));
 
-/** The client options, checked at construction; messages never quote a value. */
-const clientOptionsSchema = z.object({
+/** The client options, checked at construction (an unknown key is refused); messages never quote a value. */
+const clientOptionsSchema = z.strictObject({
   baseUrl: z.string(invalidOption('expected an absolute http(s) URL string')).check(
     z.refine((value) => baseUrlProblem(value) === undefined, {
       error: (issue) => baseUrlProblem(issue.input as string),
@@ -195,27 +203,17 @@ const clientOptionsSchema = z.object({
   timeout: z.optional(milliseconds),
   totalTimeout: z.optional(milliseconds),
   retry: z.optional(
+    // The object first: an object's own issue (a status code, an unknown key) is then the one reported.
     z.union(
       [
-        retryLimit,
-        z.object({
+        z.strictObject({
           limit: retryLimit,
-          statusCodes: z.optional(
-            z.array(
-              z
-                .int()
-                .check(
-                  rule(
-                    (value: number) => value >= 100 && value <= 599,
-                    'expected HTTP status codes from 100 to 599',
-                  ),
-                ),
-            ),
-          ),
+          statusCodes: z.optional(z.array(errorStatus)),
           retryOnTimeout: z.optional(z.boolean()),
           maxRetryAfter: z.optional(milliseconds),
           backoffLimit: z.optional(milliseconds),
         }),
+        retryLimit,
       ],
       invalidOption(
         'expected a retry limit (an integer of 0 or more) or { limit, statusCodes?, retryOnTimeout?, maxRetryAfter?, backoffLimit? }',
@@ -225,7 +223,7 @@ const clientOptionsSchema = z.object({
   fetch: z.optional(aFunction('a fetch function')),
   mobileMoneyBrand: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
   paymentMethods: z.optional(
-    z.object({
+    z.strictObject({
       card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
       mobileMoney: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
     }),
@@ -240,13 +238,13 @@ const clientOptionsSchema = z.object({
     z.enum(['integer', 'string'], invalidOption("expected 'integer' or 'string'")),
   ),
   hooks: z.optional(
-    z.object({
+    z.strictObject({
       beforeRequest: z.optional(aFunction('a function')),
       afterResponse: z.optional(aFunction('a function')),
     }),
   ),
   transactions: z.optional(
-    z.object(
+    z.strictObject(
       {
         tracker: z.custom<unknown>(
           (value) =>
@@ -373,7 +371,9 @@ export class PaymentsClient {
   }
 
   /**
-   * Endpoint 3: creates a hosted checkout session. Redirect the customer to `checkout_link`.
+   * Endpoint 3: creates a hosted checkout session. Redirect the customer to `checkout_link`. A
+   * reply whose `status` is not `true` (`checkout_not_created`) or whose `order_id` is not the one
+   * sent (`order_id_mismatch`) is an `ApiError`.
    *
    * @example
    * ```ts
@@ -398,9 +398,19 @@ export class PaymentsClient {
       operation: 'createCheckoutSession',
       path: endpointPaths.checkoutSession,
       schema: checkoutSessionResponseSchema,
-      // Spec § 2.8: order_id is the echo of the request. Another one names another order's page.
-      check: ({ order_id }) =>
-        order_id === sent
+      // Spec § 2.8: status is a boolean, and only true can mean a session was created; order_id is
+      // the echo of the request (another one names another order's page).
+      check: ({ status, order_id }) => [
+        ...(status === true
+          ? []
+          : [
+              {
+                path: ['status'],
+                code: 'checkout_not_created',
+                message: 'expected true (false: no session was created)',
+              },
+            ]),
+        ...(order_id === sent
           ? []
           : [
               {
@@ -408,7 +418,8 @@ export class PaymentsClient {
                 code: 'order_id_mismatch',
                 message: `expected the order_id sent (${sent})`,
               },
-            ],
+            ]),
+      ],
     });
   }
 

@@ -149,7 +149,7 @@ export class ApiError extends PaymentsError {
   readonly status: number;
   /** The raw response body text; the request's card number, cvc and credential header values (`authorization`, `x-api-key`, …) redacted if echoed. */
   readonly body: string;
-  /** The response headers, lower-cased names; the request's secrets redacted if echoed. */
+  /** The response headers, lower-cased names; the request's secrets redacted if echoed, and a credential header such as `set-cookie` shown as `[redacted]`. */
   readonly headers: Readonly<Record<string, string>>;
   /** Issues found when the body was a 2xx of the wrong shape, otherwise empty. */
   readonly issues: readonly ValidationIssue[];

@@ -39,7 +39,8 @@ export type Operation =
 
 /**
  * What a `beforeRequest` hook receives. Card number, cvc and the values of credential headers
- * (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`, `cookie`) are redacted.
+ * (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`, `cookie`, `x-auth-token`,
+ * `x-access-token`) are redacted.
  *
  * @example
  * ```ts
@@ -69,7 +70,10 @@ export interface RequestLogEvent {
  */
 export interface ResponseLogEvent extends RequestLogEvent {
   readonly status: number;
-  /** Response headers, lower-cased names, the request's secrets redacted if echoed. */
+  /**
+   * Response headers, lower-cased names, the request's secrets redacted if echoed; `set-cookie`
+   * shows `[redacted]`.
+   */
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** The raw response body text, the request's secrets redacted if echoed. */
   readonly responseBody: string;
@@ -108,7 +112,10 @@ export interface ClientHooks {
 export interface RetryOptions {
   /** How many times to retry after the first attempt. */
   limit: number;
-  /** Statuses that are retried. Default `[408, 429, 500, 502, 503, 504]`. */
+  /**
+   * Statuses that are retried: error statuses, 400–599 (a redirect is never retried). Default
+   * `[408, 429, 500, 502, 503, 504]`.
+   */
   statusCodes?: number[];
   /** Also retry after a timeout. Default `false`. */
   retryOnTimeout?: boolean;
@@ -129,7 +136,7 @@ export interface RetryOptions {
 export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
 
 /**
- * Per-call options of every client method.
+ * Per-call options of every client method. An unknown key is a `ValidationError` naming it.
  *
  * @example
  * ```ts
@@ -389,9 +396,9 @@ export const milliseconds = z.number({ error: 'expected a number of milliseconds
   }),
 );
 
-/** The per-call options, checked before anything is recorded or sent. */
+/** The per-call options, checked before anything is recorded or sent; an unknown key is refused. */
 const requestOptionsSchema = z.optional(
-  z.object({
+  z.strictObject({
     signal: z.optional(
       z.custom<AbortSignal>(
         (value) => value instanceof AbortSignal,
@@ -426,12 +433,11 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     retryOnTimeout: options.retryOnTimeout ?? false,
     maxRetryAfter,
     ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
-    // A hook's error is no reason to send the POST again, nor is a redirect (the SDK follows none,
-    // whatever statusCodes lists), nor a Retry-After longer than the merchant allows (ky would
-    // shorten it: retrying sooner than the service asked).
+    // A hook's error is no reason to send the POST again, nor a Retry-After longer than the
+    // merchant allows (ky would shorten it: retrying sooner than the service asked). A redirect is
+    // never retried: statusCodes holds error statuses only (400–599, checked by the client).
     shouldRetry: ({ error }: { error: Error }) => {
       if (error instanceof PassThrough) return false;
-      if (error instanceof HTTPError && isRedirect(error.response.status)) return false;
       if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
         const wait = retryAfterMs(error.response.headers.get('retry-after'));
         if (wait !== undefined && wait > maxRetryAfter) return false;

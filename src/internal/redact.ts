@@ -10,7 +10,7 @@ export interface Secrets {
   readonly cvc?: string;
   /**
    * Literal values (an API key, a whole Authorization value), removed wherever they appear, in
-   * every spelling {@link spellingsOf} lists.
+   * every spelling {@link spellingsOf} lists, each also HTML-escaped ({@link htmlPattern}).
    */
   readonly values?: readonly string[];
 }
@@ -60,10 +60,43 @@ function spellingsOf(value: string): string[] {
   return [...new Set([value, json, json.replaceAll('/', '\\/'), encodeURIComponent(value)])];
 }
 
+/** The names HTML encoders write for the characters a key may hold (`&amp;`, `&sol;`, …). */
+const entityNames: Readonly<Record<string, string>> = {
+  '&': 'amp',
+  '<': 'lt',
+  '>': 'gt',
+  '"': 'quot',
+  "'": 'apos',
+  '/': 'sol',
+  '+': 'plus',
+  '=': 'equals',
+};
+
+/**
+ * A pattern (flag `u`) of a spelling as written or HTML-escaped: each character but a letter or
+ * a digit also as its character reference, decimal (`&#47;`) or hex in either case (`&#x2F;`),
+ * with leading zeros or without, or its name where {@link entityNames} has one.
+ */
+function htmlPattern(spelling: string): string {
+  let out = '';
+  for (const char of spelling) {
+    if (/[0-9A-Za-z]/.test(char)) {
+      out += char;
+      continue;
+    }
+    const code = char.codePointAt(0) ?? 0;
+    const hex = code.toString(16).replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+    const name = entityNames[char];
+    out += `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`})`;
+  }
+  return out;
+}
+
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
- * spelling of every literal value, the card number whatever separates its digits, and the cvc as
- * a standalone 3-digit group.
+ * spelling of every literal value, also HTML-escaped, the card number whatever separates its
+ * digits, and the cvc as a standalone 3-digit group, its digits side by side or with the same
+ * space or dash between each two (`7 3 7`, `7-3-7`).
  *
  * A value is removed however short it is: a short key may also blank unrelated text that happens
  * to contain it, which costs the text's readability, never the key. Longer spellings go first, so
@@ -74,7 +107,7 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
   let out = text;
   const spellings = (secrets.values ?? []).flatMap(spellingsOf).filter((spelling) => spelling !== '');
   for (const spelling of spellings.sort((a, b) => b.length - a.length)) {
-    out = out.replaceAll(spelling, '[redacted]');
+    out = out.replace(new RegExp(htmlPattern(spelling), 'gu'), '[redacted]');
   }
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
@@ -82,18 +115,23 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
     out = out.replace(pattern, maskCardNumber(cardNumber));
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
-    // Three digits (checked above): nothing in it a pattern would read as syntax. Not next to a
-    // digit, nor to a '.' that joins it to a digit, so a part of a larger number (1737, 737.45,
-    // 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
-    out = out.replace(new RegExp(`(?<!\\d)(?<!\\d\\.)${cvc}(?!\\d)(?!\\.\\d)`, 'g'), '[redacted]');
+    // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
+    // with the same space or dash between each two ("7 3 7"; not "7 3-7", nor "7.3.7", a version).
+    // Not next to a digit, nor to a '.' that joins it to a digit, so a part of a larger number
+    // (1737, 737.45, 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
+    const [a, b, c] = cvc;
+    out = out.replace(
+      new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'g'),
+      '[redacted]',
+    );
   }
   return out;
 }
 
 /**
- * The request headers whose values are credentials, and how a log line shows one: `scheme` keeps
- * the auth scheme (`Bearer [redacted]`), `opaque` shows nothing of it. The one list the SDK reads
- * to decide which header values are secret.
+ * The request and response headers whose values are credentials, and how a log line shows one:
+ * `scheme` keeps the auth scheme (`Bearer [redacted]`), `opaque` shows nothing of it. The one list
+ * the SDK reads to decide which header values are secret.
  */
 const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
   ['authorization', 'scheme'],
@@ -101,6 +139,9 @@ const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
   ['x-api-key', 'opaque'],
   ['api-key', 'opaque'],
   ['cookie', 'opaque'],
+  ['set-cookie', 'opaque'],
+  ['x-auth-token', 'opaque'],
+  ['x-access-token', 'opaque'],
 ]);
 
 /** `Bearer sk_…` → `Bearer `: the auth scheme and the space after it, or `''` for a value without one. */

@@ -1,5 +1,5 @@
-// The builders' options, checked before the input: a value a builder does not know is refused,
-// naming the option, rather than read as a default (an unknown encoding as "integer", an invalid
+// The builders' options, checked before the input: a key or value a builder does not know is
+// refused, naming the option, rather than read as a default (an unknown encoding as "integer", an invalid
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
@@ -8,9 +8,9 @@ import { invalidOption, parseOrThrow } from '../internal/issues.js';
 const option = <T>(test: (value: unknown) => boolean, message: string) =>
   z.optional(z.custom<T>(test, invalidOption(message)));
 
-/** The options object itself (undefined is the default, `{}`). */
+/** The options object itself (undefined is the default, `{}`); an unknown key is refused. */
 export const buildOptions = <S extends z.core.$ZodLooseShape>(shape: S) =>
-  z.optional(z.object(shape, invalidOption('expected an options object (or nothing)')));
+  z.optional(z.strictObject(shape, invalidOption('expected an options object (or nothing)')));
 
 /** `paymentMethod`: the `customer_details.payment_method` sent when the input has none. */
 export const paymentMethodOption = (example: string) =>

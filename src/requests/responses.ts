@@ -47,7 +47,8 @@ export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentRespo
 
 /**
  * Endpoint 3 reply: `{ checkout_link, status, order_id }`. `order_id` is documented
- * as a string echo; a number is tolerated and turned into its string.
+ * as a string echo; a number is tolerated and turned into its string. `status: false` passes
+ * this schema; `createCheckoutSession` refuses it (no session was created).
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 // Secrets a server echoes in the spellings servers use, through the whole client over a real socket:
-// a cvc ending a sentence, the API key JSON-escaped, PHP-escaped or URL-encoded, and a key the
-// merchant passes through the `headers` option under a credential header name. None of them may
+// a cvc ending a sentence, the API key JSON-escaped, PHP-escaped, URL-encoded or HTML-escaped, a
+// session cookie the service sets, and a key the merchant passes through the `headers` option under
+// a credential header name. None of them may
 // reach ApiError (message, body, headers, JSON, util.inspect) or the hooks' events.
 import type { IncomingHttpHeaders } from 'node:http';
 import { inspect } from 'node:util';
@@ -110,6 +111,43 @@ describe('an echoed API key', () => {
   });
 });
 
+describe('an API key echoed HTML-escaped in an error page', () => {
+  it('is redacted from ApiError and afterResponse', async () => {
+    const key = 'sk_live/abc+def=&x';
+    const escaped = 'sk_live&#x2F;abc&#43;def&#x3D;&amp;x';
+    server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(401, { 'content-type': 'text/html' });
+        response.end(`<p>Invalid key ${escaped}</p>`);
+      });
+    });
+    const { error, events, dump } = await failedCall({ baseUrl: server.url, apiKey: key });
+    expect(error.body).toBe('<p>Invalid key [redacted]</p>');
+    expect((events[1] as ResponseLogEvent).responseBody).toBe('<p>Invalid key [redacted]</p>');
+    expect(dump).not.toContain(escaped);
+  });
+});
+
+describe('a session cookie the service sets', () => {
+  it('is shown as [redacted] in ApiError.headers and afterResponse', async () => {
+    server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(401, {
+          'content-type': 'application/json',
+          'set-cookie': 'sid=sess_abc123; HttpOnly',
+        });
+        response.end('{"error":"unauthorised"}');
+      });
+    });
+    const { error, events, dump } = await failedCall({ baseUrl: server.url });
+    expect(error.headers['set-cookie']).toBe('[redacted]');
+    expect((events[1] as ResponseLogEvent).responseHeaders['set-cookie']).toBe('[redacted]');
+    expect(dump).not.toContain('sess_abc123');
+  });
+});
+
 describe('a key passed through the headers option under a credential header name', () => {
   const credentialHeaders = [
     ['x-api-key', 'sk_live_customhdr123', '[redacted]'],
@@ -117,6 +155,8 @@ describe('a key passed through the headers option under a credential header name
     ['cookie', 'session=sk_live_customhdr123', '[redacted]'],
     ['authorization', 'Token sk_live_customhdr123', 'Token [redacted]'],
     ['proxy-authorization', 'Basic sk_live_customhdr123', 'Basic [redacted]'],
+    ['x-auth-token', 'sk_live_customhdr123', '[redacted]'],
+    ['x-access-token', 'sk_live_customhdr123', '[redacted]'],
   ] as const;
 
   it.each(credentialHeaders)(

@@ -97,6 +97,20 @@ describe('PaymentsClient endpoints', () => {
     },
   );
 
+  it('refuses a checkout session whose status is false: no session was created', async () => {
+    service.on('checkout.sessions/hosted/redirect/session', () =>
+      HttpResponse.json({ ...documentedReplies.checkout, status: false }),
+    );
+    const error = await client()
+      .createCheckoutSession(checkoutSessionInput)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(200);
+    expect((error as ApiError).issues).toEqual([
+      expect.objectContaining({ path: ['status'], code: 'checkout_not_created' }),
+    ]);
+  });
+
   it('accepts the order_id echoed as a string or as the number sent', async () => {
     for (const orderId of ['1003', 1003]) {
       service.on('checkout.sessions/hosted/redirect/session', () =>

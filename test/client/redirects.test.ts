@@ -1,10 +1,10 @@
 // Redirects over real sockets (no msw in this file): the SDK never follows one. A 3xx is an
 // ApiError carrying its status, the service receives the POST once, and nothing — neither the card
 // body nor a GET — is sent to the Location, with the global fetch, a merchant's fetch, and retries
-// opted in for the very statuses.
+// opted in (a retry list naming a 3xx is refused at construction).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, PaymentsClient, type ClientOptions } from '../../src/index.js';
+import { ApiError, PaymentsClient, ValidationError, type ClientOptions } from '../../src/index.js';
 import { bigCardNumber, cardPaymentInput } from '../helpers/inputs.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
 
@@ -103,12 +103,20 @@ describe.each(fetchVariants)('a redirect, with %s', (_name, options) => {
   });
 
   it.each([301, 302, 303, 307, 308])(
-    'is never retried, even when retry lists %i among its statusCodes',
+    'is never retried, with retries on (a retry list cannot name %i)',
     async (status) => {
       const { service, elsewhere } = await redirecting(status, (other) => `${other}/steal`);
+      expect(
+        () =>
+          new PaymentsClient({
+            baseUrl: service.url,
+            retry: { limit: 2, statusCodes: [status] },
+            ...options,
+          }),
+      ).toThrow(ValidationError);
       const client = new PaymentsClient({
         baseUrl: service.url,
-        retry: { limit: 2, statusCodes: [status, 503], backoffLimit: 10 },
+        retry: { limit: 2, backoffLimit: 10 },
         ...options,
       });
       const error = (await rejection(client.initiateCardPayment(cardPaymentInput))) as ApiError;
