@@ -55,7 +55,9 @@ export class SqlTransactionStore implements TransactionStore {
       record.createdAt,
       JSON.stringify(record),
     ]);
-    return (await this.get(record.reference))!;
+    // `record` itself when this call stored it: how the tracker tells the call that recorded a
+    // transaction from one that found it recorded.
+    return this.db.getRowsModified() === 1 ? record : (await this.get(record.reference))!;
   }
 
   async get(reference: string): Promise<TransactionRecord | undefined> {

@@ -111,7 +111,8 @@ export interface ClientOptions {
    * even a callback that beats the response finds it; a call refused before that (invalid per-call
    * options or headers, a throwing `beforeRequest` hook, an aborted signal) records nothing. A
    * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
-   * of this process used the reference meanwhile; a 5xx, timeout or lost connection leaves it
+   * of this process used the reference meanwhile (when the store fails to, it stays pending and
+   * the `ApiError`'s `cause` is the store's error); a 5xx, timeout or lost connection leaves it
    * pending for `tracker.stale`. An expired reference initiated again is recorded pending again.
    * Hand the same `tracker` and `secret` to `createCallbackHandler`, then await the outcome with
    * `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no tracking (sign

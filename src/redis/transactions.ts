@@ -64,13 +64,14 @@ export interface RedisTransactionStore extends TransactionStore {
   close(): Promise<void>;
 }
 
-// KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt.
+// KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt. Returns
+// the existing record's JSON, or 1 when it stored this one.
 const insertScript = `
 local existing = redis.call('HGET', KEYS[1], 'record')
 if existing then return existing end
 redis.call('HSET', KEYS[1], 'state', 'pending', 'record', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
-return ARGV[1]
+return 1
 `;
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
@@ -105,8 +106,10 @@ return out
 `;
 
 const parse = (text: unknown): TransactionRecord => {
-  if (typeof text !== 'string') throw new Error('Redis transaction store: unexpected reply');
-  return JSON.parse(text) as TransactionRecord;
+  const record: unknown = typeof text === 'string' ? JSON.parse(text) : undefined;
+  if (typeof record !== 'object' || record === null)
+    throw new Error('Redis transaction store: unexpected reply');
+  return record as TransactionRecord;
 };
 
 /**
@@ -189,17 +192,16 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
 
   return {
     async insert(record) {
-      return parse(
-        await client.eval(
-          insertScript,
-          2,
-          recordKey(record.reference),
-          pendingKey(record.kind),
-          JSON.stringify(record),
-          record.reference,
-          record.createdAt,
-        ),
+      const reply = await client.eval(
+        insertScript,
+        2,
+        recordKey(record.reference),
+        pendingKey(record.kind),
+        JSON.stringify(record),
+        record.reference,
+        record.createdAt,
       );
+      return reply === 1 ? record : parse(reply);
     },
 
     async get(reference) {
@@ -221,6 +223,9 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         channel,
         record.createdAt,
       );
+      // 0: the stored state was not `from`. Any other reply (from a client wrapper, a proxy) says
+      // nothing about the write: an error, never read as a refusal to retry.
+      if (reply !== 0 && reply !== 1) throw new Error('Redis transaction store: unexpected reply');
       return reply === 1;
     },
 

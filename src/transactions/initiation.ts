@@ -9,7 +9,7 @@ import { signCallbackUrl } from '../callbacks/signing.js';
 import { ApiError, ValidationError } from '../errors.js';
 import { TransactionConflictError } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
-import type { TransactionTracker } from './tracker.js';
+import { storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
 interface TransactionsOption {
@@ -56,7 +56,7 @@ const untrackable = (place: Place, message: string): ValidationError =>
  * A refusal the service certainly did not act on: a 4xx answer. Anything else after sending — a
  * 5xx, a lost connection, a timeout, a 2xx of the wrong shape — may have started the payment.
  */
-const refused = (error: unknown): boolean =>
+const refused = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /** One call of this process under a reference, while it runs. */
@@ -70,7 +70,8 @@ const running = new WeakMap<TransactionTracker, Map<string, Set<Attempt>>>();
 
 /**
  * Records the transaction pending again after an earlier attempt was expired (refused, or given
- * up on): this attempt may be under way, so `waitFor` waits for it and `stale` counts from now.
+ * up on): this attempt may be under way, so `waitFor` waits for it and `stale` counts from now
+ * (the tracker's clock).
  * Resolves with the record written, or `undefined` when another call or a late callback changed
  * the expired record first.
  */
@@ -79,7 +80,7 @@ async function reopen(
   expired: TransactionRecord,
 ): Promise<TransactionRecord | undefined> {
   const { reference, kind, amount, currency } = expired;
-  const at = Date.now();
+  const at = trackerClock(tracker)();
   const record: TransactionRecord = {
     reference,
     kind,
@@ -112,10 +113,12 @@ function join(tracker: TransactionTracker, reference: string, attempt: Attempt):
  * expired one is recorded pending again; a pending one is sent again as it is (the first callback
  * settles it).
  *
- * Only the call that made the record pending changes it, and only while no other call of this
- * process used the reference meanwhile: then a refusal the service certainly did not act on
- * expires it (a genuine callback would still settle it). Any other failure, and any failure of
- * another call, leaves it as it is: pending for `tracker.stale` to find.
+ * Only the call that made the record pending changes it — the one whose `begin` stored it, or that
+ * recorded an expired one pending again — and only while no other call of this process used the
+ * reference meanwhile: then a refusal the service certainly did not act on expires it (a genuine
+ * callback would still settle it); when the store fails to, the record stays pending and the
+ * `ApiError` is thrown with the store's error as its `cause`. Any other failure, and any failure
+ * of another call, leaves it as it is: pending for `tracker.stale` to find.
  *
  * `input` is what the merchant passed (a payout's `transfer.reference_id` must be in it: one the
  * builder generates could not be waited on); `body` is the built wire body.
@@ -162,8 +165,6 @@ export async function sendTracked<B extends object, R>(
   // Recorded just before the first request: a call refused before sending records nothing.
   const recordPending = async (): Promise<void> => {
     calls = join(tracker, reference, attempt);
-    // This call makes the record pending when it is the first of this process and finds none ...
-    mine = !attempt.shared && (await tracker.get(reference)) === undefined;
     const transaction = {
       reference,
       kind,
@@ -171,6 +172,8 @@ export async function sendTracked<B extends object, R>(
       ...(currency === undefined ? {} : { currency }),
     };
     let record = await tracker.begin(transaction);
+    // This call makes the record pending when it is the first of this process and stores it ...
+    mine = storedByBegin(record) && !attempt.shared;
     // ... or when it finds it expired and records it pending again.
     while (record.state === 'expired') {
       const reopened = await reopen(tracker, record);
@@ -186,7 +189,9 @@ export async function sendTracked<B extends object, R>(
   } catch (error) {
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending.
-    if (mine && !attempt.shared && refused(error)) await tracker.expire(reference).catch(() => undefined);
+    if (mine && !attempt.shared && refused(error)) {
+      await tracker.expire(reference).catch((failure: unknown) => (error.cause = failure));
+    }
     throw error;
   } finally {
     if (calls !== undefined) {

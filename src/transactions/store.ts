@@ -102,9 +102,9 @@ export interface TransactionRecord {
  * ```ts
  * const store: TransactionStore = {
  *   async insert(record) {
- *     await db.run('INSERT INTO tx (reference, kind, state, created_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+ *     const { changes } = await db.run('INSERT INTO tx (reference, kind, state, created_at, record) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
  *       [record.reference, record.kind, record.state, record.createdAt, JSON.stringify(record)]);
- *     return (await this.get(record.reference))!;
+ *     return changes === 1 ? record : (await this.get(record.reference))!;
  *   },
  *   async get(reference) {
  *     const row = await db.get('SELECT record FROM tx WHERE reference = ?', [reference]);
@@ -125,7 +125,10 @@ export interface TransactionRecord {
 export interface TransactionStore {
   /**
    * Stores `record` (always `pending`) unless its reference is present; resolves with the stored
-   * record — `record` itself when it was new, the existing one otherwise (left unchanged).
+   * record — `record` itself (the same object) when this call stored it, the existing one
+   * otherwise (left unchanged). The client's `transactions` option counts the initiation that
+   * recorded a transaction as its owner only when it gets its own object back: a store that
+   * answers with a copy makes no initiation the owner, and a refusal then leaves the record pending.
    */
   insert(record: TransactionRecord): Promise<TransactionRecord>;
   /** The stored record, or `undefined`. */

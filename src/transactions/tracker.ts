@@ -198,6 +198,20 @@ const positiveMs = (value: number | undefined, name: string): number | undefined
   return value;
 };
 
+// What the client's `transactions` option needs of a tracker (internal: the entries do not export
+// it): each tracker's clock, to stamp a record it makes pending again as `begin` stamps one; and
+// the records a `begin` stored (its store's `insert` answered with that very record) that no other
+// `begin` has returned since, to tell the call that recorded a transaction from one that found it
+// recorded without reading the store first.
+const clocks = new WeakMap<TransactionTracker, () => number>();
+const fresh = new WeakSet<TransactionRecord>();
+
+/** The clock of a tracker made by {@link createTransactionTracker} (its `now` option), else `Date.now`. */
+export const trackerClock = (tracker: TransactionTracker): (() => number) => clocks.get(tracker) ?? Date.now;
+
+/** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
+export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
+
 // The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else
 // an AbortError of our own: `waitFor` only ever rejects with an Error.
 const abortReason = (signal: AbortSignal): Error =>
@@ -272,6 +286,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         updatedAt: at,
       };
       const stored = await store.insert(record);
+      // Found recorded (the memory store hands back the very record an earlier `begin` stored):
+      // this caller's only when it is the one just built.
+      if (stored === record) fresh.add(record);
+      else fresh.delete(stored);
       if (
         stored.kind !== record.kind ||
         stored.amount !== record.amount ||
@@ -412,5 +430,6 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       }
     },
   };
+  clocks.set(tracker, now);
   return tracker;
 }

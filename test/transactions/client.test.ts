@@ -12,6 +12,7 @@ import { ApiError, ConnectionError, ValidationError } from '../../src/errors.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import {
   TransactionConflictError,
+  createMemoryTransactionStore,
   createTransactionTracker,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
@@ -554,5 +555,93 @@ describe('PaymentsClient({ transactions }): initiating again under a recorded re
     await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-UNSURE'))).rejects.toBeInstanceOf(ApiError);
     expect(sent).toHaveLength(1);
     expect(await tracker.get('TRK-UNSURE')).toMatchObject({ state: 'pending' });
+  });
+});
+
+describe('PaymentsClient({ transactions }): when the tracker cannot follow a refusal', () => {
+  it("a refusal whose record the store cannot expire: the ApiError, carrying the store's error; the record stays pending", async () => {
+    const store = createMemoryTransactionStore();
+    const storeError = new Error('store unreachable');
+    const flaky = createTransactionTracker({
+      store: { ...store, update: () => Promise.reject(storeError) },
+    });
+    const { client: refusing, sent } = clientAnswering(refusedAs(400), flaky);
+    const error = await refusing
+      .initiateMobileMoneyPayment(stkPush('TRK-NO-EXPIRE'))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400 });
+    expect((error as ApiError).cause).toBe(storeError);
+    expect(sent).toHaveLength(1);
+    expect(await flaky.get('TRK-NO-EXPIRE')).toMatchObject({ state: 'pending' });
+  });
+});
+
+describe("PaymentsClient({ transactions }): the tracker's clock", () => {
+  it("an expired reference initiated again is recorded pending at the tracker's time", async () => {
+    let now = 1_000;
+    const clocked = createTransactionTracker({ now: () => now });
+    const { client: refusing } = clientAnswering(refusedAs(400), clocked);
+    await refusing.initiateMobileMoneyPayment(stkPush('TRK-CLOCK')).catch(() => undefined);
+    expect(await clocked.get('TRK-CLOCK')).toMatchObject({ state: 'expired', createdAt: 1_000 });
+
+    now = 5_000;
+    const { client: fake } = clientAnswering(initiated, clocked);
+    await fake.initiateMobileMoneyPayment(stkPush('TRK-CLOCK'));
+    expect(await clocked.get('TRK-CLOCK')).toMatchObject({
+      state: 'pending',
+      createdAt: 5_000,
+      updatedAt: 5_000,
+    });
+    expect((await clocked.stale({ olderThan: 0 })).map((r) => r.reference)).toEqual([]);
+    now += 5 * 60_000 + 1;
+    expect((await clocked.stale()).map((r) => r.reference)).toEqual(['TRK-CLOCK']);
+  });
+});
+
+describe('PaymentsClient({ transactions }): store round trips and ownership', () => {
+  it('records a new transaction with one store call before sending: the insert', async () => {
+    const store = createMemoryTransactionStore();
+    const calls: string[] = [];
+    const counted = createTransactionTracker({
+      store: {
+        insert: (record) => (calls.push('insert'), store.insert(record)),
+        get: (reference) => (calls.push('get'), store.get(reference)),
+        update: (record, from) => (calls.push('update'), store.update(record, from)),
+        listPending: (query) => store.listPending(query),
+      },
+    });
+    const { client: fake } = clientAnswering(() => {
+      calls.push('sent');
+      return initiated();
+    }, counted);
+    await fake.initiateMobileMoneyPayment(stkPush('TRK-ONE-TRIP'));
+    expect(calls).toEqual(['insert', 'sent']);
+    // The call still owns what it recorded: its refusal expires it.
+    const { client: refusing } = clientAnswering(refusedAs(400), counted);
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-ONE-TRIP-400'))).rejects.toBeInstanceOf(
+      ApiError,
+    );
+    expect(await counted.get('TRK-ONE-TRIP-400')).toMatchObject({ state: 'expired' });
+  });
+
+  it("a transaction recorded with tracker.begin before the initiation is not the call's: its refusal leaves it pending", async () => {
+    await tracker.begin({ reference: 'TRK-BEGUN', kind: 'mobile_money', amount: 900, currency: 'KES' });
+    const { client: refusing, sent } = clientAnswering(refusedAs(400));
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-BEGUN'))).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toHaveLength(1);
+    expect(await tracker.get('TRK-BEGUN')).toMatchObject({ state: 'pending' });
+  });
+
+  it("a duplicate submission stamped in the same millisecond is refused without expiring the first one's record", async () => {
+    // A clock that does not move between the two calls (an injected one, or a coarse runtime clock).
+    const frozen = createTransactionTracker({ now: () => 1_000 });
+    const { client: accepting } = clientAnswering(initiated, frozen);
+    await accepting.initiateMobileMoneyPayment(stkPush('TRK-SAME-MS'));
+    const { client: refusing } = clientAnswering(refusedAs(409), frozen);
+    await expect(refusing.initiateMobileMoneyPayment(stkPush('TRK-SAME-MS'))).rejects.toBeInstanceOf(
+      ApiError,
+    );
+    expect(await frozen.get('TRK-SAME-MS')).toMatchObject({ state: 'pending' });
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '../../src/callbacks/index.js';
 import { buildCallbackPayload } from '../../src/sandbox/payloads.js';
 import {
+  createMemoryTransactionStore,
   createTransactionTracker,
   TransactionConflictError,
   UnknownTransactionError,
@@ -187,5 +188,47 @@ describe('createCallbackHandler({ tracker }) with a reference begin would refuse
     );
     expect(response.status).toBe(409);
     expect(errors).toMatchObject([{ status: 409, reason: 'unknown_reference' }]);
+  });
+});
+
+describe('createCallbackHandler({ tracker }) when the store cannot write the settlement', () => {
+  it('answers 500 handler_failed with the store error, never acknowledges the paid callback, and settles its redelivery', async () => {
+    const store = createMemoryTransactionStore();
+    let down = true;
+    const tracker = createTransactionTracker({
+      store: {
+        ...store,
+        update: (record, from) =>
+          down ? Promise.reject(new Error('store unreachable')) : store.update(record, from),
+      },
+    });
+    const onEvent = vi.fn(async (_event: CallbackEvent, _context: CallbackContext) => {});
+    const errors: { error: unknown; status: number; reason: CallbackRejectionReason }[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent,
+      onError: (error, { status, reason }) => {
+        errors.push({ error, status, reason });
+      },
+    });
+    await tracker.begin({ reference: 'ORD-DOWN', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+    const paid = buildCallbackPayload('payment.mobile_money.succeeded', { amount: 1500 });
+
+    const response = await deliver(handler, 'ORD-DOWN', paid);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'handler_failed' });
+    expect(errors).toMatchObject([{ status: 500, reason: 'handler_failed' }]);
+    expect((errors[0]!.error as Error).message).toBe('store unreachable');
+    expect(onEvent).not.toHaveBeenCalled();
+    expect((await tracker.get('ORD-DOWN'))?.state).toBe('pending');
+
+    // The claim was released: the sender's redelivery settles it.
+    down = false;
+    expect((await deliver(handler, 'ORD-DOWN', paid)).status).toBe(200);
+    expect(onEvent.mock.calls[0]![1]).toMatchObject({
+      settlement: 'settled',
+      transaction: { state: 'succeeded' },
+    });
   });
 });
