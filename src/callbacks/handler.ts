@@ -484,7 +484,8 @@ const originOf = (value: unknown): string | undefined => {
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)
  * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed; so does an
- * `onEvent` that is not a function, and a `publicOrigin` that is not an http(s) origin.
+ * `onEvent` (or a given `expected` or `onError`) that is not a function, and a `publicOrigin`
+ * that is not an http(s) origin.
  *
  * @example
  * ```ts
@@ -507,6 +508,11 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   const secret = usableSecrets(options);
   if (typeof options.onEvent !== 'function') {
     throw new TypeError('createCallbackHandler: onEvent must be a function (event, context) => unknown');
+  }
+  for (const name of ['expected', 'onError'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(`createCallbackHandler: ${name} must be a function when given`);
+    }
   }
   const publicOrigin = options.publicOrigin === undefined ? undefined : originOf(options.publicOrigin);
   if (options.publicOrigin !== undefined && publicOrigin === undefined) {

@@ -320,3 +320,16 @@ describe('onEvent', () => {
     expect(() => createCallbackHandler({ verify: false, onEvent: onEvent as never })).toThrow(/onEvent/);
   });
 });
+
+describe('expected and onError', () => {
+  it.each([
+    ['expected', { amount: '1500', currency: 'KES' }],
+    ['expected', 'orders.lookup'],
+    ['onError', true],
+    ['onError', console],
+  ])('%s given but not a function (%j) is refused at creation, naming it', (name, value) => {
+    const make = () => createCallbackHandler({ secret, onEvent: () => undefined, [name]: value as never });
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(new RegExp(`createCallbackHandler: ${name} must be a function`));
+  });
+});
