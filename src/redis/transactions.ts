@@ -238,7 +238,8 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         Math.max(1, Math.floor(limit)),
         `${prefix}r:`,
       );
-      return (Array.isArray(reply) ? reply : []).map(parse);
+      if (!Array.isArray(reply)) throw new Error('Redis transaction store: unexpected reply');
+      return reply.map(parse);
     },
 
     async watch(reference, listener) {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { PaymentsError, ValidationError, type ValidationIssue } from '../errors.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
@@ -212,6 +212,9 @@ export const trackerClock = (tracker: TransactionTracker): (() => number) => clo
 /** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
 export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
 
+/** How many writes a compare-and-set loop tries before it calls the store broken. */
+const MAX_WRITES = 32;
+
 // The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else
 // an AbortError of our own: `waitFor` only ever rejects with an Error.
 const abortReason = (signal: AbortSignal): Error =>
@@ -251,6 +254,21 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     const record = await store.get(checkReference(reference));
     if (record === undefined) throw new UnknownTransactionError(reference);
     return record;
+  };
+
+  /**
+   * Reads the record for attempt `attempt` (from 1) of a compare-and-set loop (`settle`,
+   * `expire`). `update` answering false means another write came first, so the next read
+   * differs; a store that answers false {@link MAX_WRITES} times is broken, and the loop throws
+   * instead of hammering it for ever.
+   */
+  const readFor = (reference: string, attempt: number): Promise<TransactionRecord> => {
+    if (attempt > MAX_WRITES) {
+      throw new PaymentsError(
+        `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row; it must apply a write when the stored state is \`from\``,
+      );
+    }
+    return mustGet(reference);
   };
 
   const tracker: TransactionTracker = {
@@ -314,8 +332,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       );
       // Compare-and-set until this call either applies the outcome or finds it applied: a
       // concurrent settle or expire between the read and the write makes `update` answer false.
-      for (;;) {
-        const current = await mustGet(reference);
+      for (let attempt = 1; ; attempt++) {
+        const current = await readFor(reference, attempt);
         if (current.state === 'succeeded' || current.state === 'failed') {
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
@@ -418,8 +436,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
 
     async expire(reference) {
-      for (;;) {
-        const current = await mustGet(reference);
+      for (let attempt = 1; ; attempt++) {
+        const current = await readFor(reference, attempt);
         if (current.state !== 'pending') return current;
         const at = now();
         const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };

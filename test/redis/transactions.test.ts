@@ -72,3 +72,15 @@ describe('createRedisTransactionStore: a reply it does not recognise', () => {
     );
   });
 });
+
+describe('createRedisTransactionStore: listPending', () => {
+  it.each([null, 'OK', 0])(
+    '%j to the pending scan: stale() rejects, never reads it as "none pending"',
+    async (reply) => {
+      const store = createRedisTransactionStore({ client: { eval: async () => reply } });
+      await expect(createTransactionTracker({ store }).stale()).rejects.toThrow(
+        'Redis transaction store: unexpected reply',
+      );
+    },
+  );
+});

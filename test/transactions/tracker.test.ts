@@ -241,3 +241,35 @@ describe('stale and expire', () => {
     await expect(createTransactionTracker().expire('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
   });
 });
+
+describe('a store whose update never applies, though the record stays as read', () => {
+  function brokenStore() {
+    const memory = createMemoryTransactionStore();
+    let updates = 0;
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: (r) => memory.get(r),
+      listPending: (q) => memory.listPending(q),
+      update: async () => {
+        updates++;
+        if (updates > 1_000) throw new Error('the tracker is still retrying');
+        return false;
+      },
+    };
+    return { store, updates: () => updates };
+  }
+
+  it.each(['settle', 'expire'] as const)(
+    '%s rejects after a bounded number of attempts, naming store.update',
+    async (call) => {
+      const { store, updates } = brokenStore();
+      const tracker = createTransactionTracker({ store });
+      await tracker.begin({ reference: 'ORD-77', kind: 'payout', amount: 9 });
+      const attempt =
+        call === 'settle' ? tracker.settle('ORD-77', { outcome: 'succeeded' }) : tracker.expire('ORD-77');
+      await expect(attempt).rejects.toThrow(/store\.update/);
+      expect(updates()).toBeLessThanOrEqual(100);
+      await expect(tracker.get('ORD-77')).resolves.toMatchObject({ state: 'pending' });
+    },
+  );
+});
