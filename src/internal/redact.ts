@@ -105,14 +105,25 @@ function htmlPattern(spelling: string): string {
 export function redactText(text: string, secrets: Secrets | undefined): string {
   if (secrets === undefined) return text;
   let out = text;
+  for (const [pattern, replacement] of replacementsOf(secrets)) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Each Secrets' patterns, built once: an error or a hook event redacts every header with them. */
+const replacements = new WeakMap<Secrets, readonly (readonly [RegExp, string])[]>();
+
+/** The patterns {@link redactText} applies, in order, with what replaces each. */
+function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[] {
+  const cached = replacements.get(secrets);
+  if (cached !== undefined) return cached;
   const spellings = (secrets.values ?? []).flatMap(spellingsOf).filter((spelling) => spelling !== '');
-  for (const spelling of spellings.sort((a, b) => b.length - a.length)) {
-    out = out.replace(new RegExp(htmlPattern(spelling), 'gu'), '[redacted]');
-  }
+  const list: (readonly [RegExp, string])[] = spellings
+    .sort((a, b) => b.length - a.length)
+    .map((spelling) => [new RegExp(htmlPattern(spelling), 'gu'), '[redacted]']);
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
     const pattern = new RegExp(`(?<![0-9])${cardNumber.split('').join(separator)}(?![0-9])`, 'g');
-    out = out.replace(pattern, maskCardNumber(cardNumber));
+    list.push([pattern, maskCardNumber(cardNumber)]);
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
@@ -120,12 +131,13 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
     // Not next to a digit, nor to a '.' that joins it to a digit, so a part of a larger number
     // (1737, 737.45, 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
     const [a, b, c] = cvc;
-    out = out.replace(
+    list.push([
       new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'g'),
       '[redacted]',
-    );
+    ]);
   }
-  return out;
+  replacements.set(secrets, list);
+  return list;
 }
 
 /**
