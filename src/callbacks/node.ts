@@ -234,15 +234,14 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     }
     const answer = await core(inboundFromNode(req, url));
     if (res.headersSent) return;
-    res.statusCode = answer.status;
-    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    let headers = answer.headers;
     if (!req.readableEnded) {
       // A body left unread (refused before reading, 413, 408): discard the rest, close the
       // connection (HTTP/1; HTTP/2 has no Connection header, and ends only the stream).
-      if (!(req.httpVersionMajor >= 2)) res.setHeader('connection', 'close');
+      if (!(req.httpVersionMajor >= 2)) headers = { ...headers, connection: 'close' };
       req.resume();
     }
-    res.end(answer.body ?? undefined);
+    res.writeHead(answer.status, headers).end(answer.body ?? undefined);
   };
   return (req, res) => {
     serve(req, res).catch(() => {

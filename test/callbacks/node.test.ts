@@ -334,13 +334,23 @@ describe('toNodeListener: nothing left floating', () => {
     let returned: unknown = 'not called';
     const base = await listen(
       http.createServer((req, res) => {
-        res.setHeader = () => {
-          throw new Error('the response refused a header');
-        };
+        // The first head written (the handler's answer) throws; the listener's 500 goes through.
+        const writeHead = res.writeHead.bind(res) as (
+          status: number,
+          headers?: http.OutgoingHttpHeaders,
+        ) => unknown;
+        let refused = false;
+        res.writeHead = ((status: number, headers?: http.OutgoingHttpHeaders) => {
+          if (!refused) {
+            refused = true;
+            throw new Error('the response refused its head');
+          }
+          return writeHead(status, headers);
+        }) as typeof res.writeHead;
         returned = listener(req, res);
       }),
     );
-    // Unsigned: the handler answers 401 with a JSON body, and setting its content-type throws.
+    // Unsigned: the handler answers 401 with a JSON body, and writing its head throws.
     const response = await rawPost(`${base}/hooks/payments`, [JSON.stringify(checkoutFailure)]);
     expect(response.status).toBe(500);
     expect(returned).toBeUndefined();
