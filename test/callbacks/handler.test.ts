@@ -58,6 +58,46 @@ describe('createCallbackHandler', () => {
     });
   });
 
+  it('gives onEvent, expected and onError their fields and the request, in every context', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const { handler } = setup({
+      expected: (_event, context) => {
+        seen.push({ from: 'expected', reference: context.reference, url: context.request.url });
+        expect('dedupeKey' in context).toBe(false);
+        return undefined;
+      },
+      onError: (_error, { status, reason, request }) => {
+        seen.push({ from: 'onError', status, reason, url: request.url });
+      },
+      onEvent: (_event, context) => {
+        const { reference, dedupeKey, request } = context;
+        seen.push({
+          from: 'onEvent',
+          reference,
+          dedupeKey,
+          url: request.url,
+          same: request === context.request,
+        });
+        expect(context.transaction).toBeUndefined();
+        expect(context.settlement).toBeUndefined();
+      },
+    });
+    const url = await signed('1003');
+    expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+    expect((await handler(post(route, JSON.stringify(checkoutFailure)))).status).toBe(401);
+    expect(seen).toEqual([
+      { from: 'expected', reference: '1003', url },
+      {
+        from: 'onEvent',
+        reference: '1003',
+        dedupeKey: callbackDedupeKey(parseCallback(checkoutFailure), '1003'),
+        url,
+        same: true,
+      },
+      { from: 'onError', status: 401, reason: 'invalid_signature', url: route },
+    ]);
+  });
+
   it('passes the contradictory card success through with its warning', async () => {
     const { handler, events } = setup();
     const response = await handler(post(await signed('1001'), JSON.stringify(checkoutCardSuccess)));
