@@ -315,46 +315,23 @@ const CORE = Symbol.for('hosted-payments.callbackCore');
  * Instances of one class rather than object literals with an own getter, which V8 builds in
  * dictionary mode on every delivery.
  */
-class RequestContext {
+class HandlerContext {
   readonly #inbound: InboundCallback;
-  constructor(inbound: InboundCallback) {
+  constructor(inbound: InboundCallback, fields: object, more?: object) {
     this.#inbound = inbound;
+    Object.assign(this, fields, more);
   }
   get request(): Request {
     return this.#inbound.toRequest();
   }
 }
 
-/** `onEvent`'s context (and `expected`'s, without `dedupeKey`). */
-class EventContext<Reference extends string | undefined> extends RequestContext {
-  declare readonly dedupeKey: string;
-  declare readonly transaction?: TransactionRecord;
-  declare readonly settlement?: SettleResult['result'];
-  constructor(
-    inbound: InboundCallback,
-    readonly reference: Reference,
-    dedupeKey?: string,
-    tracked?: Pick<CallbackContext, 'transaction' | 'settlement'>,
-  ) {
-    super(inbound);
-    if (dedupeKey !== undefined) this.dedupeKey = dedupeKey;
-    if (tracked !== undefined) {
-      this.transaction = tracked.transaction;
-      this.settlement = tracked.settlement;
-    }
-  }
-}
-
-/** `onError`'s context. */
-class ErrorContext extends RequestContext {
-  constructor(
-    inbound: InboundCallback,
-    readonly status: number,
-    readonly reason: CallbackRejectionReason,
-  ) {
-    super(inbound);
-  }
-}
+const contextOf = <Fields extends object>(
+  inbound: InboundCallback,
+  fields: Fields,
+  more?: object,
+): Fields & { readonly request: Request } =>
+  new HandlerContext(inbound, fields, more) as HandlerContext & Fields;
 
 /**
  * The core of a handler `createCallbackHandler` made (for adapters such as `toNodeListener`), or
@@ -602,7 +579,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   ): Promise<CallbackAnswer> => {
     if (options.onError !== undefined) {
       try {
-        await options.onError(error, new ErrorContext(request, status, reason));
+        await options.onError(error, contextOf(request, { status, reason }));
       } catch {
         // onError is for observation; its failure must not change the answer.
       }
@@ -716,7 +693,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         const expected =
           transaction !== undefined
             ? expectedFromTransaction(transaction)
-            : await options.expected!(event, new EventContext(request, reference));
+            : await options.expected!(event, contextOf(request, { reference }));
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
@@ -782,7 +759,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         }
         tracked = { transaction: settled.settlement.record, settlement: settled.settlement.result };
       }
-      await options.onEvent(event, new EventContext(request, reference, dedupeKey, tracked));
+      await options.onEvent(event, contextOf(request, { reference, dedupeKey }, tracked));
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
