@@ -1,11 +1,14 @@
 // A/B of the webhook route between trees, e.g. the repo against a copy of src/ with a part switched
 // off: each tree built as the bench builds it (BENCH_SRC), its `sdk-node` server (or `--kind`, e.g.
-// `sdk-express`; and the `bare-node` floor) from routes/server.mjs, driven in interleaved rounds,
-// the order reversed every other round, and the median server CPU per request reported. More
-// rounds and more requests than the routes suite gives, for differences of a few microseconds.
-// Include an untouched copy of src/ as a control: this machine drifts between states ~20 % apart.
+// `sdk-express`; and the `bare-node` floor) from routes/server.mjs. Every server runs at once (on
+// 127.0.0.1, idle while another is driven) and is warmed up; then each is driven in turn for a
+// short burst of `--amount` requests, the order reversed every other round, and its CPU per request
+// over the bursts is reported (median and mean). This machine drifts between states ~20 % apart
+// over seconds to minutes: bursts of a second or two put every tree in the same states, and two
+// untouched copies of src/ (controls) then agree within ~2 %, where whole runs one after another
+// differed by 20 %. Include a control anyway.
 //
-//   node bench/experiments/route-ab.mjs [--rounds=4] [--amount=30000] [--kind=sdk-node] <label>=<dir> ...
+//   node bench/experiments/route-ab.mjs [--rounds=12] [--amount=2000] [--kind=sdk-node] <label>=<dir> ...
 //   node bench/experiments/route-ab.mjs main=. control=/tmp/copy without-dedupe=/tmp/copy2
 //
 // <dir> holds src/ and tsup.config.ts (a copy of the repo with node_modules linked); '.' is the repo.
@@ -22,8 +25,8 @@ const flags = Object.fromEntries(
     .filter((arg) => arg.startsWith('--'))
     .map((arg) => arg.slice(2).split('=')),
 );
-const rounds = Number(flags.rounds ?? 4);
-const amount = Number(flags.amount ?? 30_000);
+const rounds = Number(flags.rounds ?? 12);
+const burst = Number(flags.amount ?? 2_000);
 const kind = flags.kind ?? 'sdk-node';
 const warmup = 3_000;
 const trees = process.argv
@@ -50,38 +53,47 @@ for (const tree of trees) {
 }
 
 const { signCallbackUrl } = await import(trees[0].entry);
-const pool = await sdkPool(signCallbackUrl, warmup + amount + 256);
+const pool = await sdkPool(signCallbackUrl, warmup + rounds * burst + 256);
 
-/** Server CPU per request of one server over `amount` requests, after `warmup`. */
-async function measure(kind, entry) {
-  const server = startServer(kind, [], entry);
-  try {
-    const { port } = await server.ready;
-    const load = { port, pool, connections: 32, maxSeconds: 120 };
-    await drive({ ...load, from: 0, amount: warmup });
-    const { result, stats } = await server.measure(() => drive({ ...load, from: warmup, amount }));
-    if (result.non2xx > 0 || stats.events !== amount) {
-      throw new Error(
-        `${kind}: ${result.non2xx} non-2xx answers, ${stats.events} events for ${amount} requests`,
-      );
-    }
-    return stats.cpuMicros / amount;
-  } finally {
-    await server.stop();
-  }
-}
 const servers = [{ label: 'bare read + JSON.parse', kind: 'bare-node', entry: trees[0].entry }];
 for (const tree of trees) servers.push({ label: tree.label, kind, entry: tree.entry });
-const cpu = new Map(servers.map((server) => [server, []]));
-for (let round = 0; round < rounds; round++) {
-  for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-    cpu.get(server).push(await measure(server.kind, server.entry));
+try {
+  for (const server of servers) {
+    server.process = startServer(server.kind, [], server.entry);
+    server.port = (await server.process.ready).port;
+    await drive({ port: server.port, pool, from: 0, amount: warmup, connections: 32, maxSeconds: 120 });
+    server.next = warmup;
+    server.cpu = [];
   }
+  for (let round = 0; round < rounds; round++) {
+    for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+      const { result, stats } = await server.process.measure(() =>
+        drive({
+          port: server.port,
+          pool,
+          from: server.next,
+          amount: burst,
+          connections: 32,
+          maxSeconds: 120,
+        }),
+      );
+      server.next += burst;
+      if (result.non2xx > 0 || stats.events !== burst) {
+        throw new Error(
+          `${server.label}: ${result.non2xx} non-2xx answers, ${stats.events} events for ${burst} requests`,
+        );
+      }
+      server.cpu.push(stats.cpuMicros / burst);
+    }
+  }
+} finally {
+  await Promise.all(servers.map((server) => server.process?.stop()));
 }
-for (const [server, values] of cpu) {
-  const sorted = [...values].sort((a, b) => a - b);
+for (const server of servers) {
+  const sorted = [...server.cpu].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
+  const mean = server.cpu.reduce((a, b) => a + b, 0) / server.cpu.length;
   console.log(
-    `${server.label.padEnd(24)} median ${median.toFixed(1).padStart(6)} µs CPU/req   (${values.map((v) => v.toFixed(1)).join(' · ')})`,
+    `${server.label.padEnd(24)} median ${median.toFixed(1).padStart(6)}  mean ${mean.toFixed(1).padStart(6)} µs CPU/req over ${rounds} bursts`,
   );
 }
