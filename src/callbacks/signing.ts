@@ -98,25 +98,7 @@ const encoder = new TextEncoder();
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
 type Mac = (secret: string, message: string) => string | Promise<string>;
 
-type NodeHmac = Pick<typeof NodeCrypto, 'createHmac' | 'createSecretKey'>;
-
-/**
- * The key imported for each of the last few secrets: a handler verifies every delivery with the
- * same one or two, and importing one costs about as much as the HMAC itself.
- */
-function keyCache<Key>(importKey: (secret: string) => Key): (secret: string) => Key {
-  const MAX_CACHED_KEYS = 16;
-  const keys = new Map<string, Key>();
-  return (secret) => {
-    let key = keys.get(secret);
-    if (key === undefined) {
-      key = importKey(secret);
-      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
-      keys.set(secret, key);
-    }
-    return key;
-  };
-}
+type NodeHmac = Pick<typeof NodeCrypto, 'createHmac'>;
 
 /**
  * `node:crypto` where the runtime offers it (Node ≥ 20.16): a synchronous HMAC of a few
@@ -128,17 +110,24 @@ function keyCache<Key>(importKey: (secret: string) => Key): (secret: string) => 
 function nodeMac(): Mac | undefined {
   const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   const module = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeHmac> | undefined;
-  const { createHmac, createSecretKey } = module ?? {};
-  if (typeof createHmac !== 'function' || typeof createSecretKey !== 'function') return undefined;
-  const key = keyCache((secret) => createSecretKey(secret, 'utf8'));
-  return (secret, message) => createHmac('sha256', key(secret)).update(message).digest('base64url');
+  const createHmac = module?.createHmac;
+  if (typeof createHmac !== 'function') return undefined;
+  return (secret, message) => createHmac('sha256', secret).update(message).digest('base64url');
 }
 
 function webCryptoMac(): Mac {
-  const algorithm = { name: 'HMAC', hash: 'SHA-256' };
-  const key = keyCache((secret) =>
-    crypto.subtle.importKey('raw', encoder.encode(secret), algorithm, false, ['sign']),
-  );
+  const MAX_CACHED_KEYS = 16;
+  const keys = new Map<string, Promise<CryptoKey>>();
+  const key = (secret: string): Promise<CryptoKey> => {
+    let imported = keys.get(secret);
+    if (imported === undefined) {
+      const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+      imported = crypto.subtle.importKey('raw', encoder.encode(secret), algorithm, false, ['sign']);
+      if (keys.size >= MAX_CACHED_KEYS) keys.delete(keys.keys().next().value as string);
+      keys.set(secret, imported);
+    }
+    return imported;
+  };
   return async (secret, message) =>
     toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', await key(secret), encoder.encode(message))));
 }
@@ -333,9 +322,7 @@ export async function verifyCallbackUrl(
   const reference = references[0]!;
   const message = signedMessage(host, parsed, signed, reference);
   for (const secret of secrets) {
-    const expected = mac(secret, message); // a string where the HMAC is synchronous (node:crypto)
-    if (sameText(signatures[0]!, typeof expected === 'string' ? expected : await expected))
-      return { reference };
+    if (sameText(signatures[0]!, await mac(secret, message))) return { reference };
   }
   throw new CallbackVerificationError(
     'bad_signature',
