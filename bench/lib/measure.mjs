@@ -62,7 +62,8 @@ export const modes = {
     requestRounds: 21,
     concurrent: { min_cpu_time: 150e6, min_samples: 12, concurrency: 32 },
     coldSamples: 12,
-    routes: { rounds: 2, connections: 32, warmup: 5_000, amount: 40_000, maxSeconds: 60 },
+    // Per server and round: 40,000 deliveries in bursts of 2,000, interleaved with the other servers'.
+    routes: { rounds: 2, connections: 32, warmup: 5_000, amount: 40_000, burst: 2_000, maxSeconds: 60 },
     memory: { deliveries: 1_000_000, largeEvery: 8 },
   },
   quick: {
@@ -73,7 +74,7 @@ export const modes = {
     coldSamples: 6,
     // A warm-up of 3,000 deliveries: after 1,000 V8 is still optimising the longer routes, and the
     // first round of a server read up to a fifth higher than its second.
-    routes: { rounds: 2, connections: 32, warmup: 3_000, amount: 5_000, maxSeconds: 20 },
+    routes: { rounds: 2, connections: 32, warmup: 3_000, amount: 5_000, burst: 1_000, maxSeconds: 20 },
     // 3× the default store's 50,000-entry bound: the store is full and evicting for two thirds of it.
     memory: { deliveries: 150_000, largeEvery: 8 },
   },

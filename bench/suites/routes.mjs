@@ -1,12 +1,14 @@
 // The webhook route end to end, over real sockets on 127.0.0.1: each server (routes/server.mjs) in
-// its own child process, one at a time, warmed up, then driven by autocannon (in this process) with
-// a fixed number of requests from a pool of distinct signed deliveries — the eight callback types
-// in turn, every one a different reference and ids, so the dedupe store never short-circuits —
-// bounded in time as well. Two rounds, the second in reverse order, so drift on a shared machine
-// hits both sides of a ratio. Per server and round: req/s (2xx answers over the wall time of the
-// run), p50/p99 latency (autocannon), and the server's own CPU per request (process.cpuUsage() in
-// the child over the measured run, over IPC) — steadier than req/s when other work shares the cores.
-// The figure is the median of the per-round ratios (for two rounds, their mean).
+// its own child process, all of them up at once, each warmed up, then driven by autocannon (in this
+// process) with requests from a pool of distinct signed deliveries — the eight callback types in
+// turn, every one a different reference and ids, so the dedupe store never short-circuits —
+// bounded in time as well. A shared machine drifts between states a fifth apart over seconds to
+// minutes, so each round drives the servers in short interleaved bursts (one server at a time, the
+// order reversed every other burst): the drift lands on every server alike. Per server and round,
+// over its bursts: req/s (2xx answers over the wall time of the bursts), p50/p99 latency (the
+// median of the bursts' autocannon figures), and the server's own CPU per request
+// (process.cpuUsage() in the child over each burst, over IPC) — steadier than req/s when other work
+// shares the cores. The figure is the median of the per-round ratios (for two rounds, their mean).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -36,19 +38,24 @@ export async function sdkPool(signCallbackUrl, count) {
   return pool;
 }
 
-/** The same bodies for the stripe-node route, each with a fresh `Stripe-Signature` (its tolerance is 5 min). */
+/**
+ * The same bodies for the stripe-node route, with a `Stripe-Signature` made when asked for (its
+ * tolerance is 5 minutes, shorter than a full run): `refresh(from, to)` signs that slice anew.
+ */
 function stripePool(pool) {
   const stripe = new Stripe('sk_test_bench_0123456789');
-  return pool.map(({ body }) => ({
-    path: webhookPath,
-    body,
-    headers: {
-      'stripe-signature': stripe.webhooks.generateTestHeaderString({
-        payload: body.toString('utf8'),
-        secret: stripeWebhookSecret,
-      }),
-    },
-  }));
+  const signed = pool.map(({ body }) => ({ path: webhookPath, body, headers: {} }));
+  signed.refresh = (from, to) => {
+    for (const delivery of signed.slice(from, to)) {
+      delivery.headers = {
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({
+          payload: delivery.body.toString('utf8'),
+          secret: stripeWebhookSecret,
+        }),
+      };
+    }
+  };
+  return signed;
 }
 
 /** A route server (routes/server.mjs) of `kind`, on the SDK build at `entry`. */
@@ -139,47 +146,69 @@ export async function drive({ port, pool, from, amount, connections, maxSeconds 
   return result;
 }
 
-async function runServer({ kind, pools, mode, execArgv }) {
-  const { connections, warmup, amount, maxSeconds } = mode.routes;
+/** A server of `kind`, started, listening and warmed up with `warmup` deliveries. */
+async function warmServer({ kind, pools, mode, execArgv }) {
+  const { connections, warmup, maxSeconds } = mode.routes;
   const pool = kind === 'stripe-express' ? stripePool(pools.sdk) : pools.sdk;
   const server = startServer(kind, execArgv);
-  try {
-    const { port } = await server.ready;
-    const warm = await drive({ port, pool, from: 0, amount: warmup, connections, maxSeconds });
-    if (warm.non2xx > 0 || warm.errors > 0) {
-      throw new Error(
-        `${kind}: warm-up got ${warm.non2xx} non-2xx answers (${JSON.stringify(warm.statusCodeStats)}), ${warm.errors} errors`,
-      );
-    }
-    const from = warm.used;
-    const { result, stats } = await server.measure(() =>
-      drive({ port, pool, from, amount, connections, maxSeconds }),
-    );
-    const ok = result['2xx'];
-    if (result.non2xx > 0 || result.errors > 0 || ok === 0) {
-      throw new Error(
-        `${kind}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts`,
-      );
-    }
-    if (from + result.used > pool.length) throw new Error(`${kind}: the delivery pool ran out`);
-    // Every 2xx must be a delivery the route processed: a duplicate would be answered 200 without
-    // reaching onEvent, and flatter the figure.
-    if (stats.events < ok) {
-      throw new Error(`${kind}: ${ok - stats.events} of ${ok} deliveries answered 2xx were not processed`);
-    }
-    return {
-      kind,
-      requests: ok,
-      timeBound: ok < amount,
-      rps: ok / result.wallSeconds,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      cpuPerRequest: (stats.cpuMicros * 1000) / Math.max(1, stats.requests), // ns
-      serverRss: stats.rss,
-    };
-  } finally {
+  const { port } = await server.ready;
+  pool.refresh?.(0, warmup + 4 * connections);
+  const warm = await drive({ port, pool, from: 0, amount: warmup, connections, maxSeconds });
+  if (warm.non2xx > 0 || warm.errors > 0) {
     await server.stop();
+    throw new Error(
+      `${kind}: warm-up got ${warm.non2xx} non-2xx answers (${JSON.stringify(warm.statusCodeStats)}), ${warm.errors} errors`,
+    );
   }
+  return { kind, server, port, pool, next: warm.used };
+}
+
+/** One burst of `amount` deliveries to a warm server: its answers, wall time and CPU. */
+async function burst(warm, amount, { connections, maxSeconds }) {
+  const { kind, server, port, pool } = warm;
+  const from = warm.next;
+  pool.refresh?.(from, from + amount + 4 * connections);
+  const { result, stats } = await server.measure(() =>
+    drive({ port, pool, from, amount, connections, maxSeconds }),
+  );
+  warm.next += result.used;
+  const ok = result['2xx'];
+  if (result.non2xx > 0 || result.errors > 0 || ok === 0) {
+    throw new Error(
+      `${kind}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  if (warm.next > pool.length) throw new Error(`${kind}: the delivery pool ran out`);
+  // Every 2xx must be a delivery the route processed: a duplicate would be answered 200 without
+  // reaching onEvent, and flatter the figure.
+  if (stats.events < ok) {
+    throw new Error(`${kind}: ${ok - stats.events} of ${ok} deliveries answered 2xx were not processed`);
+  }
+  return {
+    ok,
+    timeBound: ok < amount,
+    wallSeconds: result.wallSeconds,
+    cpuMicros: stats.cpuMicros,
+    requests: stats.requests,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rss: stats.rss,
+  };
+}
+
+/** A server's figures over the bursts of one round. */
+function roundOf(kind, bursts) {
+  const sum = (key) => bursts.reduce((total, run) => total + run[key], 0);
+  return {
+    kind,
+    requests: sum('ok'),
+    timeBound: bursts.some((run) => run.timeBound),
+    rps: sum('ok') / sum('wallSeconds'),
+    p50: median(bursts.map((run) => run.p50)),
+    p99: median(bursts.map((run) => run.p99)),
+    cpuPerRequest: (sum('cpuMicros') * 1000) / Math.max(1, sum('requests')), // ns
+    serverRss: bursts.at(-1).rss,
+  };
 }
 
 const fmtRate = (rps) => `${Math.round(rps).toLocaleString('en-US')} req/s`;
@@ -295,20 +324,37 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
   }
 
   const kinds = [...new Set(groups.flatMap((group) => routeGroups[group]))];
-  const { warmup, amount, connections } = mode.routes;
-  const pools = { sdk: await sdkPool(signCallbackUrl, warmup + amount + 4 * connections + 64) };
+  const { warmup, amount, connections, rounds } = mode.routes;
+  const size = Math.min(mode.routes.burst, amount);
+  const bursts = Math.ceil(amount / size);
+  // Each burst may prepare a few requests beyond its count; every server reads the same pool (each
+  // has its own dedupe store).
+  const slack = (rounds * bursts + 1) * (4 * connections + 64);
+  const pools = { sdk: await sdkPool(signCallbackUrl, warmup + rounds * amount + slack) };
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
-  for (let round = 0; round < mode.routes.rounds; round++) {
-    const order = round % 2 === 0 ? kinds : [...kinds].reverse();
-    for (const kind of order) {
-      const run = await runServer({ kind, pools, mode, execArgv });
-      process.stderr.write(
-        `bench:   round ${round + 1} ${kind}: ${fmtRate(run.rps)}, ${fmtCpu(run.cpuPerRequest)}, ${fmtLatency(run)}` +
-          `${run.timeBound ? ` (time bound: ${run.requests} requests)` : ''}\n`,
-      );
-      runs[kind].push(run);
+  const warm = [];
+  try {
+    for (const kind of kinds) warm.push(await warmServer({ kind, pools, mode, execArgv }));
+    for (let round = 0; round < rounds; round++) {
+      const results = new Map(warm.map((server) => [server, []]));
+      for (let index = 0; index < bursts; index++) {
+        const count = Math.min(size, amount - index * size);
+        for (const server of index % 2 === 0 ? warm : [...warm].reverse()) {
+          results.get(server).push(await burst(server, count, mode.routes));
+        }
+      }
+      for (const [server, list] of results) {
+        const run = roundOf(server.kind, list);
+        process.stderr.write(
+          `bench:   round ${round + 1} ${server.kind}: ${fmtRate(run.rps)}, ${fmtCpu(run.cpuPerRequest)}, ${fmtLatency(run)}` +
+            `${run.timeBound ? ` (time bound: ${run.requests} requests)` : ''}\n`,
+        );
+        runs[server.kind].push(run);
+      }
     }
+  } finally {
+    await Promise.all(warm.map(({ server }) => server.stop()));
   }
 
   const text = {
