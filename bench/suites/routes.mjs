@@ -151,16 +151,20 @@ async function warmServer({ kind, pools, mode, execArgv }) {
   const { connections, warmup, maxSeconds } = mode.routes;
   const pool = kind === 'stripe-express' ? stripePool(pools.sdk) : pools.sdk;
   const server = startServer(kind, execArgv);
-  const { port } = await server.ready;
-  pool.refresh?.(0, warmup + 4 * connections);
-  const warm = await drive({ port, pool, from: 0, amount: warmup, connections, maxSeconds });
-  if (warm.non2xx > 0 || warm.errors > 0) {
+  try {
+    const { port } = await server.ready;
+    pool.refresh?.(0, warmup + 4 * connections);
+    const warm = await drive({ port, pool, from: 0, amount: warmup, connections, maxSeconds });
+    if (warm.non2xx > 0 || warm.errors > 0) {
+      throw new Error(
+        `${kind}: warm-up got ${warm.non2xx} non-2xx answers (${JSON.stringify(warm.statusCodeStats)}), ${warm.errors} errors`,
+      );
+    }
+    return { kind, server, port, pool, next: warm.used };
+  } catch (error) {
     await server.stop();
-    throw new Error(
-      `${kind}: warm-up got ${warm.non2xx} non-2xx answers (${JSON.stringify(warm.statusCodeStats)}), ${warm.errors} errors`,
-    );
+    throw error;
   }
-  return { kind, server, port, pool, next: warm.used };
 }
 
 /** One burst of `amount` deliveries to a warm server: its answers, wall time and CPU. */
