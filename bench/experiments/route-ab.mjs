@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drive, sdkPool, startServer } from '../suites/routes.mjs';
+import { burst, sdkPool, warmServer } from '../suites/routes.mjs';
 
 const bench = fileURLToPath(new URL('..', import.meta.url));
 const repo = resolve(bench, '..');
@@ -26,7 +26,7 @@ const flags = Object.fromEntries(
     .map((arg) => arg.slice(2).split('=')),
 );
 const rounds = Number(flags.rounds ?? 12);
-const burst = Number(flags.amount ?? 2_000);
+const burstSize = Number(flags.amount ?? 2_000);
 const kind = flags.kind ?? 'sdk-node';
 const warmup = 3_000;
 const trees = process.argv
@@ -53,41 +53,24 @@ for (const tree of trees) {
 }
 
 const { signCallbackUrl } = await import(trees[0].entry);
-const pool = await sdkPool(signCallbackUrl, warmup + rounds * burst + 256);
+const routes = { connections: 32, warmup, maxSeconds: 120 };
+const pools = { sdk: await sdkPool(signCallbackUrl, warmup + rounds * (burstSize + 4 * 32 + 64) + 256) };
 
 const servers = [{ label: 'bare read + JSON.parse', kind: 'bare-node', entry: trees[0].entry }];
 for (const tree of trees) servers.push({ label: tree.label, kind, entry: tree.entry });
 try {
   for (const server of servers) {
-    server.process = startServer(server.kind, [], server.entry);
-    server.port = (await server.process.ready).port;
-    await drive({ port: server.port, pool, from: 0, amount: warmup, connections: 32, maxSeconds: 120 });
-    server.next = warmup;
+    server.warm = await warmServer({ ...server, pools, mode: { routes }, execArgv: [] });
     server.cpu = [];
   }
   for (let round = 0; round < rounds; round++) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-      const { result, stats } = await server.process.measure(() =>
-        drive({
-          port: server.port,
-          pool,
-          from: server.next,
-          amount: burst,
-          connections: 32,
-          maxSeconds: 120,
-        }),
-      );
-      server.next += burst;
-      if (result.non2xx > 0 || stats.events !== burst) {
-        throw new Error(
-          `${server.label}: ${result.non2xx} non-2xx answers, ${stats.events} events for ${burst} requests`,
-        );
-      }
-      server.cpu.push(stats.cpuMicros / burst);
+      const run = await burst(server.warm, burstSize, routes);
+      server.cpu.push(run.cpuMicros / run.requests);
     }
   }
 } finally {
-  await Promise.all(servers.map((server) => server.process?.stop()));
+  await Promise.all(servers.map((server) => server.warm?.server.stop()));
 }
 for (const server of servers) {
   const sorted = [...server.cpu].sort((a, b) => a - b);

@@ -146,11 +146,14 @@ export async function drive({ port, pool, from, amount, connections, maxSeconds 
   return result;
 }
 
-/** A server of `kind`, started, listening and warmed up with `warmup` deliveries. */
-async function warmServer({ kind, pools, mode, execArgv }) {
+/**
+ * A server of `kind` (on the SDK build at `entry`), started, listening and warmed up with `warmup`
+ * deliveries.
+ */
+export async function warmServer({ kind, pools, mode, execArgv, entry }) {
   const { connections, warmup, maxSeconds } = mode.routes;
   const pool = kind === 'stripe-express' ? stripePool(pools.sdk) : pools.sdk;
-  const server = startServer(kind, execArgv);
+  const server = startServer(kind, execArgv, entry);
   try {
     const { port } = await server.ready;
     pool.refresh?.(0, warmup + 4 * connections);
@@ -168,7 +171,7 @@ async function warmServer({ kind, pools, mode, execArgv }) {
 }
 
 /** One burst of `amount` deliveries to a warm server: its answers, wall time and CPU. */
-async function burst(warm, amount, { connections, maxSeconds }) {
+export async function burst(warm, amount, { connections, maxSeconds }) {
   const { kind, server, port, pool } = warm;
   const from = warm.next;
   pool.refresh?.(from, from + amount + 4 * connections);
