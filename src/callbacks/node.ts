@@ -234,14 +234,17 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     }
     const answer = await core(inboundFromNode(req, url));
     if (res.headersSent) return;
-    let headers = answer.headers;
+    // Status and headers set, not written: `end` then writes them with the body's Content-Length
+    // (`writeHead` would write them before the length is known, and the body would go chunked).
+    res.statusCode = answer.status;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     if (!req.readableEnded) {
       // A body left unread (refused before reading, 413, 408): discard the rest, close the
       // connection (HTTP/1; HTTP/2 has no Connection header, and ends only the stream).
-      if (!(req.httpVersionMajor >= 2)) headers = { ...headers, connection: 'close' };
+      if (!(req.httpVersionMajor >= 2)) res.setHeader('connection', 'close');
       req.resume();
     }
-    res.writeHead(answer.status, headers).end(answer.body ?? undefined);
+    res.end(answer.body ?? undefined);
   };
   return (req, res) => {
     serve(req, res).catch(() => {
@@ -249,7 +252,8 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       // a 2xx: the sender keeps the callback and delivers it again.
       try {
         if (!res.headersSent) {
-          res.writeHead(500, { connection: 'close' }).end();
+          // Its own Content-Length: an `end(body)` that failed has left the body's length set.
+          res.writeHead(500, { connection: 'close', 'content-length': '0' }).end();
           return;
         }
       } catch {

@@ -109,6 +109,38 @@ describe('toNodeListener with node:http', () => {
     const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' });
     expect((await fetch(url)).status).toBe(405);
   });
+
+  it('sends each answer with its Content-Length, never a chunked body', async () => {
+    const { handler } = makeHandler();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
+    const head = (target: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const request = http.request(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        });
+        request.on('response', (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+          );
+        });
+        request.on('error', reject);
+        request.end(JSON.stringify(checkoutFailure));
+      });
+    const accepted = await head(url);
+    expect(accepted.status).toBe(200);
+    expect(accepted.headers['content-length']).toBe('0');
+    expect(accepted.headers['transfer-encoding']).toBeUndefined();
+    const refused = await head(`${base}/hooks`); // unsigned: 401 with a JSON body
+    expect(refused.status).toBe(401);
+    expect(refused.headers['content-length']).toBe(String(Buffer.byteLength(refused.body)));
+    expect(refused.headers['transfer-encoding']).toBeUndefined();
+    expect(JSON.parse(refused.body)).toEqual({ error: 'invalid_signature' });
+  });
 });
 
 describe('toNodeListener with express 5', () => {
