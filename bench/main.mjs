@@ -22,7 +22,7 @@ const only = args
   ?.slice(7)
   .split(',');
 const jsonArg = args.find((arg) => arg.startsWith('--json='))?.slice(7);
-// --routes=express,node,hono: only these groups of route figures (each group runs its two servers).
+// --routes=express,node,hono: only these groups of route figures (each group runs its own servers).
 const routes = args
   .find((arg) => arg.startsWith('--routes='))
   ?.slice(9)

@@ -11,6 +11,7 @@
 //   stripe-express  Express 5, express.raw() + stripe.webhooks.constructEvent, the route of Stripe's docs
 //   sdk-node        bare node:http, createServer(toNodeListener(handler))
 //   bare-node       bare node:http: read the body, JSON.parse it, answer 200 (the floor of any route)
+//   bare-express    the same route behind Express 5 (the floor of any Express route)
 //   sdk-hono        the Fetch handler as a Hono route on @hono/node-server
 //   minimal-express Express 5, the least a verifying route can do with the SDK's parts: read the raw
 //                   body, verifyCallbackUrl, safeParseCallback, a Set of seen bodies, 200 — no body
@@ -82,6 +83,22 @@ async function rawBodyRoute(safeParseCallback, verified) {
   };
 }
 
+/** Reads the body, `JSON.parse`s it and answers 200 (400 when it is not JSON): the floor of any route. */
+function bareRoute(request, response) {
+  const chunks = [];
+  request.on('data', (chunk) => chunks.push(chunk));
+  request.on('end', () => {
+    try {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    events++;
+    response.writeHead(200).end();
+  });
+}
+
 async function start() {
   switch (kind) {
     case 'sdk-express': {
@@ -145,22 +162,12 @@ async function start() {
       return listen(createServer(listener));
     }
     case 'bare-node':
-      return listen(
-        createServer((request, response) => {
-          const chunks = [];
-          request.on('data', (chunk) => chunks.push(chunk));
-          request.on('end', () => {
-            try {
-              JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            } catch {
-              response.writeHead(400).end();
-              return;
-            }
-            events++;
-            response.writeHead(200).end();
-          });
-        }),
-      );
+      return listen(createServer(bareRoute));
+    case 'bare-express': {
+      const { app } = await expressApp();
+      app.post(webhookPath, bareRoute);
+      return listen(createServer(app));
+    }
     case 'sdk-hono': {
       const { handler } = await sdkHandler();
       const { Hono } = await import('hono');
