@@ -253,7 +253,8 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       try {
         if (!res.headersSent) {
           // Its own Content-Length: an `end(body)` that failed has left the body's length set.
-          res.writeHead(500, { connection: 'close', 'content-length': '0' }).end();
+          // Connection: close under HTTP/1 only (HTTP/2 has no Connection header).
+          res.writeHead(500, req.httpVersionMajor >= 2 ? CLOSED_HTTP2 : CLOSED_HTTP1).end();
           return;
         }
       } catch {
@@ -263,6 +264,10 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     });
   };
 }
+
+/** The last-resort 500's headers: no body, and the connection closed where HTTP/1 can say so. */
+const CLOSED_HTTP1 = { connection: 'close', 'content-length': '0' };
+const CLOSED_HTTP2 = { 'content-length': '0' };
 
 /** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
 function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): InboundCallback {

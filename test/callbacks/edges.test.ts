@@ -309,6 +309,41 @@ describe('toNodeListener under node:http2 (compatibility API)', () => {
     ).toBe(200);
     expect(events).toHaveLength(1);
   });
+
+  it('answers 500 without a Connection header when writing its answer fails', async () => {
+    const { handler, events } = route();
+    const listener = toNodeListener(handler);
+    const heads: [number, http2.OutgoingHttpHeaders | undefined][] = [];
+    const base = await listen(
+      http2.createServer((req, res) => {
+        // The handler's first header throws; the listener's last-resort 500 goes through.
+        let refused = false;
+        const setHeader = res.setHeader.bind(res);
+        res.setHeader = ((name: string, value: string) => {
+          if (!refused) {
+            refused = true;
+            throw new Error('the response refused a header');
+          }
+          return setHeader(name, value);
+        }) as typeof res.setHeader;
+        const writeHead = res.writeHead.bind(res) as (
+          status: number,
+          headers?: http2.OutgoingHttpHeaders,
+        ) => unknown;
+        res.writeHead = ((status: number, headers?: http2.OutgoingHttpHeaders) => {
+          heads.push([status, headers]);
+          return writeHead(status, headers);
+        }) as typeof res.writeHead;
+        listener(req as never, res as never);
+      }),
+    );
+    const response = await h2Post(base, { ':path': '/hooks' }, body); // unsigned: 401, whose header throws
+    expect(response.status).toBe(500);
+    expect(heads).toHaveLength(1);
+    expect(heads[0]![0]).toBe(500);
+    expect(Object.keys(heads[0]![1] ?? {}).map((name) => name.toLowerCase())).not.toContain('connection');
+    expect(events).toEqual([]);
+  });
 });
 
 describe('onEvent', () => {
