@@ -62,11 +62,13 @@ try {
   for (const server of servers) {
     server.warm = await warmServer({ ...server, pools, mode: { routes }, execArgv: [] });
     server.cpu = [];
+    server.user = [];
   }
   for (let round = 0; round < rounds; round++) {
     for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
       const run = await burst(server.warm, burstSize, routes);
       server.cpu.push(run.cpuMicros / run.requests);
+      server.user.push(run.userMicros / run.requests);
     }
   }
 } finally {
@@ -76,7 +78,8 @@ for (const server of servers) {
   const sorted = [...server.cpu].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   const mean = server.cpu.reduce((a, b) => a + b, 0) / server.cpu.length;
+  const user = [...server.user].sort((a, b) => a - b)[Math.floor(server.user.length / 2)];
   console.log(
-    `${server.label.padEnd(24)} median ${median.toFixed(1).padStart(6)}  mean ${mean.toFixed(1).padStart(6)} µs CPU/req over ${rounds} bursts`,
+    `${server.label.padEnd(24)} median ${median.toFixed(1).padStart(6)}  mean ${mean.toFixed(1).padStart(6)}  user median ${user.toFixed(1).padStart(6)} µs CPU/req over ${rounds} bursts`,
   );
 }

@@ -2,7 +2,7 @@
 //   node bench/routes/server.mjs <kind> <callbacks entry>
 // It sends { type: 'ready', port } once listening; on 'start' it zeroes its counters and takes
 // process.cpuUsage() (user + system of every thread, the Web Crypto thread pool included); on 'stop'
-// it answers with the CPU time and the counts since 'start'. Every route counts the deliveries it
+// it answers with the CPU time (and its user part) and the counts since 'start'. Every route counts the deliveries it
 // accepted ("events"), the way a merchant's code would see them, so the suite can check that each
 // request was processed, not short-circuited as a duplicate or refused.
 //
@@ -203,6 +203,7 @@ process.on('message', (message) => {
     process.send({
       type: 'stats',
       cpuMicros: cpu.user + cpu.system,
+      userMicros: cpu.user,
       seconds: (performance.now() - timeAtStart) / 1000,
       events,
       requests,

@@ -196,6 +196,7 @@ export async function burst(warm, amount, { connections, maxSeconds }) {
     timeBound: ok < amount,
     wallSeconds: result.wallSeconds,
     cpuMicros: stats.cpuMicros,
+    userMicros: stats.userMicros,
     requests: stats.requests,
     p50: result.latency.p50,
     p99: result.latency.p99,
