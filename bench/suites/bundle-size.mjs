@@ -1,6 +1,8 @@
 // min+gzip with esbuild: bundle, minify, platform browser (a neutral-platform library: no Node
 // built-ins allowed), ESM, dependencies included (zod, ky — and stripe's / openai's own), gzip
-// level 9. The whole entry is kept (`export *`), the worst case a merchant's tree-shaking can give.
+// level 9. The whole entry is kept (`export *`), the worst case a merchant's tree-shaking can give;
+// reported beside it, what a merchant ships who imports one part (the client alone, the webhook
+// route alone), tree-shaken the same way.
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +52,10 @@ export async function runBundleSizeSuite({ sdk }) {
   const openai = await measured(`export { default } from 'openai';`);
   const main = await measured(`export * from ${JSON.stringify(mainEntry)};`);
   const callbacks = await measured(`export * from ${JSON.stringify(callbacksEntry)};`);
+  const clientAlone = await measured(`export { PaymentsClient } from ${JSON.stringify(mainEntry)};`);
+  const routeAlone = await measured(
+    `export { createCallbackHandler, toNodeListener } from ${JSON.stringify(callbacksEntry)};`,
+  );
   const figure = (id, label, result, max, guard, peers) => ({
     id,
     label,
@@ -64,6 +70,18 @@ export async function runBundleSizeSuite({ sdk }) {
     peers,
     ...(result.error ? { error: result.error } : {}),
   });
+  // What one import ships: reported, no goal.
+  const part = (id, label, result) => ({
+    id,
+    label,
+    unit: 'bytes',
+    goal: {},
+    reported: true,
+    value: result.gzip,
+    minified: result.minified,
+    byPackage: result.byPackage,
+    ...(result.error ? { error: result.error } : {}),
+  });
   const incomplete =
     sdk.main.PaymentsClient === undefined || sdk.callbacks.parseCallback === undefined
       ? ' (entry incomplete)'
@@ -75,5 +93,11 @@ export async function runBundleSizeSuite({ sdk }) {
     figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 17.5 * 1024, {
       openai: openai.gzip,
     }),
+    part('size.main.client', 'bundle min+gzip: `PaymentsClient` alone (tree-shaken)', clientAlone),
+    part(
+      'size.callbacks.route',
+      'bundle min+gzip: `createCallbackHandler` + `toNodeListener` alone (tree-shaken)',
+      routeAlone,
+    ),
   ];
 }
