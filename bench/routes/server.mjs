@@ -2,9 +2,9 @@
 //   node bench/routes/server.mjs <kind> <callbacks entry>
 // It sends { type: 'ready', port } once listening; on 'start' it zeroes its counters and takes
 // process.cpuUsage() (user + system of every thread, the Web Crypto thread pool included); on 'stop'
-// it answers with the CPU time (and its user part) and the counts since 'start'. Every route counts the deliveries it
-// accepted ("events"), the way a merchant's code would see them, so the suite can check that each
-// request was processed, not short-circuited as a duplicate or refused.
+// it answers with the CPU time (and its user part) and the counts since 'start'. Every route counts
+// the deliveries it accepted ("events"), the way a merchant's code would see them, so the suite can
+// check that each request was processed, not short-circuited as a duplicate or refused.
 //
 // Kinds:
 //   sdk-express     Express 5, app.post(path, toNodeListener(createCallbackHandler(…)))
@@ -53,6 +53,13 @@ function listen(server) {
   });
 }
 
+/** Calls `then` with the whole raw body once the request has ended. */
+function onBody(request, then) {
+  const chunks = [];
+  request.on('data', (chunk) => chunks.push(chunk));
+  request.on('end', () => then(Buffer.concat(chunks)));
+}
+
 /**
  * The Express route of the minimal and hand-written kinds: reads the raw body, asks `verified`
  * (a boolean, or a promise of one) about the request, runs `safeParseCallback`, counts each body
@@ -61,11 +68,8 @@ function listen(server) {
 async function rawBodyRoute(safeParseCallback, verified) {
   const { createHash } = await import('node:crypto');
   const seen = new Set();
-  return (request, response) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
+  return (request, response) =>
+    onBody(request, (body) => {
       const answer = (ok) => {
         if (!ok) return response.writeHead(401).end();
         if (!safeParseCallback(body).success) return response.writeHead(400).end();
@@ -80,16 +84,13 @@ async function rawBodyRoute(safeParseCallback, verified) {
       if (ok instanceof Promise) ok.then(answer);
       else answer(ok);
     });
-  };
 }
 
 /** Reads the body, `JSON.parse`s it and answers 200 (400 when it is not JSON): the floor of any route. */
 function bareRoute(request, response) {
-  const chunks = [];
-  request.on('data', (chunk) => chunks.push(chunk));
-  request.on('end', () => {
+  onBody(request, (body) => {
     try {
-      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      JSON.parse(body.toString('utf8'));
     } catch {
       response.writeHead(400).end();
       return;

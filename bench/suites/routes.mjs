@@ -333,7 +333,7 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
     goal: { max: 3 },
     guard: { max: 3.5 },
     guardWhy:
-      'met in quick and full runs on a quiet machine (2.4–3.0×); on a machine loaded by other work the ratio read up to a third higher, and CI must not fail on that',
+      'at the goal within noise: 2.4–3.0× in quick and full runs on a quiet machine, 2.6–3.3× on a slower, noisier one; on a machine loaded by other work the ratio read up to a third higher, and CI must not fail on that',
     baselineLabel: 'bare read + JSON.parse + 200',
   });
   add('hono', ['sdk-hono', 'bare-node', 'cpuPerRequest'], {

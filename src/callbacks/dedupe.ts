@@ -373,17 +373,15 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string): str
   // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
   // (which it never produces) stands for "no signed reference". It throws on a lone surrogate,
   // which parseCallback never lets into an event.
-  const encoded = fields.map((field) => encodedPart(data[field]!, field));
-  encoded.push(reference === undefined ? '%' : encodedPart(reference));
+  const encoded = fields.map((field) => encodedPart(data[field]!, `event.data['${field}']`));
+  encoded.push(reference === undefined ? '%' : encodedPart(reference, 'reference'));
   return `${event.type}:${sha256Hex(encoded.join(':'))}`;
 }
 
-/** `value` percent-encoded; `field` names the `event.data` key it came from (none: the reference). */
-function encodedPart(value: string, field?: string): string {
+function encodedPart(value: string, name: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    const name = field === undefined ? 'reference' : `event.data['${field}']`;
     throw new TypeError(`callbackDedupeKey: ${name} is not Unicode text (it holds a lone surrogate)`);
   }
 }

@@ -43,7 +43,12 @@ function makeHandler(options: { maxBodyBytes?: number; publicOrigin?: string } =
 
 /** Posts with node:http so we control chunking, headers and the connection's agent exactly. */
 function rawPost(url: string, chunks: string[], headers: Record<string, string> = {}, agent?: http.Agent) {
-  return new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+  return new Promise<{
+    status: number;
+    body: string;
+    connection: string | undefined;
+    headers: http.IncomingHttpHeaders;
+  }>((resolve, reject) => {
     const request = http.request(url, {
       agent,
       method: 'POST',
@@ -54,7 +59,12 @@ function rawPost(url: string, chunks: string[], headers: Record<string, string> 
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }),
+        resolve({
+          status: response.statusCode ?? 0,
+          body,
+          connection: response.headers.connection,
+          headers: response.headers,
+        }),
       );
     });
     request.on('error', reject);
@@ -114,28 +124,12 @@ describe('toNodeListener with node:http', () => {
     const { handler } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
-    const head = (target: string) =>
-      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-        const request = http.request(target, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-        });
-        request.on('response', (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-          );
-        });
-        request.on('error', reject);
-        request.end(JSON.stringify(checkoutFailure));
-      });
-    const accepted = await head(url);
+    const payload = [JSON.stringify(checkoutFailure)];
+    const accepted = await rawPost(url, payload);
     expect(accepted.status).toBe(200);
     expect(accepted.headers['content-length']).toBe('0');
     expect(accepted.headers['transfer-encoding']).toBeUndefined();
-    const refused = await head(`${base}/hooks`); // unsigned: 401 with a JSON body
+    const refused = await rawPost(`${base}/hooks`, payload); // unsigned: 401 with a JSON body
     expect(refused.status).toBe(401);
     expect(refused.headers['content-length']).toBe(String(Buffer.byteLength(refused.body)));
     expect(refused.headers['transfer-encoding']).toBeUndefined();
