@@ -8,6 +8,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
 import { PaymentsError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
@@ -25,15 +26,29 @@ import { concatBytes } from '../internal/bytes.js';
 export type NodeCallbackRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 /**
- * A node:http / Express listener. It returns nothing: it answers every request itself, so
- * nothing is left for node:http or Express to await or catch.
+ * A request listener for node:http, node:https, Express and node:http2's compatibility API. It
+ * returns nothing: it answers every request itself, so nothing is left for the server to await or
+ * catch.
  *
  * @example
  * ```ts
+ * import http2 from 'node:http2';
+ *
  * const listener: NodeCallbackListener = toNodeListener(handler);
+ * http2.createServer(listener).listen(3000);
  * ```
  */
-export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerResponse) => void;
+export interface NodeCallbackListener {
+  /** node:http2's compatibility API: `http2.createServer(listener)`, `http2.createSecureServer(options, listener)`. */
+  (req: Http2ServerRequest, res: Http2ServerResponse): void;
+  /** node:http, node:https, Express. */
+  (req: NodeCallbackRequest, res: ServerResponse): void;
+}
+
+/** The request of either server API, as the adapter reads it. */
+type NodeRequest = (IncomingMessage | Http2ServerRequest) & { body?: unknown; originalUrl?: string };
+/** The response of either server API. */
+type NodeResponse = ServerResponse | Http2ServerResponse;
 
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
@@ -41,7 +56,7 @@ export type NodeCallbackListener = (req: NodeCallbackRequest, res: ServerRespons
  * stops listening; the listener then discards the rest and closes the connection.
  */
 function readNodeBody(
-  req: IncomingMessage,
+  req: NodeRequest,
   max: number,
   timeoutMs: number,
 ): Promise<Uint8Array | 'too_large' | 'timeout'> {
@@ -102,7 +117,7 @@ const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
  * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8) — and
  * throws a PaymentsError (500 `handler_failed`) that says how to mount the route.
  */
-function bufferedBody(req: NodeCallbackRequest): Uint8Array | undefined {
+function bufferedBody(req: NodeRequest): Uint8Array | undefined {
   const body = req.body;
   if (body === undefined || body === null || !req.readableEnded) return undefined;
   if (body instanceof Uint8Array) return body;
@@ -137,7 +152,7 @@ function validHost(host: string | undefined, scheme: string): string {
  * The Host the request names: its one Host header, or under HTTP/2 its `:authority` (a `host`
  * header beside it must agree); `undefined` for none, for Host given twice, or for a disagreement.
  */
-function hostOf(req: IncomingMessage): string | undefined {
+function hostOf(req: NodeRequest): string | undefined {
   let lines = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') lines++;
   const { host, ':authority': authority } = req.headers;
@@ -151,7 +166,7 @@ function hostOf(req: IncomingMessage): string | undefined {
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
  * refused.
  */
-function requestUrl(req: NodeCallbackRequest): URL {
+function requestUrl(req: NodeRequest): URL {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
@@ -225,7 +240,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       'toNodeListener: pass the handler createCallbackHandler returned (wrap the listener, not the handler, to add behaviour)',
     );
   }
-  const serve = async (req: NodeCallbackRequest, res: ServerResponse): Promise<void> => {
+  const serve = async (req: NodeRequest, res: NodeResponse): Promise<void> => {
     let url: URL | undefined;
     try {
       url = requestUrl(req);
@@ -244,9 +259,10 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       if (!(req.httpVersionMajor >= 2)) res.setHeader('connection', 'close');
       req.resume();
     }
-    res.end(answer.body ?? undefined);
+    if (answer.body === null) res.end();
+    else res.end(answer.body);
   };
-  return (req, res) => {
+  return (req: NodeRequest, res: NodeResponse): void => {
     serve(req, res).catch(() => {
       // The core answers every failure it knows of; this is the response failing under it. Never
       // a 2xx: the sender keeps the callback and delivers it again.
@@ -270,7 +286,7 @@ const CLOSED_HTTP1 = { connection: 'close', 'content-length': '0' };
 const CLOSED_HTTP2 = { 'content-length': '0' };
 
 /** The core's view of a node:http request; the Fetch `Request` for `context.request` is built only if asked for. */
-function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): InboundCallback {
+function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallback {
   const method = req.method ?? 'GET';
   let request: Request | undefined;
   return {
@@ -289,7 +305,7 @@ function inboundFromNode(req: NodeCallbackRequest, url: URL | undefined): Inboun
 }
 
 /** The request's headers as Fetch `Headers` (the body is not included: the core has read it). */
-function fetchHeaders(req: IncomingMessage): Headers {
+function fetchHeaders(req: NodeRequest): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;

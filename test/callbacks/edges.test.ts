@@ -263,8 +263,7 @@ describe('toNodeListener under node:http2 (compatibility API)', () => {
 
   async function h2Route() {
     const { handler, events, refusals } = route();
-    const listener = toNodeListener(handler) as unknown as Parameters<typeof http2.createServer>[0];
-    const base = await listen(http2.createServer(listener));
+    const base = await listen(http2.createServer(toNodeListener(handler)));
     const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
     return { base, path: `${url.pathname}${url.search}`, events, refusals };
   }
@@ -334,7 +333,7 @@ describe('toNodeListener under node:http2 (compatibility API)', () => {
           heads.push([status, headers]);
           return writeHead(status, headers);
         }) as typeof res.writeHead;
-        listener(req as never, res as never);
+        listener(req, res);
       }),
     );
     const response = await h2Post(base, { ':path': '/hooks' }, body); // unsigned: 401, whose header throws

@@ -1,6 +1,8 @@
 // A merchant's code, type-checked against the BUILT declarations (dist/*.d.ts and *.d.cts) by the
 // oldest TypeScript this package supports, in every module resolution a consumer may use
 // (oldest-typescript.test.ts). Also part of the root type check, against today's TypeScript.
+import { createServer } from 'node:http';
+import http2 from 'node:http2';
 import {
   ApiError,
   PaymentsClient,
@@ -19,6 +21,7 @@ import {
   parseCallback,
   safeParseCallback,
   signCallbackUrl,
+  toNodeListener,
   verifyCallbackUrl,
   type CallbackEvent,
   type CallbackHandler,
@@ -101,6 +104,9 @@ export const handler: CallbackHandler = createCallbackHandler({
     await Promise.resolve(`${event.type} ${context.reference ?? ''}`);
   },
 });
+
+// The route on node:http and on node:http2's compatibility API, without a cast.
+export const servers = [createServer(toNodeListener(handler)), http2.createServer(toNodeListener(handler))];
 
 export async function signAndVerify(): Promise<string> {
   const url = await signCallbackUrl('https://shop.example/hooks', {
