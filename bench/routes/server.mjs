@@ -13,6 +13,7 @@
 //   bare-node       bare node:http: read the body, JSON.parse it, answer 200 (the floor of any route)
 //   bare-express    the same route behind Express 5 (the floor of any Express route)
 //   sdk-hono        the Fetch handler as a Hono route on @hono/node-server
+//   bare-hono       the bare route as a Hono route on @hono/node-server (the floor of any Hono route)
 //   minimal-express Express 5, the least a verifying route can do with the SDK's parts: read the raw
 //                   body, verifyCallbackUrl, safeParseCallback, a Set of seen bodies, 200 — no body
 //                   cap or deadline, no Host check, unbounded dedupe (a floor to read the SDK's
@@ -84,6 +85,17 @@ async function rawBodyRoute(safeParseCallback, verified) {
       if (ok instanceof Promise) ok.then(answer);
       else answer(ok);
     });
+}
+
+/** `route` as the POST route of a Hono app on `@hono/node-server`. */
+async function honoServer(route) {
+  const { Hono } = await import('hono');
+  const { serve } = await import('@hono/node-server');
+  const app = new Hono();
+  app.post(webhookPath, route);
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
+  });
 }
 
 /** Reads the body, `JSON.parse`s it and answers 200 (400 when it is not JSON): the floor of any route. */
@@ -171,14 +183,18 @@ async function start() {
     }
     case 'sdk-hono': {
       const { handler } = await sdkHandler();
-      const { Hono } = await import('hono');
-      const { serve } = await import('@hono/node-server');
-      const app = new Hono();
-      app.post(webhookPath, (c) => handler(c.req.raw));
-      return new Promise((resolve) => {
-        const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(server));
-      });
+      return honoServer((c) => handler(c.req.raw));
     }
+    case 'bare-hono':
+      return honoServer(async (c) => {
+        try {
+          JSON.parse(await c.req.text());
+        } catch {
+          return c.body(null, 400);
+        }
+        events++;
+        return c.body(null, 200);
+      });
     default:
       throw new Error(`unknown route kind ${kind}`);
   }

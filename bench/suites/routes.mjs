@@ -24,7 +24,7 @@ const serverScript = fileURLToPath(new URL('../routes/server.mjs', import.meta.u
 export const routeGroups = {
   express: ['sdk-express', 'stripe-express', 'minimal-express', 'handmade-express', 'bare-express'],
   node: ['sdk-node', 'bare-node'],
-  hono: ['sdk-hono', 'bare-node'],
+  hono: ['sdk-hono', 'bare-hono', 'bare-node'],
 };
 
 /** Deliveries for the SDK routes (signed URL) and the bare route: `{ path, body }`, body as bytes. */
@@ -342,6 +342,13 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
     goal: {},
     reported: true,
     baselineLabel: 'bare read + JSON.parse + 200',
+  });
+  add('hono', ['sdk-hono', 'bare-hono', 'cpuPerRequest'], {
+    id: 'route.hono.floor',
+    label: 'Fetch handler on @hono/node-server vs the floor behind Hono, CPU per request',
+    goal: {},
+    reported: true,
+    baselineLabel: 'bare read + JSON.parse + 200 as a Hono route',
   });
   const { createCallbackHandler, toNodeListener, signCallbackUrl } = sdk.callbacks;
   if (!createCallbackHandler || !toNodeListener || !signCallbackUrl) {
