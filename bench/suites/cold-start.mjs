@@ -2,7 +2,8 @@
 // main object, against the same process for the peer. mitata times each spawnSync; interleaved
 // rounds as everywhere else. A bare `node` start is measured too, to report what each import adds.
 // The reported "first call" pair also makes one call to a 127.0.0.1 server in the same process
-// (cold/loopback.mjs), so the cost the client defers to its first call is not hidden.
+// (cold/loopback.mjs), so the cost the client defers to its first call is not hidden; so does a
+// bare `fetch` (the floor of any client on fetch, which Node loads on first use).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compare } from '../lib/measure.mjs';
@@ -47,6 +48,14 @@ export async function runColdStartSuite({ mode }) {
       label: 'cold start + first call (loopback): main',
       ours: 'ours-main-first-call',
       peer: 'stripe-first-call',
+      judged: { goal: {}, reported: true },
+    },
+    {
+      // Node loads its fetch implementation on the first fetch: what any client on fetch pays there.
+      id: 'cold.main.firstCall.fetch',
+      label: 'cold start + first call (loopback): main vs a bare fetch',
+      ours: 'ours-main-first-call',
+      peer: 'bare-fetch-first-call',
       judged: { goal: {}, reported: true },
     },
     {
