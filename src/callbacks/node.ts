@@ -46,7 +46,8 @@ export interface NodeCallbackListener {
 }
 
 /** The request of either server API, as the adapter reads it. */
-type NodeRequest = (IncomingMessage | Http2ServerRequest) & { body?: unknown; originalUrl?: string };
+type NodeRequest =
+  NodeCallbackRequest | (Http2ServerRequest & Pick<NodeCallbackRequest, 'body' | 'originalUrl'>);
 /** The response of either server API. */
 type NodeResponse = ServerResponse | Http2ServerResponse;
 
