@@ -261,8 +261,8 @@ describe('toNodeListener under node:http2 (compatibility API)', () => {
     }
   }
 
-  async function h2Route() {
-    const { handler, events, refusals } = route();
+  async function h2Route(options: Partial<CallbackHandlerOptions> = {}) {
+    const { handler, events, refusals } = route(options);
     const base = await listen(http2.createServer(toNodeListener(handler)));
     const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
     return { base, path: `${url.pathname}${url.search}`, events, refusals };
@@ -283,6 +283,40 @@ describe('toNodeListener under node:http2 (compatibility API)', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('answers 408 to a stream that sent every declared byte but never ended (the deadline holds under HTTP/2)', async () => {
+    const { handler, events, refusals } = route({ bodyTimeoutMs: 100 });
+    const listener = toNodeListener(handler);
+    // A middleware that peeks at the stream, then takes a while before the route: the declared
+    // bytes are in the request's buffer by then, but the stream is still open.
+    const base = await listen(
+      http2.createServer((req, res) => {
+        req.once('readable', () => undefined);
+        setTimeout(() => {
+          expect(req.readableLength).toBe(Buffer.byteLength(body));
+          listener(req, res);
+        }, 50);
+      }),
+    );
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+    const path = `${url.pathname}${url.search}`;
+    const client = http2.connect(base);
+    try {
+      const stream = client.request({
+        ':method': 'POST',
+        ':path': path,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      });
+      stream.write(body); // all of it, without END_STREAM: the sender could still send more
+      const [response] = (await once(stream, 'response')) as [http2.IncomingHttpHeaders];
+      expect(Number(response[':status'])).toBe(408);
+    } finally {
+      client.destroy();
+    }
+    expect(refusals).toEqual([expect.stringMatching(/^408 body_timeout /)]);
+    expect(events).toEqual([]);
   });
 
   it('takes the Host from :authority and processes the event', async () => {
