@@ -91,8 +91,14 @@ function readNodeBody(
       stop();
       reject(error);
     };
-    // A message the parser has already received whole is in memory: no sender to wait for.
-    const timer = req.complete
+    // No sender to wait for when the message is in memory whole: the parser says so, or, under
+    // HTTP/1 (whose parser ends a message at its Content-Length), every declared byte is buffered
+    // (the parser marks the message complete only later). An HTTP/2 stream may stay open after
+    // its declared bytes, so it is always timed.
+    const inMemory =
+      req.complete ||
+      (req.httpVersionMajor < 2 && declared !== undefined && req.readableLength >= Number(declared));
+    const timer = inMemory
       ? undefined
       : setTimeout(() => {
           stop();

@@ -353,6 +353,50 @@ describe('toNodeListener: which URL is verified', () => {
   });
 });
 
+// The deadline bounds how long a sender may take with its body; the 408 test above shows it is
+// armed while bytes are missing.
+describe('toNodeListener: the body deadline', () => {
+  /** One HTTP/1.1 POST written as given on a raw socket; resolves with what the server answered. */
+  function writeRaw(base: string, request: string) {
+    const { hostname, port } = new URL(base);
+    return new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.write(request));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (/\r\n\r\n/.test(text)) socket.end();
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+  }
+
+  it('arms no timer for a message already in memory whole: every byte its Content-Length declares is buffered', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      bodyTimeoutMs: 60_000,
+      onEvent: (event) => void events.push(event),
+    });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+    const body = JSON.stringify(payoutSuccess);
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const answer = await writeRaw(
+        base,
+        `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(setTimeoutSpy.mock.calls.filter(([, delay]) => delay === 60_000)).toEqual([]);
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
+    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
+  });
+});
+
 describe('toNodeListener: nothing left floating', () => {
   it('returns nothing to await, and answers 500 (never a 2xx) when writing the answer fails', async () => {
     const { handler, events } = makeHandler();
