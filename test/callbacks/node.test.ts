@@ -324,71 +324,53 @@ describe('toNodeListener: which URL is verified', () => {
     expect((await rawRequest(base, head(target, 'staging.shop.example'), body)).status).toBe(401);
     expect(events).toEqual([]);
   });
-
-  it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
-    const events: CallbackEvent[] = [];
-    const handler = createCallbackHandler({
-      secret,
-      bodyTimeoutMs: 100,
-      onEvent: (event) => void events.push(event),
-    });
-    const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
-    const { hostname, port } = new URL(base);
-    const result = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname, () =>
-        socket.write(
-          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
-        ),
-      );
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => (text += chunk));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(text)); // closed by the server, not by us
-    });
-    expect(result).toMatch(/^HTTP\/1\.1 408/);
-    expect(result).toContain('{"error":"body_timeout"}');
-    expect(events).toEqual([]);
-  });
 });
 
-// The deadline bounds how long a sender may take with its body; the 408 test above shows it is
-// armed while bytes are missing.
+// The deadline bounds how long a sender may take with its body, and is armed only while bytes
+// are missing.
 describe('toNodeListener: the body deadline', () => {
-  /** One HTTP/1.1 POST written as given on a raw socket; resolves with what the server answered. */
-  function writeRaw(base: string, request: string) {
-    const { hostname, port } = new URL(base);
-    return new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname, () => socket.write(request));
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (chunk: string) => {
-        text += chunk;
-        if (/\r\n\r\n/.test(text)) socket.end();
-      });
-      socket.on('error', reject);
-      socket.on('close', () => resolve(text));
-    });
-  }
-
-  it('arms no timer for a message already in memory whole: every byte its Content-Length declares is buffered', async () => {
+  async function timedRoute(bodyTimeoutMs: number) {
     const events: CallbackEvent[] = [];
     const handler = createCallbackHandler({
       secret,
-      bodyTimeoutMs: 60_000,
+      bodyTimeoutMs,
       onEvent: (event) => void events.push(event),
     });
     const base = await listen(http.createServer(toNodeListener(handler)));
     const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
     const body = JSON.stringify(payoutSuccess);
+    /** Writes a POST of `sent` (of the whole body's declared length) on a raw socket; resolves with all the server wrote before closing it. */
+    const post = (sent: string, headers = '') => {
+      const { hostname, port } = new URL(base);
+      return new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), hostname, () =>
+          socket.write(
+            `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${sent}`,
+          ),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text)); // closed by the server, not by us
+      });
+    };
+    return { body, events, post };
+  }
+
+  it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
+    const { body, events, post } = await timedRoute(100);
+    const result = await post(body.slice(0, 10));
+    expect(result).toMatch(/^HTTP\/1\.1 408/);
+    expect(result).toContain('{"error":"body_timeout"}');
+    expect(events).toEqual([]);
+  });
+
+  it('arms no timer for a message already in memory whole: every byte its Content-Length declares is buffered', async () => {
+    const { body, events, post } = await timedRoute(60_000);
     const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
     try {
-      const answer = await writeRaw(
-        base,
-        `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(await post(body, 'Connection: close\r\n')).toMatch(/^HTTP\/1\.1 200/);
       expect(setTimeoutSpy.mock.calls.filter(([, delay]) => delay === 60_000)).toEqual([]);
     } finally {
       setTimeoutSpy.mockRestore();
