@@ -51,6 +51,9 @@ type NodeRequest =
 /** The response of either server API. */
 type NodeResponse = ServerResponse | Http2ServerResponse;
 
+/** A request of node:http2's compatibility API, whose answers have no Connection header. */
+const isHttp2 = (req: NodeRequest): boolean => req.httpVersionMajor >= 2;
+
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
  * more arrive, by Content-Length or while reading) within `timeoutMs` (`'timeout'`). Either way it
@@ -62,7 +65,8 @@ function readNodeBody(
   timeoutMs: number,
 ): Promise<Uint8Array | 'too_large' | 'timeout'> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > max) return Promise.resolve('too_large');
+  const length = declared === undefined ? undefined : Number(declared);
+  if (length !== undefined && length > max) return Promise.resolve('too_large');
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -96,8 +100,7 @@ function readNodeBody(
     // (the parser marks the message complete only later). An HTTP/2 stream may stay open after
     // its declared bytes, so it is always timed.
     const inMemory =
-      req.complete ||
-      (req.httpVersionMajor < 2 && declared !== undefined && req.readableLength >= Number(declared));
+      req.complete || (req.httpVersionMajor === 1 && length !== undefined && req.readableLength >= length);
     const timer = inMemory
       ? undefined
       : setTimeout(() => {
@@ -263,7 +266,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     if (!req.readableEnded) {
       // A body left unread (refused before reading, 413, 408): discard the rest, close the
       // connection (HTTP/1; HTTP/2 has no Connection header, and ends only the stream).
-      if (!(req.httpVersionMajor >= 2)) res.setHeader('connection', 'close');
+      if (!isHttp2(req)) res.setHeader('connection', 'close');
       req.resume();
     }
     if (answer.body === null) res.end();
@@ -277,7 +280,7 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
         if (!res.headersSent) {
           // Its own Content-Length: an `end(body)` that failed has left the body's length set.
           // Connection: close under HTTP/1 only (HTTP/2 has no Connection header).
-          res.writeHead(500, req.httpVersionMajor >= 2 ? CLOSED_HTTP2 : CLOSED_HTTP1).end();
+          res.writeHead(500, isHttp2(req) ? CLOSED_HTTP2 : CLOSED_HTTP1).end();
           return;
         }
       } catch {
