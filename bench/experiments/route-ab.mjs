@@ -15,7 +15,8 @@
 import { spawnSync } from 'node:child_process';
 import { resolve, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { burst, sdkPool, warmServer } from '../suites/routes.mjs';
+import { median } from '../lib/measure.mjs';
+import { burst, poolSize, sdkPool, warmServer } from '../suites/routes.mjs';
 
 const bench = fileURLToPath(new URL('..', import.meta.url));
 const repo = resolve(bench, '..');
@@ -54,7 +55,8 @@ for (const tree of trees) {
 
 const { signCallbackUrl } = await import(trees[0].entry);
 const routes = { connections: 32, warmup, maxSeconds: 120 };
-const pools = { sdk: await sdkPool(signCallbackUrl, warmup + rounds * (burstSize + 4 * 32 + 64) + 256) };
+const deliveries = poolSize({ warmup, bursts: rounds, burstSize, connections: routes.connections });
+const pools = { sdk: await sdkPool(signCallbackUrl, deliveries) };
 
 const servers = [{ label: 'bare read + JSON.parse', kind: 'bare-node', entry: trees[0].entry }];
 for (const tree of trees) servers.push({ label: tree.label, kind, entry: tree.entry });
@@ -75,11 +77,8 @@ try {
   await Promise.all(servers.map((server) => server.warm?.server.stop()));
 }
 for (const server of servers) {
-  const sorted = [...server.cpu].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
   const mean = server.cpu.reduce((a, b) => a + b, 0) / server.cpu.length;
-  const user = [...server.user].sort((a, b) => a - b)[Math.floor(server.user.length / 2)];
   console.log(
-    `${server.label.padEnd(24)} median ${median.toFixed(1).padStart(6)}  mean ${mean.toFixed(1).padStart(6)}  user median ${user.toFixed(1).padStart(6)} µs CPU/req over ${rounds} bursts`,
+    `${server.label.padEnd(24)} median ${median(server.cpu).toFixed(1).padStart(6)}  mean ${mean.toFixed(1).padStart(6)}  user median ${median(server.user).toFixed(1).padStart(6)} µs CPU/req over ${rounds} bursts`,
   );
 }

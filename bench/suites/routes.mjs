@@ -58,6 +58,14 @@ function stripePool(pool) {
   return signed;
 }
 
+/**
+ * How many deliveries a pool needs for `warmup` plus `bursts` bursts of `burstSize`: each drive may
+ * prepare a few requests beyond its count (autocannon's connections), and every server reads the
+ * same pool (each has its own dedupe store).
+ */
+export const poolSize = ({ warmup, bursts, burstSize, connections }) =>
+  warmup + bursts * burstSize + (bursts + 1) * (4 * connections + 64);
+
 /** A route server (routes/server.mjs) of `kind`, on the SDK build at `entry`. */
 export function startServer(kind, execArgv, entry = callbacksEntry) {
   const child = fork(serverScript, [kind, entry], {
@@ -361,10 +369,8 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
   const { warmup, amount, connections, rounds } = mode.routes;
   const size = Math.min(mode.routes.burst, amount);
   const bursts = Math.ceil(amount / size);
-  // Each burst may prepare a few requests beyond its count; every server reads the same pool (each
-  // has its own dedupe store).
-  const slack = (rounds * bursts + 1) * (4 * connections + 64);
-  const pools = { sdk: await sdkPool(signCallbackUrl, warmup + rounds * amount + slack) };
+  const deliveries = poolSize({ warmup, bursts: rounds * bursts, burstSize: size, connections });
+  const pools = { sdk: await sdkPool(signCallbackUrl, deliveries) };
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   const warm = [];
