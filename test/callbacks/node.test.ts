@@ -328,56 +328,69 @@ describe('toNodeListener: which URL is verified', () => {
 
 // The deadline bounds how long a sender may take with its body, and is armed only while bytes
 // are missing.
-describe('toNodeListener: the body deadline', () => {
-  async function timedRoute(bodyTimeoutMs: number) {
-    const events: CallbackEvent[] = [];
-    const handler = createCallbackHandler({
-      secret,
-      bodyTimeoutMs,
-      onEvent: (event) => void events.push(event),
-    });
-    const base = await listen(http.createServer(toNodeListener(handler)));
-    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
-    const body = JSON.stringify(payoutSuccess);
-    /** Writes a POST of `sent` (of the whole body's declared length) on a raw socket; resolves with all the server wrote before closing it. */
-    const post = (sent: string, headers = '') => {
-      const { hostname, port } = new URL(base);
-      return new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), hostname, () =>
-          socket.write(
-            `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${sent}`,
-          ),
-        );
-        let text = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (text += chunk));
-        socket.on('error', reject);
-        socket.on('close', () => resolve(text)); // closed by the server, not by us
+/** The route mounted the two ways merchants mount it: on node:http, and as an Express 5 route. */
+const mounts = {
+  'node:http': (listener: http.RequestListener) => http.createServer(listener),
+  'Express 5': (listener: http.RequestListener) => {
+    const app = express();
+    app.post('/hooks', listener);
+    return http.createServer(app);
+  },
+};
+
+describe.each(Object.keys(mounts) as (keyof typeof mounts)[])(
+  'toNodeListener: the body deadline (%s)',
+  (mount) => {
+    async function timedRoute(bodyTimeoutMs: number) {
+      const events: CallbackEvent[] = [];
+      const handler = createCallbackHandler({
+        secret,
+        bodyTimeoutMs,
+        onEvent: (event) => void events.push(event),
       });
-    };
-    return { body, events, post };
-  }
-
-  it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
-    const { body, events, post } = await timedRoute(100);
-    const result = await post(body.slice(0, 10));
-    expect(result).toMatch(/^HTTP\/1\.1 408/);
-    expect(result).toContain('{"error":"body_timeout"}');
-    expect(events).toEqual([]);
-  });
-
-  it('arms no timer for a message already in memory whole: every byte its Content-Length declares is buffered', async () => {
-    const { body, events, post } = await timedRoute(60_000);
-    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
-    try {
-      expect(await post(body, 'Connection: close\r\n')).toMatch(/^HTTP\/1\.1 200/);
-      expect(setTimeoutSpy.mock.calls.filter(([, delay]) => delay === 60_000)).toEqual([]);
-    } finally {
-      setTimeoutSpy.mockRestore();
+      const base = await listen(mounts[mount](toNodeListener(handler)));
+      const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+      const body = JSON.stringify(payoutSuccess);
+      /** Writes a POST of `sent` (of the whole body's declared length) on a raw socket; resolves with all the server wrote before closing it. */
+      const post = (sent: string, headers = '') => {
+        const { hostname, port } = new URL(base);
+        return new Promise<string>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname, () =>
+            socket.write(
+              `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${sent}`,
+            ),
+          );
+          let text = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (chunk: string) => (text += chunk));
+          socket.on('error', reject);
+          socket.on('close', () => resolve(text)); // closed by the server, not by us
+        });
+      };
+      return { body, events, post };
     }
-    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
-  });
-});
+
+    it('answers 408 and closes the connection when the body stalls past bodyTimeoutMs', async () => {
+      const { body, events, post } = await timedRoute(100);
+      const result = await post(body.slice(0, 10));
+      expect(result).toMatch(/^HTTP\/1\.1 408/);
+      expect(result).toContain('{"error":"body_timeout"}');
+      expect(events).toEqual([]);
+    });
+
+    it('arms no timer for a message already in memory whole: every byte its Content-Length declares is buffered', async () => {
+      const { body, events, post } = await timedRoute(60_000);
+      const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+      try {
+        expect(await post(body, 'Connection: close\r\n')).toMatch(/^HTTP\/1\.1 200/);
+        expect(setTimeoutSpy.mock.calls.filter(([, delay]) => delay === 60_000)).toEqual([]);
+      } finally {
+        setTimeoutSpy.mockRestore();
+      }
+      expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
+    });
+  },
+);
 
 describe('toNodeListener: nothing left floating', () => {
   it('returns nothing to await, and answers 500 (never a 2xx) when writing the answer fails', async () => {
