@@ -1,0 +1,82 @@
+// The tracker, its stores and the Redis stores refuse an option they do not know, naming it: a
+// misspelt `store` would otherwise give a tracker in this process's memory, where the merchant
+// meant the Redis store every instance shares, and a misspelt `timeout` a wait without its bound.
+import { describe, expect, it } from 'vitest';
+import { createRedisDedupeStore, createRedisTransactionStore } from '../../src/redis/index.js';
+import { createMemoryTransactionStore, createTransactionTracker } from '../../src/transactions/index.js';
+
+const client = { eval: async () => null };
+
+const thrown = (run: () => unknown): unknown => {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+};
+
+describe('an unknown option', () => {
+  it.each([
+    ['createTransactionTracker', 'stor', () => createTransactionTracker({ stor: {} } as never)],
+    [
+      'createMemoryTransactionStore',
+      'maxEntry',
+      () => createMemoryTransactionStore({ maxEntry: 1 } as never),
+    ],
+    ['createRedisDedupeStore', 'prefx', () => createRedisDedupeStore({ client, prefx: 'a:' } as never)],
+    [
+      'createRedisTransactionStore',
+      'finishedTTLMs',
+      () => createRedisTransactionStore({ client, finishedTTLMs: 1 } as never),
+    ],
+  ])('is refused by %s, naming it', (where, name, create) => {
+    const error = thrown(create);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(
+      new RegExp(`^${where}: unknown option "${name}"; the options are `),
+    );
+  });
+
+  it('is refused by waitFor and stale, naming it, before anything is read', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
+    const waited = await tracker.waitFor('ORD-1', { timout: 10 } as never).catch((error: unknown) => error);
+    expect(waited).toBeInstanceOf(TypeError);
+    expect((waited as Error).message).toBe(
+      'waitFor: unknown option "timout"; the options are timeout, signal',
+    );
+    const listed = await tracker.stale({ olderThen: 0 } as never).catch((error: unknown) => error);
+    expect(listed).toBeInstanceOf(TypeError);
+    expect((listed as Error).message).toBe(
+      'stale: unknown option "olderThen"; the options are olderThan, kind, limit',
+    );
+  });
+});
+
+describe('the documented options', () => {
+  it('are accepted', async () => {
+    const store = createMemoryTransactionStore({
+      maxEntries: 10,
+      maxBytes: 4_096,
+      finishedTtlMs: 1_000,
+      now: Date.now,
+    });
+    const tracker = createTransactionTracker({
+      store,
+      staleAfterMs: { card: 1 },
+      pollIntervalMs: 100,
+      now: Date.now,
+    });
+    await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.expire('ORD-2');
+    await expect(
+      tracker.waitFor('ORD-2', { timeout: 1_000, signal: new AbortController().signal }),
+    ).resolves.toMatchObject({ state: 'expired' });
+    await expect(tracker.stale({ olderThan: 0, kind: 'card', limit: 5 })).resolves.toEqual([]);
+    expect(() => createRedisDedupeStore({ client, prefix: 'a:', completeRetryMs: 10 })).not.toThrow();
+    expect(() =>
+      createRedisTransactionStore({ client, subscriber: undefined, prefix: 'b:', finishedTtlMs: 1_000 }),
+    ).not.toThrow();
+  });
+});
