@@ -6,6 +6,7 @@
  * @module
  */
 import type { CallbackEvent } from './events.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 
 /**
@@ -102,6 +103,15 @@ export function positiveOption(
   return value;
 }
 
+/** The options {@link createMemoryDedupeStore} knows; any other key is refused. */
+const MEMORY_STORE_OPTIONS: OptionNames<MemoryDedupeStoreOptions> = {
+  maxEntries: true,
+  maxBytes: true,
+  maxInProgress: true,
+  ttlMs: true,
+  now: true,
+};
+
 const ENTRY_OVERHEAD_BYTES = 80;
 const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTES;
 
@@ -124,6 +134,7 @@ const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTE
  */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
   const name = 'createMemoryDedupeStore';
+  refuseUnknownOptions(name, options, MEMORY_STORE_OPTIONS);
   const maxEntries = Math.max(1, Math.floor(positiveOption(name, 'maxEntries', options.maxEntries, 50_000)));
   const maxBytes = positiveOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
   const maxInProgress = Math.max(

@@ -13,17 +13,15 @@
  */
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
-import {
-  expectedFromTransaction,
-  findCallbackTransaction,
-  settleCallbackTransaction,
-} from '../transactions/callbacks.js';
+import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
+import type { CallbackSettlement } from '../transactions/callbacks.js';
 import type { TransactionRecord } from '../transactions/store.js';
 import type { SettleResult, TransactionTracker } from '../transactions/tracker.js';
 
@@ -228,7 +226,8 @@ export interface CallbackHandlerOptions<
    * Settle pending transactions (`hosted-payments/transactions`): a callback for a reference it
    * never recorded is refused (409 `unknown_reference`), `expected` comes from the recorded amount
    * and currency, and a second, different outcome for a settled transaction is refused (409
-   * `conflicting_outcome`) and never applied. The key is the signed reference.
+   * `conflicting_outcome`) and never applied. The key is the signed reference. It must be a
+   * tracker `createTransactionTracker` made (anything else throws a `TypeError` at creation).
    */
   readonly tracker?: TransactionTracker;
   /**
@@ -423,6 +422,35 @@ async function readChunks(
   return concatBytes(chunks, total);
 }
 
+/** The options `createCallbackHandler` knows; any other key is refused. */
+const HANDLER_OPTIONS: OptionNames<CallbackHandlerOptions> = {
+  secret: true,
+  verify: true,
+  publicOrigin: true,
+  onEvent: true,
+  dedupe: true,
+  dedupeTtlMs: true,
+  processingTimeoutMs: true,
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+  expected: true,
+  tracker: true,
+  onError: true,
+  onContradiction: true,
+};
+
+/** What a tracker `createTransactionTracker` made carries for the handler; `undefined` on anything else. */
+const settlementOf = (tracker: unknown): CallbackSettlement | undefined =>
+  typeof tracker === 'object' && tracker !== null
+    ? (tracker as { [CALLBACK_SETTLEMENT]?: CallbackSettlement })[CALLBACK_SETTLEMENT]
+    : undefined;
+
+/** Whether `value` is an object with each of these methods. */
+const hasMethods = (value: unknown, ...names: string[]): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
 const SECRET_HELP =
   'Set it to the secret the callback URLs were signed with (signCallbackUrl), e.g. ' +
   "secret: process.env.WEBHOOK_SECRET, generated with 'openssl rand -base64 32'. " +
@@ -508,8 +536,9 @@ const originOf = (value: unknown): string | undefined => {
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)
  * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed; so does an
- * `onEvent` (or a given `expected` or `onError`) that is not a function, and a `publicOrigin`
- * that is not an http(s) origin.
+ * option it does not know (a misspelt `publicOrigin` is never dropped in silence), an `onEvent`
+ * (or a given `expected` or `onError`) that is not a function, a `publicOrigin` that is not an
+ * http(s) origin, a `dedupe` that is neither `false` nor a store, and a `tracker` that is not one.
  *
  * @example
  * ```ts
@@ -529,6 +558,7 @@ export function createCallbackHandler(
 ): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
+  refuseUnknownOptions('createCallbackHandler', options, HANDLER_OPTIONS);
   const secret = usableSecrets(options);
   if (typeof options.onEvent !== 'function') {
     throw new TypeError('createCallbackHandler: onEvent must be a function (event, context) => unknown');
@@ -557,7 +587,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       `createCallbackHandler: bodyTimeoutMs must be at most ${MAX_TIMER_MS} ms, got ${bodyTimeoutMs}`,
     );
   }
-  const store = options.dedupe === false ? undefined : (options.dedupe ?? createMemoryDedupeStore());
+  const { dedupe, tracker } = options;
+  if (dedupe !== undefined && dedupe !== false && !hasMethods(dedupe, 'begin', 'complete', 'abandon')) {
+    throw new TypeError(
+      'createCallbackHandler: dedupe must be false or a store with begin, complete and abandon (createMemoryDedupeStore, createRedisDedupeStore)',
+    );
+  }
+  const settlement = tracker === undefined ? undefined : settlementOf(tracker);
+  if (tracker !== undefined && settlement === undefined) {
+    throw new TypeError('createCallbackHandler: tracker must be a tracker from createTransactionTracker');
+  }
+  const store = dedupe === false ? undefined : (dedupe ?? createMemoryDedupeStore());
   const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
   const processingTimeoutMs = positiveOption(
     'createCallbackHandler',
@@ -684,15 +724,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let dedupeKey = '';
     let transaction: TransactionRecord | undefined;
     try {
-      if (options.tracker !== undefined) {
-        const found = await findCallbackTransaction(options.tracker, event, signedReference);
+      if (settlement !== undefined) {
+        const found = await settlement.find(tracker!, event, signedReference);
         if (!found.ok) return await refuse(request, found.status, found.reason, found.error);
         transaction = found.record;
       }
       if (options.expected !== undefined || transaction !== undefined) {
         const expected =
           transaction !== undefined
-            ? expectedFromTransaction(transaction)
+            ? settlement!.expected(transaction)
             : await options.expected!(event, contextOf(request, { reference }));
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
@@ -751,7 +791,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> | undefined;
       if (transaction !== undefined) {
-        const settled = await settleCallbackTransaction(options.tracker!, event, transaction);
+        const settled = await settlement!.settle(tracker!, event, transaction);
         if (!settled.ok) {
           if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
           claimed = false;

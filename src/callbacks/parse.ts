@@ -8,6 +8,7 @@
  * @module
  */
 import { CallbackParseError } from '../errors.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type {
   CallbackEvent,
   CardPaymentFailedEvent,
@@ -178,6 +179,9 @@ function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): Callba
   }
 }
 
+/** The options `parseCallback` and `safeParseCallback` know; any other key is refused. */
+const PARSE_OPTIONS: OptionNames<ParseCallbackOptions> = { onContradiction: true };
+
 /** The body → the event, or the error saying why not. */
 function read(body: unknown, options: ParseCallbackOptions | undefined): CallbackEvent | CallbackParseError {
   const value = readBody(body);
@@ -199,7 +203,8 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  *   none of the documented callbacks, a documented key is missing or mistyped, an amount is not
  *   a plain decimal, or the outcome signals disagree, are not recognised or are missing. The
  *   message names the fields, never an amount or other payload content.
- * @throws {TypeError} when `onContradiction` is set to anything but `'warn'` or `'reject'`.
+ * @throws {TypeError} when `onContradiction` is set to anything but `'warn'` or `'reject'`, or
+ *   `options` holds a key it does not know (a misspelt option is never dropped in silence).
  *
  * @example
  * ```ts
@@ -218,6 +223,7 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  * ```
  */
 export function parseCallback(body: unknown, options?: ParseCallbackOptions): CallbackEvent {
+  refuseUnknownOptions('parseCallback', options, PARSE_OPTIONS);
   contradictionPolicy('parseCallback', options?.onContradiction);
   const result = safeParseCallback(body, options);
   if (!result.success) throw result.error;
@@ -226,9 +232,9 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
 
 /**
  * Like {@link parseCallback}, but returns `{ success, event | error }` and never throws, whatever
- * the input (null, arrays, huge or deeply nested JSON, `__proto__` keys, throwing getters). Only an
- * `onContradiction` other than `'warn'` or `'reject'` throws (a `TypeError`): that is the code's
- * mistake, not the sender's.
+ * the input (null, arrays, huge or deeply nested JSON, `__proto__` keys, throwing getters). Only
+ * options it cannot read throw (a `TypeError`: an `onContradiction` other than `'warn'` or
+ * `'reject'`, a key it does not know): that is the code's mistake, not the sender's.
  *
  * @example
  * ```ts
@@ -241,6 +247,7 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {
+  refuseUnknownOptions('safeParseCallback', options, PARSE_OPTIONS);
   contradictionPolicy('safeParseCallback', options?.onContradiction);
   let outcome: CallbackEvent | CallbackParseError;
   try {

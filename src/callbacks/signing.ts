@@ -28,6 +28,7 @@
  */
 import type * as NodeCrypto from 'node:crypto';
 import { CallbackVerificationError } from '../errors.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 
 /**
  * The query parameters `signCallbackUrl` adds: `hp_ref` (the reference) and `hp_sig` (the
@@ -77,6 +78,10 @@ export interface VerifyCallbackUrlOptions {
    */
   readonly origin?: string;
 }
+
+/** The options each function knows; any other key is refused (a misspelt `origin` is not dropped). */
+const SIGN_OPTIONS: OptionNames<SignCallbackUrlOptions> = { secret: true, reference: true };
+const VERIFY_OPTIONS: OptionNames<VerifyCallbackUrlOptions> = { secret: true, origin: true };
 
 /**
  * The result of a successful {@link verifyCallbackUrl}.
@@ -224,7 +229,8 @@ function verificationSecrets(secret: unknown): string[] {
  * `createCallbackHandler({ secret })` verifies it.
  *
  * @throws {TypeError} for a URL that is not an absolute `http:` or `https:` URL, a reference
- *   that is empty or not well-formed Unicode, or a secret shorter than 16 characters.
+ *   that is empty or not well-formed Unicode, a secret shorter than 16 characters, or an option
+ *   it does not know.
  *
  * @example
  * ```ts
@@ -236,6 +242,7 @@ function verificationSecrets(secret: unknown): string[] {
  * ```
  */
 export async function signCallbackUrl(url: string | URL, options: SignCallbackUrlOptions): Promise<string> {
+  refuseUnknownOptions('signCallbackUrl', options, SIGN_OPTIONS);
   const parsed = toHttpUrl(url);
   if (parsed === undefined) throw new TypeError('signCallbackUrl: url must be an absolute http or https URL');
   const { reference, secret } = options;
@@ -272,6 +279,8 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
  * @throws {CallbackVerificationError} with `reason` `invalid_url`, `missing_reference`,
  *   `missing_signature` or `bad_signature` for the URL; `no_secret` (no secret set) or
  *   `weak_secret` (one shorter than 16 characters) for the options.
+ * @throws {TypeError} for an option it does not know (a misspelt `origin` would otherwise leave
+ *   the host unpinned).
  *
  * @example
  * ```ts
@@ -292,6 +301,7 @@ export async function verifyCallbackUrl(
   url: string | URL,
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
+  refuseUnknownOptions('verifyCallbackUrl', options, VERIFY_OPTIONS);
   const secrets = verificationSecrets(options.secret);
   // A URL object is read as it is (verification never changes it), not parsed again.
   const parsed = url instanceof URL ? (isHttpUrl(url) ? url : undefined) : toHttpUrl(url);

@@ -2,6 +2,7 @@
 // still process every callback exactly once. ioredis is an optional peer dependency: this module
 // never imports it at runtime; the merchant passes a client it created (Redis or Cluster).
 import type { DedupeState, DedupeStore } from '../callbacks/dedupe.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -48,6 +49,13 @@ export interface RedisDedupeStoreOptions {
    */
   readonly completeRetryMs?: number;
 }
+
+/** The options {@link createRedisDedupeStore} knows; any other key is refused. */
+const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
+  client: true,
+  prefix: true,
+  completeRetryMs: true,
+};
 
 /**
  * A Redis-backed {@link DedupeStore}, with the same contract as the SDK's in-memory one:
@@ -146,6 +154,7 @@ const newToken = (): string => {
  * ```
  */
 export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
+  refuseUnknownOptions('createRedisDedupeStore', options, DEDUPE_STORE_OPTIONS);
   const { client } = options;
   const prefix = options.prefix ?? 'hosted-payments:dedupe:';
   const completeRetryMs = Math.max(0, options.completeRetryMs ?? 5_000);

@@ -4,6 +4,7 @@
 // the client.
 import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
 import type { RedisScriptClient } from './index.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -105,6 +106,14 @@ end
 return out
 `;
 
+/** The options {@link createRedisTransactionStore} knows; any other key is refused. */
+const TRANSACTION_STORE_OPTIONS: OptionNames<RedisTransactionStoreOptions> = {
+  client: true,
+  subscriber: true,
+  prefix: true,
+  finishedTtlMs: true,
+};
+
 const parse = (text: unknown): TransactionRecord => {
   const record: unknown = typeof text === 'string' ? JSON.parse(text) : undefined;
   if (typeof record !== 'object' || record === null)
@@ -137,6 +146,7 @@ const parse = (text: unknown): TransactionRecord => {
  * ```
  */
 export function createRedisTransactionStore(options: RedisTransactionStoreOptions): RedisTransactionStore {
+  refuseUnknownOptions('createRedisTransactionStore', options, TRANSACTION_STORE_OPTIONS);
   const { client } = options;
   const prefix = options.prefix ?? 'hosted-payments:tx:';
   const finishedTtlMs = Math.max(1, Math.ceil(options.finishedTtlMs ?? 7 * 24 * 60 * 60 * 1000));

@@ -1,8 +1,9 @@
 /**
  * What `createCallbackHandler({ tracker })` does with the tracker, in one place: find the
  * transaction a callback is about (refusing one never recorded), and settle it exactly once
- * (refusing a second, different outcome). The handler calls these two functions and answers
- * with the status and reason they give.
+ * (refusing a second, different outcome). The handler calls these functions and answers with the
+ * status and reason they give; it finds them on the tracker ({@link callbackSettlement}), so the
+ * webhook route ships them only to merchants who use a tracker.
  *
  * @module
  */
@@ -104,3 +105,13 @@ export async function settleCallbackTransaction(
     throw error;
   }
 }
+
+/** The functions `createTransactionTracker` puts on every tracker for the handler. */
+export const callbackSettlement = {
+  find: findCallbackTransaction,
+  expected: expectedFromTransaction,
+  settle: settleCallbackTransaction,
+};
+
+/** What the handler finds on a tracker. */
+export type CallbackSettlement = typeof callbackSettlement;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
 
@@ -208,6 +209,14 @@ interface Slot {
   bytes: number;
 }
 
+/** The options {@link createMemoryTransactionStore} knows; any other key is refused. */
+const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
+  maxEntries: true,
+  maxBytes: true,
+  finishedTtlMs: true,
+  now: true,
+};
+
 /**
  * A {@link TransactionStore} in this process's memory, the tracker's default. Bounded by entries
  * and by bytes: settled and expired records age out after `finishedTtlMs`, or earlier (oldest
@@ -223,6 +232,7 @@ interface Slot {
 export function createMemoryTransactionStore(
   options: MemoryTransactionStoreOptions = {},
 ): MemoryTransactionStore {
+  refuseUnknownOptions('createMemoryTransactionStore', options, MEMORY_STORE_OPTIONS);
   const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 100_000));
   const maxBytes = Math.max(1, options.maxBytes ?? 64 * 1024 * 1024);
   const finishedTtlMs = Math.max(0, options.finishedTtlMs ?? 24 * 60 * 60 * 1000);

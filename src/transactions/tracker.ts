@@ -6,8 +6,11 @@
  * @module
  */
 import { PaymentsError, ValidationError, type ValidationIssue } from '../errors.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
+import { callbackSettlement } from './callbacks.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
@@ -167,6 +170,23 @@ export interface TransactionTracker {
   expire(reference: string): Promise<TransactionRecord>;
 }
 
+// The options each function knows; any other key is refused (a misspelt `store` would give a
+// tracker in this process's memory where the merchant meant a shared one).
+const TRACKER_OPTIONS: OptionNames<TransactionTrackerOptions> = {
+  store: true,
+  staleAfterMs: true,
+  pollIntervalMs: true,
+  now: true,
+};
+const KIND_NAMES: OptionNames<Record<TransactionKind, number>> = {
+  card: true,
+  mobile_money: true,
+  checkout: true,
+  payout: true,
+};
+const WAIT_OPTIONS: OptionNames<WaitForOptions> = { timeout: true, signal: true };
+const STALE_OPTIONS: OptionNames<StaleOptions> = { olderThan: true, kind: true, limit: true };
+
 const defaultStaleAfterMs: Record<TransactionKind, number> = {
   card: 30 * 60_000,
   mobile_money: 5 * 60_000,
@@ -236,6 +256,8 @@ const abortReason = (signal: AbortSignal): Error =>
  * ```
  */
 export function createTransactionTracker(options: TransactionTrackerOptions = {}): TransactionTracker {
+  refuseUnknownOptions('createTransactionTracker', options, TRACKER_OPTIONS);
+  refuseUnknownOptions('createTransactionTracker: staleAfterMs', options.staleAfterMs, KIND_NAMES);
   const store = options.store ?? createMemoryTransactionStore();
   const now = options.now ?? Date.now;
   const pollIntervalMs = Math.max(10, positiveMs(options.pollIntervalMs, 'pollIntervalMs') ?? 2_000);
@@ -355,6 +377,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
 
     async waitFor(reference, waitOptions = {}) {
+      refuseUnknownOptions('waitFor', waitOptions, WAIT_OPTIONS);
       const { signal } = waitOptions;
       const timeoutOption = positiveMs(waitOptions.timeout, 'timeout');
       if (signal?.aborted) throw abortReason(signal);
@@ -419,6 +442,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
 
     async stale(staleOptions = {}) {
+      refuseUnknownOptions('stale', staleOptions, STALE_OPTIONS);
       const olderThan = positiveMs(staleOptions.olderThan, 'olderThan');
       const limit = Math.max(1, Math.floor(staleOptions.limit ?? 1_000));
       const at = now();
@@ -449,5 +473,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
   };
   clocks.set(tracker, now);
+  // Not enumerable: a spread or JSON copy of the tracker carries only its methods.
+  Object.defineProperty(tracker, CALLBACK_SETTLEMENT, { value: callbackSettlement });
   return tracker;
 }

@@ -61,6 +61,10 @@ describe('createCallbackHandler', () => {
     ['null', null],
     ['a number', 42],
     ['an object without get and settle', {}],
+    [
+      'an object with get and settle that createTransactionTracker did not make',
+      { ...createTransactionTracker() },
+    ],
   ])('refuses a tracker option that is %s', (_what, tracker) => {
     const error = thrown(() =>
       createCallbackHandler({ secret, onEvent, tracker } as unknown as CallbackHandlerOptions),

@@ -38,6 +38,14 @@ describe('an unknown option', () => {
     );
   });
 
+  it('is refused inside staleAfterMs, naming the kind', () => {
+    const error = thrown(() => createTransactionTracker({ staleAfterMs: { cards: 1_000 } } as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'createTransactionTracker: staleAfterMs: unknown option "cards"; the options are card, mobile_money, checkout, payout',
+    );
+  });
+
   it('is refused by waitFor and stale, naming it, before anything is read', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
