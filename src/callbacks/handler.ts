@@ -725,7 +725,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let transaction: TransactionRecord | undefined;
     try {
       if (settlement !== undefined) {
-        const found = await settlement.find(tracker!, event, signedReference);
+        const found = await settlement.find(event, signedReference);
         if (!found.ok) return await refuse(request, found.status, found.reason, found.error);
         transaction = found.record;
       }
@@ -791,7 +791,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> | undefined;
       if (transaction !== undefined) {
-        const settled = await settlement!.settle(tracker!, event, transaction);
+        const settled = await settlement!.settle(event, transaction);
         if (!settled.ok) {
           if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
           claimed = false;

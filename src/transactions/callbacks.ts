@@ -106,12 +106,14 @@ export async function settleCallbackTransaction(
   }
 }
 
-/** The functions `createTransactionTracker` puts on every tracker for the handler. */
-export const callbackSettlement = {
-  find: findCallbackTransaction,
+/** What `createTransactionTracker` puts on each tracker for the handler: these functions, on it. */
+export const callbackSettlement = (tracker: TransactionTracker) => ({
+  find: (event: CallbackEvent, signedReference: string | undefined) =>
+    findCallbackTransaction(tracker, event, signedReference),
   expected: expectedFromTransaction,
-  settle: settleCallbackTransaction,
-};
+  settle: (event: CallbackEvent, record: TransactionRecord) =>
+    settleCallbackTransaction(tracker, event, record),
+});
 
 /** What the handler finds on a tracker. */
-export type CallbackSettlement = typeof callbackSettlement;
+export type CallbackSettlement = ReturnType<typeof callbackSettlement>;

@@ -474,6 +474,6 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   };
   clocks.set(tracker, now);
   // Not enumerable: a spread or JSON copy of the tracker carries only its methods.
-  Object.defineProperty(tracker, CALLBACK_SETTLEMENT, { value: callbackSettlement });
+  Object.defineProperty(tracker, CALLBACK_SETTLEMENT, { value: callbackSettlement(tracker) });
   return tracker;
 }
