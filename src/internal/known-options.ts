@@ -1,9 +1,10 @@
 /**
- * The options objects outside the client (the webhook route, URL signing, parsing, the stores and
- * the tracker) hold only the keys their functions know. A misspelt option — `publicOrign`,
- * `onContradictions`, `stor` — would otherwise be dropped and its default used in silence, and
- * the default is often the weaker setting (no pinned origin, the documented contradiction
- * accepted, a store in this process only). The client's own options are checked by its schemas.
+ * The options objects outside the client (the webhook route, URL signing, parsing, the stores, the
+ * tracker, the sandbox and the testing aids) hold only the keys their functions know. A misspelt
+ * option — `publicOrign`, `onContradictions`, `stor`, `failureRat` — would otherwise be dropped and
+ * its default used in silence, and the default is often the weaker setting (no pinned origin, the
+ * documented contradiction accepted, a store in this process only, a sandbox where every payment
+ * succeeds). The client's own options are checked by its schemas.
  *
  * @module
  */

@@ -9,6 +9,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { endpointPaths } from '../internal/endpoints.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type { CallbackDelivery, CallbackTransport } from './delivery.js';
 import { sandboxTestValues } from './outcomes.js';
 import type { DeliveryReport } from './report.js';
@@ -17,7 +18,12 @@ import { checkoutPageRoutes } from './routes/checkout-page.js';
 import { checkoutPagePath, checkoutSessionRoutes } from './routes/checkout-session.js';
 import { paymentRoutes } from './routes/payment.js';
 import { payoutRoutes } from './routes/payout.js';
-import { createSandboxState, type SandboxBehaviourOptions, type SandboxState } from './sandbox-state.js';
+import {
+  createSandboxState,
+  SANDBOX_BEHAVIOUR_OPTIONS,
+  type SandboxBehaviourOptions,
+  type SandboxState,
+} from './sandbox-state.js';
 
 /**
  * The paths the sandbox serves: the service's endpoint paths (card and mobile-money payments
@@ -59,6 +65,13 @@ export interface SandboxAppOptions extends SandboxBehaviourOptions {
   /** How callbacks are sent; default `fetch` POST. */
   transport?: CallbackTransport;
 }
+
+/** The options {@link createSandboxApp} knows; any other key is refused. */
+const APP_OPTIONS: OptionNames<SandboxAppOptions> = {
+  ...SANDBOX_BEHAVIOUR_OPTIONS,
+  publicUrl: true,
+  transport: true,
+};
 
 /**
  * The sandbox application and its state.
@@ -139,6 +152,7 @@ function describeAndFallBack(app: Hono<SandboxEnv>, state: SandboxState): void {
  * ```
  */
 export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
+  refuseUnknownOptions('createSandboxApp', options, APP_OPTIONS);
   const state = createSandboxState(options);
   const app = new Hono<SandboxEnv>();
   logRequests(app, state);

@@ -5,6 +5,7 @@
  */
 
 import type { PaymentMethodKind } from '../callbacks/events.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { sandboxTestValues } from './outcomes.js';
 
 /** The header of the page's answer to its form saying how the payment ended (`paid` or `failed`); browsers ignore it. */
@@ -29,6 +30,13 @@ export interface CompleteCheckoutOptions {
   /** The phone typed on the page (mobile-money only); default the test phone for `outcome`. */
   readonly phoneNumber?: string;
 }
+
+/** The options {@link completeCheckout} knows; any other key is refused. */
+const COMPLETE_OPTIONS: OptionNames<CompleteCheckoutOptions> = {
+  method: true,
+  outcome: true,
+  phoneNumber: true,
+};
 
 /**
  * What the page answered to the submitted form.
@@ -96,6 +104,7 @@ export async function completeCheckout(
   checkoutLink: string,
   options: CompleteCheckoutOptions,
 ): Promise<CheckoutCompletion> {
+  refuseUnknownOptions('completeCheckout', options, COMPLETE_OPTIONS);
   const page = await fetch(checkoutLink);
   const html = await page.text();
   if (!page.ok) throw new Error(`The checkout page ${checkoutLink} answered ${page.status}.`);

@@ -6,6 +6,7 @@
  */
 
 import type { CallbackEventType } from '../callbacks/events.js';
+import type { OptionNames } from '../internal/known-options.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
 import type { CheckoutSessionView } from './checkout-page-html.js';
 import { createDeliveryQueue, type CallbackTransport, type DeliveryQueue } from './delivery.js';
@@ -58,6 +59,22 @@ export interface SandboxBehaviourOptions {
    */
   log?: SandboxLogger | false;
 }
+
+/** The keys of {@link SandboxBehaviourOptions}: every sandbox entry knows them. */
+export const SANDBOX_BEHAVIOUR_OPTIONS: OptionNames<SandboxBehaviourOptions> = {
+  callbackDelayMs: true,
+  walletBalance: true,
+  payoutFee: true,
+  deliveryRetries: true,
+  retryDelayMs: true,
+  deliveryTimeoutMs: true,
+  duplicateDeliveries: true,
+  mobileMoneyBrand: true,
+  failureRate: true,
+  cardPaymentMethod: true,
+  random: true,
+  log: true,
+};
 
 /** A checkout session behind its hosted page. */
 export interface CheckoutSession extends CheckoutSessionView {

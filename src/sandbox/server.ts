@@ -1,5 +1,6 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { createSandboxApp } from './app.js';
 import {
   completeCheckout,
@@ -9,7 +10,7 @@ import {
 import type { CallbackDelivery } from './delivery.js';
 import { deliveryLogger } from './log.js';
 import type { DeliveryReport } from './report.js';
-import type { SandboxBehaviourOptions } from './sandbox-state.js';
+import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from './sandbox-state.js';
 
 /**
  * Options of {@link startSandbox}. Every one is optional.
@@ -27,6 +28,13 @@ export interface StartSandboxOptions extends SandboxBehaviourOptions {
   /** Interface to bind. Default `'127.0.0.1'` (loopback only). */
   host?: string;
 }
+
+/** The options {@link startSandbox} knows; any other key is refused. */
+const START_OPTIONS: OptionNames<StartSandboxOptions> = {
+  ...SANDBOX_BEHAVIOUR_OPTIONS,
+  port: true,
+  host: true,
+};
 
 /**
  * A running sandbox.
@@ -101,9 +109,11 @@ function describeBinding(address: AddressInfo): { bound: string; url: string } {
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
-  const host = options.host ?? '127.0.0.1';
+  refuseUnknownOptions('startSandbox', options, START_OPTIONS);
+  const { port: listenPort, host: hostOption, ...behaviour } = options;
+  const host = hostOption ?? '127.0.0.1';
   const log = options.log ?? deliveryLogger();
-  const engine = createSandboxApp({ ...options, log });
+  const engine = createSandboxApp({ ...behaviour, log });
   const server = createAdaptorServer({
     fetch: engine.app.fetch,
     hostname: host,
@@ -113,7 +123,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
+      server.listen(listenPort ?? 0, host, () => {
         server.off('error', reject);
         resolve();
       });

@@ -1,5 +1,6 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type { CallbackPayloadByType } from '../sandbox/payloads.js';
 import { callbackFixtures } from './fixtures.js';
 
@@ -31,6 +32,14 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
   /** Fields to change in the fixture, e.g. `{ amount: '999' }`. */
   readonly overrides?: Partial<CallbackPayloadByType[T]>;
 }
+
+/** The options {@link createCallbackRequest} knows; any other key is refused. */
+const REQUEST_OPTIONS: OptionNames<CallbackRequestOptions> = {
+  secret: true,
+  reference: true,
+  url: true,
+  overrides: true,
+};
 
 const DEFAULT_URL = 'https://shop.example/webhooks/payments';
 const DEFAULT_REFERENCE = 'ORDER-1001';
@@ -65,6 +74,7 @@ export async function createCallbackRequest<T extends CallbackEventType>(
   type: T,
   options: CallbackRequestOptions<T>,
 ): Promise<Request> {
+  refuseUnknownOptions('createCallbackRequest', options, REQUEST_OPTIONS);
   const fixture: Record<string, unknown> = { ...callbackFixtures[type], ...options.overrides };
   const field = referenceField[type];
   const own = field === undefined ? undefined : fixture[field];

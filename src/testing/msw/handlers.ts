@@ -1,10 +1,11 @@
 import { http, type HttpHandler } from 'msw';
 import type { CallbackEventType } from '../../callbacks/events.js';
 import type { CallbackPayload } from '../../callbacks/schemas.js';
+import { refuseUnknownOptions, type OptionNames } from '../../internal/known-options.js';
 import { createSandboxApp, sandboxPaths } from '../../sandbox/app.js';
 import type { CallbackDelivery, CallbackTransport } from '../../sandbox/delivery.js';
 import type { DeliveryReport } from '../../sandbox/report.js';
-import type { SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
+import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
 
 /**
  * Options of {@link createPaymentsHandlers}.
@@ -37,6 +38,13 @@ export interface PaymentsHandlersOptions extends Omit<
   /** Base of the retry backoff, in ms. Default 10. */
   retryDelayMs?: number;
 }
+
+/** The options {@link createPaymentsHandlers} knows; any other key is refused. */
+const HANDLERS_OPTIONS: OptionNames<PaymentsHandlersOptions> = {
+  ...SANDBOX_BEHAVIOUR_OPTIONS,
+  baseUrl: true,
+  onCallback: true,
+};
 
 /**
  * The msw handlers and the state behind them.
@@ -97,9 +105,10 @@ export interface PaymentsHandlers {
  * ```
  */
 export function createPaymentsHandlers(options: PaymentsHandlersOptions): PaymentsHandlers {
-  const base = new URL(options.baseUrl);
+  refuseUnknownOptions('createPaymentsHandlers', options, HANDLERS_OPTIONS);
+  const { baseUrl, onCallback, ...behaviour } = options;
+  const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const onCallback = options.onCallback;
   const transport: CallbackTransport | undefined = onCallback
     ? async ({ payload, url, type }) => {
         await onCallback(payload, url, type);
@@ -107,7 +116,7 @@ export function createPaymentsHandlers(options: PaymentsHandlersOptions): Paymen
       }
     : undefined;
   const engine = createSandboxApp({
-    ...options,
+    ...behaviour,
     callbackDelayMs: options.callbackDelayMs ?? 0,
     retryDelayMs: options.retryDelayMs ?? 10,
     publicUrl: `${base.origin}${prefix}`,
