@@ -3,6 +3,7 @@
 // 'reject'` would accept the documented contradiction as paid, and a `dedupe: true` or a
 // `tracker` that is not one would answer 500 to every delivery instead of failing at start-up.
 import { describe, expect, it } from 'vitest';
+import { caught } from '../helpers/caught.js';
 import {
   createCallbackHandler,
   createMemoryDedupeStore,
@@ -20,23 +21,14 @@ const onEvent = () => undefined;
 // The redirect card success as documented: payment_status complete, paid 'False'.
 const contradiction = { ...callbackFixtures['checkout.succeeded'], payment_method: 'CARD', paid: 'False' };
 
-const thrown = (run: () => unknown): unknown => {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-};
-
 describe('createCallbackHandler', () => {
   it.each([
     ['publicOrign', { publicOrign: 'https://shop.example' }],
     ['onContradictions', { onContradictions: 'reject' }],
     ['dedupeTTLMs', { dedupeTTLMs: 1_000 }],
     ['maxBodyByte', { maxBodyByte: 1_024 }],
-  ])('refuses the unknown option %s, naming it', (name, extra) => {
-    const error = thrown(() =>
+  ])('refuses the unknown option %s, naming it', async (name, extra) => {
+    const error = await caught(() =>
       createCallbackHandler({ secret, onEvent, ...extra } as unknown as CallbackHandlerOptions),
     );
     expect(error).toBeInstanceOf(TypeError);
@@ -49,8 +41,8 @@ describe('createCallbackHandler', () => {
     ['null', null],
     ['an object without begin, complete and abandon', {}],
     ['a store missing abandon', { begin: async () => 'new', complete: async () => undefined }],
-  ])('refuses a dedupe option that is %s', (_what, dedupe) => {
-    const error = thrown(() =>
+  ])('refuses a dedupe option that is %s', async (_what, dedupe) => {
+    const error = await caught(() =>
       createCallbackHandler({ secret, onEvent, dedupe } as unknown as CallbackHandlerOptions),
     );
     expect(error).toBeInstanceOf(TypeError);
@@ -65,8 +57,8 @@ describe('createCallbackHandler', () => {
       'an object with get and settle that createTransactionTracker did not make',
       { ...createTransactionTracker() },
     ],
-  ])('refuses a tracker option that is %s', (_what, tracker) => {
-    const error = thrown(() =>
+  ])('refuses a tracker option that is %s', async (_what, tracker) => {
+    const error = await caught(() =>
       createCallbackHandler({ secret, onEvent, tracker } as unknown as CallbackHandlerOptions),
     );
     expect(error).toBeInstanceOf(TypeError);
@@ -100,8 +92,8 @@ describe('parseCallback and safeParseCallback', () => {
     ['safeParseCallback', safeParseCallback],
   ] as const)(
     '%s refuses an unknown option rather than accept the documented contradiction',
-    (name, parse) => {
-      const error = thrown(() => parse(contradiction, { onContradictions: 'reject' } as never));
+    async (name, parse) => {
+      const error = await caught(() => parse(contradiction, { onContradictions: 'reject' } as never));
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toBe(
         `${name}: unknown option "onContradictions"; the options are onContradiction`,
@@ -112,8 +104,8 @@ describe('parseCallback and safeParseCallback', () => {
   it.each([
     ['parseCallback', parseCallback],
     ['safeParseCallback', safeParseCallback],
-  ] as const)('%s refuses options that are not an object', (name, parse) => {
-    const error = thrown(() => parse(contradiction, 'reject' as never));
+  ] as const)('%s refuses options that are not an object', async (name, parse) => {
+    const error = await caught(() => parse(contradiction, 'reject' as never));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(`${name}: options must be an object`);
   });
@@ -129,11 +121,13 @@ describe('parseCallback and safeParseCallback', () => {
 
 describe('signCallbackUrl and verifyCallbackUrl', () => {
   it('signCallbackUrl refuses an unknown option, naming it', async () => {
-    const error = await signCallbackUrl('https://shop.example/hooks', {
-      secret,
-      reference: 'ORDER-1',
-      referense: 'ORDER-2',
-    } as never).catch((caught: unknown) => caught);
+    const error = await caught(() =>
+      signCallbackUrl('https://shop.example/hooks', {
+        secret,
+        reference: 'ORDER-1',
+        referense: 'ORDER-2',
+      } as never),
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
       'signCallbackUrl: unknown option "referense"; the options are secret, reference',
@@ -147,8 +141,8 @@ describe('signCallbackUrl and verifyCallbackUrl', () => {
     await expect(verifyCallbackUrl(url, { secret, origin: 'https://shop.example' })).rejects.toMatchObject({
       reason: 'bad_signature',
     });
-    const error = await verifyCallbackUrl(url, { secret, orgin: 'https://shop.example' } as never).catch(
-      (caught: unknown) => caught,
+    const error = await caught(() =>
+      verifyCallbackUrl(url, { secret, orgin: 'https://shop.example' } as never),
     );
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
@@ -158,8 +152,8 @@ describe('signCallbackUrl and verifyCallbackUrl', () => {
 });
 
 describe('createMemoryDedupeStore', () => {
-  it('refuses an unknown option, naming it', () => {
-    const error = thrown(() => createMemoryDedupeStore({ maxEntry: 10 } as never));
+  it('refuses an unknown option, naming it', async () => {
+    const error = await caught(() => createMemoryDedupeStore({ maxEntry: 10 } as never));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(/^createMemoryDedupeStore: unknown option "maxEntry"; /);
   });

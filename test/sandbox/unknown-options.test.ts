@@ -2,20 +2,12 @@
 // anything: a misspelt `failureRate` would otherwise run every payment as a success, and a test
 // written to exercise failures would pass without ever seeing one.
 import { describe, expect, it } from 'vitest';
+import { caught } from '../helpers/caught.js';
 import { completeCheckout, createSandboxApp, startSandbox } from '../../src/sandbox/index.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
 import { createPaymentsHandlers } from '../../src/testing/msw/index.js';
 
 const secret = 'whsec_0123456789abcdef';
-
-const failure = async (run: () => unknown): Promise<unknown> => {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-};
 
 describe('an unknown option', () => {
   it.each([
@@ -38,7 +30,7 @@ describe('an unknown option', () => {
       () => completeCheckout('http://127.0.0.1:9/checkout/1', { method: 'card', outcom: 'failure' } as never),
     ],
   ])('is refused by %s, naming it', async (where, name, run) => {
-    const error = await failure(run);
+    const error = await caught(run);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(
       new RegExp(`^${where}: unknown option "${name}"; the options are `),

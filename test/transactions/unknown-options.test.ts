@@ -2,19 +2,11 @@
 // misspelt `store` would otherwise give a tracker in this process's memory, where the merchant
 // meant the Redis store every instance shares, and a misspelt `timeout` a wait without its bound.
 import { describe, expect, it } from 'vitest';
+import { caught } from '../helpers/caught.js';
 import { createRedisDedupeStore, createRedisTransactionStore } from '../../src/redis/index.js';
 import { createMemoryTransactionStore, createTransactionTracker } from '../../src/transactions/index.js';
 
 const client = { eval: async () => null };
-
-const thrown = (run: () => unknown): unknown => {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-};
 
 describe('an unknown option', () => {
   it.each([
@@ -30,16 +22,16 @@ describe('an unknown option', () => {
       'finishedTTLMs',
       () => createRedisTransactionStore({ client, finishedTTLMs: 1 } as never),
     ],
-  ])('is refused by %s, naming it', (where, name, create) => {
-    const error = thrown(create);
+  ])('is refused by %s, naming it', async (where, name, create) => {
+    const error = await caught(create);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toMatch(
       new RegExp(`^${where}: unknown option "${name}"; the options are `),
     );
   });
 
-  it('is refused inside staleAfterMs, naming the kind', () => {
-    const error = thrown(() => createTransactionTracker({ staleAfterMs: { cards: 1_000 } } as never));
+  it('is refused inside staleAfterMs, naming the kind', async () => {
+    const error = await caught(() => createTransactionTracker({ staleAfterMs: { cards: 1_000 } } as never));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
       'createTransactionTracker: staleAfterMs: unknown option "cards"; the options are card, mobile_money, checkout, payout',
@@ -49,12 +41,12 @@ describe('an unknown option', () => {
   it('is refused by waitFor and stale, naming it, before anything is read', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
-    const waited = await tracker.waitFor('ORD-1', { timout: 10 } as never).catch((error: unknown) => error);
+    const waited = await caught(() => tracker.waitFor('ORD-1', { timout: 10 } as never));
     expect(waited).toBeInstanceOf(TypeError);
     expect((waited as Error).message).toBe(
       'waitFor: unknown option "timout"; the options are timeout, signal',
     );
-    const listed = await tracker.stale({ olderThen: 0 } as never).catch((error: unknown) => error);
+    const listed = await caught(() => tracker.stale({ olderThen: 0 } as never));
     expect(listed).toBeInstanceOf(TypeError);
     expect((listed as Error).message).toBe(
       'stale: unknown option "olderThen"; the options are olderThan, kind, limit',
