@@ -355,6 +355,53 @@ describe('tolerances, each recorded as a warning', () => {
     expect(payout.reference).toBe('123456789012');
   });
 
+  // JSON.parse rounds a long number to the nearest double: 1234567890123456789 arrives as
+  // 1234567890123456800, which would name another order. A number becomes a documented string
+  // only when it prints as an exact plain decimal, as amounts do.
+  it.each([
+    [
+      'an integer beyond the safe range',
+      1234567890123456789,
+      'a number that does not print as an exact plain decimal',
+    ],
+    ['2^53 + 2', 2 ** 53 + 2, 'a number that does not print as an exact plain decimal'],
+    ['one that prints with an exponent', 1e21, 'a number that does not print as an exact plain decimal'],
+    ['a negative one', -7, 'a negative number'],
+    ['negative zero', -0, 'a negative number'],
+  ])('refuses %s where an identifier string is documented', (_name, value, got) => {
+    for (const [payload, key] of [
+      [checkoutMobileMoneySuccess, 'order_id'],
+      [payoutSuccess, 'reference_id'],
+      [mobileMoneyFailure, 'transaction_reference'],
+      [cardSuccess, 'transaction id'],
+    ] as const) {
+      const error = parseError({ ...payload, [key]: value });
+      expect(error.reason).toBe('invalid_payload');
+      expect(error.issues).toEqual([
+        { path: [key], message: `expected string, got ${got}`, code: 'invalid_type' },
+      ]);
+    }
+  });
+
+  it('refuses a long numeric order_id in a body given as text', () => {
+    const text = JSON.stringify({ ...checkoutMobileMoneySuccess, order_id: 0 }).replace(
+      '"order_id":0',
+      '"order_id":1234567890123456789',
+    );
+    const error = parseError(text);
+    expect(error.reason).toBe('invalid_payload');
+    expect(error.issues.map((issue) => issue.path)).toEqual([['order_id']]);
+  });
+
+  it('refuses negative zero as an amount: a signed number', () => {
+    const error = parseError({ ...mobileMoneySuccess, amount: -0, amount_captured: -0 });
+    expect(error.reason).toBe('invalid_amount');
+    expect(error.issues.map((issue) => issue.message)).toEqual([
+      'expected a plain decimal number such as 1500 or 1500.50, got a negative number',
+      'expected a plain decimal number such as 1500 or 1500.50, got a negative number',
+    ]);
+  });
+
   it('converts a copy of a caller object, never the object itself', () => {
     const payload = { ...cardSuccess, amount: 1500 };
     const event = parseCallback(payload);

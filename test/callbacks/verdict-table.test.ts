@@ -352,6 +352,19 @@ describe("outcome signals outside the family's table are read too", () => {
     ],
     ["a mobile-money success with 'response status' 406", { ...mobileMoneySuccess, 'response status': 406 }],
     ['a mobile-money success with responseStatus 406', { ...mobileMoneySuccess, responseStatus: 406 }],
+    // However long the spelling: a key padded past 32 characters was skipped.
+    [
+      'a card success with a payment status key padded to 33 characters',
+      { ...cardSuccess, ['Payment_Status' + '_'.repeat(19)]: 'Payment incomplete.' },
+    ],
+    [
+      "a card success with 'paid' and 40 blanks 'False'",
+      { ...cardSuccess, ['paid' + ' '.repeat(40)]: 'False' },
+    ],
+    [
+      "a payout success with 'STATUS' and 30 dashes 'Failed'",
+      { ...payoutSuccess, ['STATUS' + '-'.repeat(30)]: 'Failed' },
+    ],
   ] as const)('%s is refused as contradictory (422, onEvent not called)', async (_name, payload) => {
     const error = safeParseCallback(payload).error;
     expect(error?.reason).toBe('contradictory_outcome');
