@@ -5,7 +5,7 @@
  * `0.5`. Everything else is refused rather than guessed: empty, grouped (`1,500.00`), exponent
  * (`1.5e3`), hex (`0x5dc`), signed (`-5`, `+5`), padded (` 1500`, `01500`), non-finite, or a
  * number too large to be finite. A JSON number counts when it prints as a plain decimal
- * (`1500`, `1500.5`; not `1e21`, not negative) and is exact: a safe integer, or a fraction of at
+ * (`1500`, `1500.5`; not `1e21`, not negative, not `-0`) and is exact: a safe integer, or a fraction of at
  * most 15 significant digits. A longer one (`9007199254740993`, `100000000000000.01`) may not be
  * what the sender wrote, since `JSON.parse` rounds it to the nearest double.
  *
@@ -28,7 +28,7 @@ const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 export function readDecimal(value: unknown): string | undefined {
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' && Number.isFinite(value)) {
+  else if (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) {
     text = String(value);
     if (!Number.isSafeInteger(value) && text.replace(/^[0.]+|\./g, '').length > 15) return undefined;
   } else return undefined;

@@ -54,9 +54,10 @@
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
  * plain decimals (`amount.ts`; a JSON number only when exact), or the payload is refused with
  * `invalid_amount`; every other documented key must have its documented type, and `currency`
- * three ASCII letters (either case), or `invalid_payload`. A number where a numeric string is
- * documented, a numeric string where a number is, and a boolean for `'True'`/`'False'` are
- * converted to the documented type, each with a `value_converted` warning. A `timestamp` is Unix
+ * three ASCII letters (either case), or `invalid_payload`. A number where a string is
+ * documented (only when it prints as an exact plain decimal, as amounts must), a numeric string
+ * where a number is (only when exact), and a boolean for `'True'`/`'False'` are converted to the
+ * documented type, each with a `value_converted` warning. A `timestamp` is Unix
  * seconds: one outside 1970–9999 (a negative one, or milliseconds) leaves `occurredAt` absent,
  * with a `timestamp_out_of_range` warning.
  *
@@ -241,7 +242,7 @@ function readSignals(family: Family, payload: Record<string, unknown>): Signal[]
   // another way — is read as well: it can only agree or make the outcome undecidable.
   const skip = NOT_SIGNALS[family];
   for (const key of Object.keys(payload)) {
-    if (OTHER_KEYS.has(key) || key === skip || key.length > 32) continue;
+    if (OTHER_KEYS.has(key) || key === skip) continue;
     const name = signalName(key);
     if (name === undefined || signals.some((read) => read.field === key)) continue;
     const [expected, readValue] =
@@ -484,7 +485,9 @@ function checkAmounts(type: CallbackEventType, payload: Record<string, unknown>)
 function describeAmount(value: unknown): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return 'a non-finite number';
-    return value < 0 ? 'a negative number' : 'a number that does not print as an exact plain decimal';
+    return value < 0 || Object.is(value, -0)
+      ? 'a negative number'
+      : 'a number that does not print as an exact plain decimal';
   }
   if (typeof value !== 'string') return typeName(value);
   if (value === '') return 'an empty string';
@@ -577,7 +580,10 @@ interface SchemaIssue {
 /** The documented type for a tolerated other one: number ↔ numeric string, boolean → 'True'/'False'. */
 function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: string } | undefined {
   if (issue.code === 'invalid_type' && issue.expected === 'string' && typeof value === 'number') {
-    return Number.isFinite(value) ? { value: String(value), what: 'number converted to string' } : undefined;
+    // Only a number that prints as an exact plain decimal: JSON.parse reads the order id
+    // 1234567890123456789 as 1234567890123456800, another order's.
+    const text = readDecimal(value);
+    return text === undefined ? undefined : { value: text, what: 'number converted to string' };
   }
   if (issue.code === 'invalid_type' && issue.expected === 'number') {
     // Only a lossless conversion: '999999999999999934464' would become 1e21.
@@ -605,7 +611,9 @@ function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): Valid
     const got =
       typeof value === 'string' && readDecimal(value) !== undefined
         ? 'a numeric string that a JSON number cannot hold exactly'
-        : typeName(value);
+        : typeof value === 'number' && expected === 'string'
+          ? describeAmount(value)
+          : typeName(value);
     return { path, message: `expected ${expected}, got ${got}`, code: 'invalid_type' };
   }
   if (issue.code === 'invalid_format') {
