@@ -363,6 +363,42 @@ describe('the sandbox over loopback with the real client', () => {
       expect(JSON.stringify(logs)).not.toContain('4242424242424241');
     });
 
+    it('refuses an expired card with 400 naming card_details.expiry_year, and sends no callback', async () => {
+      await start();
+      // The client refuses an expired card before sending; another client may not.
+      const post = (expiry_month: number, expiry_year: number) =>
+        fetch(`${sandbox.url}/api/payment/payment-initiate-callback/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            ...card(sandboxTestValues.cards.success),
+            customer_details: { ...customer, phone_number: '254712345678', payment_method: 'CARD' },
+            amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+            card_details: { card_number: 4242424242424242, expiry_month, expiry_year, cvc: 123 },
+          }),
+        });
+      const expired = await post(12, 2020);
+      expect(expired.status).toBe(400);
+      expect(await expired.json()).toEqual({
+        error: 'invalid_request',
+        message: 'Invalid card payment: card_details.expiry_year',
+        issues: [
+          {
+            field: 'card_details.expiry_year',
+            path: ['card_details', 'expiry_year'],
+            code: 'card_expired',
+            message: 'the card has expired (expiry_month/expiry_year is before the current month)',
+          },
+        ],
+      });
+      // A card is valid through its expiry month (UTC).
+      const now = new Date();
+      const thisMonth = await post(now.getUTCMonth() + 1, now.getUTCFullYear());
+      expect(thisMonth.status).toBe(200);
+      await sandbox.waitForIdle();
+      expect(site.received.map((callback) => callback.body.message)).toEqual(['CARD Payment Success']);
+    });
+
     it('answers 400 for a body that is not JSON, and 404 JSON for an unknown path', async () => {
       await start();
       const bad = await fetch(`${sandbox.url}/api/payout/mobile-money-payout`, {
