@@ -14,6 +14,7 @@ import {
   type MobileMoneyPaymentRequest,
 } from '../../requests/mobile-money-payment.js';
 import { maskCardNumber } from '../../internal/redact.js';
+import { checkNotExpired } from '../../validation/card.js';
 import { decideCardPayment, decideMobileMoneyPayment } from '../outcomes.js';
 import {
   cardPaymentFailurePayload,
@@ -93,6 +94,14 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
     if ('card_details' in raw && isCardMethod) {
       const parsed = cardPaymentRequestSchema.safeParse(raw);
       if (!parsed.success) return refuseInvalid(c, 'card payment', toValidationIssues(parsed.error.issues));
+      // An expired card is as invalid as a bad card number or cvc (spec §7.2): refused here, with
+      // no callback, as the checkout page refuses it.
+      const { expiry_month: month, expiry_year: year } = parsed.data.card_details;
+      const notExpired = checkNotExpired(Number(month), Number(year), new Date());
+      if (!notExpired.ok) {
+        const { code, message } = notExpired;
+        return refuseInvalid(c, 'card payment', [{ path: ['card_details', 'expiry_year'], code, message }]);
+      }
       return cardPayment(state, c, parsed.data);
     }
     if (isCardMethod) {
