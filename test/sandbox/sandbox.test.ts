@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -314,6 +314,56 @@ describe('the sandbox over loopback with the real client', () => {
       // A completed session cannot be paid twice.
       const again = await submit(checkout_link, { method: 'mobile_money', phone_number: '0712345678' });
       expect(again.status).toBe(409);
+    });
+
+    it('completes one of two submits of one page: the other answers 409, and one callback is sent', async () => {
+      await start();
+      const { checkout_link } = await createSession(1005);
+      const paying = new URLSearchParams({
+        method: 'card',
+        card_number: sandboxTestValues.cards.success,
+        expiry_month: '12',
+        expiry_year: String(futureYear),
+        cvc: '123',
+        action: 'pay',
+      }).toString();
+      // The first submit's body is still arriving when the second one (failure chosen) is answered.
+      const slow = request(checkout_link, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(Buffer.byteLength(paying)),
+        },
+      });
+      const slowAnswer = new Promise<IncomingMessage>((resolve, reject) => {
+        slow.on('response', resolve).on('error', reject);
+      });
+      slow.write(paying.slice(0, 10));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const failing = await submit(checkout_link, { method: 'card', action: 'fail' });
+      slow.end(paying.slice(10));
+      const paid = await slowAnswer;
+      const html = await new Promise<string>((resolve) => {
+        let text = '';
+        paid.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        paid.on('end', () => resolve(text));
+      });
+      expect(failing.status).toBe(303);
+      expect(failing.headers.get('location')).toBe(`${site.url}/failed`);
+      expect(paid.statusCode).toBe(409);
+      expect(html).toContain('This checkout is complete');
+      expect(html).toContain('was not paid');
+      await sandbox.waitForIdle();
+      expect(sandbox.deliveries.map((delivery) => delivery.type)).toEqual(['checkout.failed']);
+      // The same with both submits racing from the start.
+      const { checkout_link: link } = await createSession(1006);
+      const both = await Promise.all([
+        submit(link, Object.fromEntries(new URLSearchParams(paying))),
+        submit(link, { method: 'card', action: 'fail' }),
+      ]);
+      expect(both.map((response) => response.status).sort()).toEqual([303, 409]);
+      await sandbox.waitForIdle();
+      expect(sandbox.deliveries).toHaveLength(2);
     });
 
     it('re-renders the form with field errors (422) and never echoes the card number', async () => {
