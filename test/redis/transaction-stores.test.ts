@@ -1,0 +1,146 @@
+// What the tracker promises whichever store it runs on: each test runs on the in-memory store and
+// on the Redis store against a real redis-server.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  TransactionConflictError,
+  type TransactionStore,
+} from '../../src/transactions/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+let server: RedisServer;
+let client: Redis;
+const redisStores: RedisTransactionStore[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.port, '127.0.0.1', { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+});
+
+afterAll(async () => {
+  await Promise.all(redisStores.map((store) => store.close().catch(() => undefined)));
+  await client?.quit().catch(() => client.disconnect());
+  await server?.stop();
+});
+
+const stores: [string, () => TransactionStore][] = [
+  ['memory', () => createMemoryTransactionStore()],
+  [
+    'Redis',
+    () => {
+      const store = createRedisTransactionStore({ client, prefix: `stores${prefixes++}:` });
+      redisStores.push(store);
+      return store;
+    },
+  ],
+];
+
+describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
+  const card = { reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' } as const;
+
+  describe('settle checks the callback against the recorded transaction', () => {
+    it('refuses a payout callback for a card payment (kind_mismatch), and writes nothing', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      const begun = await tracker.begin(card);
+      const error = await tracker
+        .settle('ORD-1', { outcome: 'succeeded', eventType: 'payout.succeeded', amount: '1500' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransactionConflictError);
+      expect(error).toMatchObject({ reason: 'kind_mismatch', attempted: 'succeeded', record: begun });
+      expect((error as Error).message).toMatch(/eventType/);
+      expect(await tracker.get('ORD-1')).toEqual(begun);
+    });
+
+    it('refuses a success for another amount (amount_mismatch), and writes nothing', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      const begun = await tracker.begin(card);
+      const error = await tracker
+        .settle('ORD-1', { outcome: 'succeeded', eventType: 'payment.card.succeeded', amount: '1' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransactionConflictError);
+      expect(error).toMatchObject({ reason: 'amount_mismatch', attempted: 'succeeded', record: begun });
+      expect((error as Error).message).toMatch(/amount/);
+      expect(await tracker.get('ORD-1')).toEqual(begun);
+    });
+
+    it('refuses a success in another currency (currency_mismatch), and writes nothing', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      const begun = await tracker.begin(card);
+      const inDollars = {
+        outcome: 'succeeded',
+        eventType: 'payment.card.succeeded',
+        amount: '1500',
+        currency: 'USD',
+      } as const;
+      const error = await tracker.settle('ORD-1', inDollars).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransactionConflictError);
+      expect(error).toMatchObject({ reason: 'currency_mismatch', record: begun });
+      expect((error as Error).message).toMatch(/currency/);
+      expect(await tracker.get('ORD-1')).toEqual(begun);
+    });
+
+    it('refuses a failure for another amount: it is not this transaction’s callback', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      const begun = await tracker.begin(card);
+      await expect(
+        tracker.settle('ORD-1', { outcome: 'failed', eventType: 'payment.card.failed', amount: '15' }),
+      ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'amount_mismatch' });
+      expect(await tracker.get('ORD-1')).toEqual(begun);
+    });
+
+    it('settles with the recorded amount and currency, compared as decimals and ignoring case', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      await tracker.begin(card);
+      const input = {
+        outcome: 'succeeded',
+        eventType: 'payment.card.succeeded',
+        amount: '1500.00',
+        currency: 'kes',
+      } as const;
+      await expect(tracker.settle('ORD-1', input)).resolves.toMatchObject({
+        result: 'settled',
+        record: { state: 'succeeded', outcome: { eventType: 'payment.card.succeeded', amount: '1500.00' } },
+      });
+    });
+
+    it.each([
+      [
+        'an event type it does not know',
+        { outcome: 'succeeded', eventType: 'payment.card.paid' },
+        'eventType',
+      ],
+      [
+        'an event type of the other outcome',
+        { outcome: 'succeeded', eventType: 'payment.card.failed', amount: '1500' },
+        'eventType',
+      ],
+      ['an amount that is not a string', { outcome: 'succeeded', amount: 1 }, 'amount'],
+      ['a field it does not know (a misspelt amount)', { outcome: 'succeeded', amout: '1' }, 'amout'],
+    ])(
+      'refuses %s with a ValidationError naming the field, and writes nothing',
+      async (_what, input, field) => {
+        const tracker = createTransactionTracker({ store: makeStore() });
+        const begun = await tracker.begin(card);
+        const error = await tracker.settle('ORD-1', input as never).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).issues.map((issue) => issue.path[0])).toEqual([field]);
+        expect(await tracker.get('ORD-1')).toEqual(begun);
+      },
+    );
+
+    it('checks a late settlement (of an expired transaction) the same way', async () => {
+      const tracker = createTransactionTracker({ store: makeStore() });
+      await tracker.begin(card);
+      const expired = await tracker.expire('ORD-1');
+      await expect(
+        tracker.settle('ORD-1', { outcome: 'succeeded', eventType: 'checkout.succeeded', amount: '1500' }),
+      ).rejects.toMatchObject({ reason: 'kind_mismatch' });
+      expect(await tracker.get('ORD-1')).toEqual(expired);
+    });
+  });
+});
