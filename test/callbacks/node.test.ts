@@ -326,6 +326,72 @@ describe('toNodeListener: which URL is verified', () => {
   });
 });
 
+describe('toNodeListener: a signature stays on the route it was issued for (express 5, two mounted routes)', () => {
+  // Express routes on the request-target as written; the URL parser removes dot segments. A
+  // target the parser would rewrite is refused, so the path verified is the path routed.
+  async function twoRoutes() {
+    const seen: string[] = [];
+    const refusals: string[] = [];
+    const mount = (name: string) =>
+      toNodeListener(
+        createCallbackHandler({
+          secret,
+          publicOrigin: 'https://shop.example',
+          onEvent: (event) => void seen.push(`${name} ${event.type}`),
+          onError: (_error, { status, reason }) => void refusals.push(`${name} ${status} ${reason}`),
+        }),
+      );
+    const app = express();
+    app.use('/webhooks/payments', mount('payments'));
+    app.use('/webhooks/payouts', mount('payouts'));
+    const base = await listen(http.createServer(app));
+    const payouts = new URL(
+      await signCallbackUrl('https://shop.example/webhooks/payouts', { secret, reference: '123456789012' }),
+    );
+    const body = JSON.stringify(payoutSuccess);
+    const post = (path: string) =>
+      rawRequest(
+        base,
+        `POST ${path}${payouts.search} HTTP/1.1\r\nHost: shop.example\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close`,
+        body,
+      );
+    return { post, seen, refusals };
+  }
+
+  it('processes the URL on the route it was signed for', async () => {
+    const { post, seen } = await twoRoutes();
+    expect((await post('/webhooks/payouts')).status).toBe(200);
+    expect(seen).toEqual(['payouts payout.succeeded']);
+  });
+
+  it.each([
+    '/webhooks/payments/../payouts',
+    '/webhooks/payments/%2e%2e/payouts',
+    '/webhooks/payments/%2E%2E/payouts',
+    '/webhooks/payments/.%2e/payouts',
+    '/webhooks/payments/./../payouts',
+    '/webhooks/payments/..\\payouts',
+  ])('answers 400 invalid_request to %s, which the payments route receives', async (path) => {
+    const { post, seen, refusals } = await twoRoutes();
+    const response = await post(path);
+    expect(response.status).toBe(400);
+    expect(response.text).toContain('{"error":"invalid_request"}');
+    expect(seen).toEqual([]);
+    expect(refusals).toEqual(['payments 400 invalid_request']);
+  });
+
+  it('still verifies a path whose percent-escapes the URL parser keeps as written', async () => {
+    const { handler, events } = makeHandler();
+    const app = express();
+    app.use('/hooks', toNodeListener(handler));
+    const base = await listen(http.createServer(app));
+    const url = await signCallbackUrl(`${base}/hooks/p%61y%20outs`, { secret, reference: '123456789012' });
+    const response = await fetch(url, { method: 'POST', body: JSON.stringify(payoutSuccess) });
+    expect(response.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+});
+
 // The deadline bounds how long a sender may take with its body, and is armed only while bytes
 // are missing.
 /** The route mounted the two ways merchants mount it: on node:http, and as an Express 5 route. */
