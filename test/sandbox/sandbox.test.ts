@@ -384,6 +384,14 @@ describe('the sandbox over loopback with the real client', () => {
       expect(html).toContain('CVC:');
       expect(html).not.toContain('4242424242424241');
       expect(site.attempts).toHaveLength(0);
+      // The page stays open for the customer to correct the form.
+      const corrected = await submit(checkout_link, {
+        method: 'mobile_money',
+        phone_number: '0712345678',
+        action: 'pay',
+      });
+      expect(corrected.status).toBe(303);
+      expect(corrected.headers.get('location')).toBe(`${site.url}/success`);
     });
   });
 

@@ -100,6 +100,10 @@ async function submitForm(state: SandboxState, c: SandboxContext, session: Check
   const page = { brand: state.brand, action: `${state.pathPrefix}${c.req.path}` };
   if (session.state !== 'open') return c.html(renderCheckoutPage(session, page), 409);
   const form = await c.req.parseBody();
+  // Another submit may have completed the page while this body was read. From this check to
+  // `session.state` being set below nothing awaits, so exactly one submit completes the page; a
+  // submit refused for field errors leaves it open, for the customer to correct.
+  if (session.state !== 'open') return c.html(renderCheckoutPage(session, page), 409);
   const text: FormText = (name) => {
     const value = form[name];
     return typeof value === 'string' ? value.trim() : '';
