@@ -2,6 +2,7 @@ import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
+import { ApiError } from '../../src/errors.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
 import {
   startSandbox,
@@ -196,6 +197,53 @@ describe('the sandbox over loopback with the real client', () => {
     expect(parseCallback(ok!.body).type).toBe('payout.succeeded');
     expect(parseCallback(failed!.body).type).toBe('payout.failed');
     expect(sandbox.walletBalance).toBe(8970);
+  });
+
+  it('refuses a payout reference_id it has already accepted: 409, nothing debited, no callback', async () => {
+    await start();
+    await expect(client.initiatePayout(payout(1000))).resolves.toMatchObject({ status: 200 });
+    const again = await client.initiatePayout(payout(1000)).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(ApiError);
+    expect((again as ApiError).status).toBe(409);
+    expect(JSON.parse((again as ApiError).body)).toEqual({
+      error: 'duplicate_reference_id',
+      message: 'Payout refused: transfer.reference_id was already used by an earlier payout',
+      issues: [
+        {
+          field: 'transfer.reference_id',
+          path: ['transfer', 'reference_id'],
+          code: 'duplicate_reference_id',
+          message:
+            'already used by an earlier payout of this sandbox; each transfer needs its own 12-digit reference_id (generateReferenceId() makes one)',
+        },
+      ],
+    });
+    // A reference whose payout failed (above the balance) is used as well.
+    await client.initiatePayout(payout(10_000_000, 123456789013));
+    const retried = await client.initiatePayout(payout(1000, 123456789013)).catch((error: unknown) => error);
+    expect((retried as ApiError).status).toBe(409);
+    // A payout refused as invalid does not use its reference.
+    const invalid = await fetch(`${sandbox.url}/api/payout/mobile-money-payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customer_details: { full_name: 'John Doe', phone_number: '254712345678', email: 'john@example.com' },
+        destination: { type: 'mobile_wallet', country_code: 'KE', mobile_number: '0', wallet_name: 'W' },
+        transfer: { amount: '1000', currency: 'KES', reference_id: 123456789014, description: 'refund' },
+        webhook_endpoint: { webhook_url: `${site.url}/hooks/payout` },
+      }),
+    });
+    expect(invalid.status).toBe(400);
+    await expect(client.initiatePayout(payout(1000, 123456789014))).resolves.toMatchObject({ status: 200 });
+    await sandbox.waitForIdle();
+    expect(site.received.map((callback) => [callback.body.reference_id, callback.body.status])).toEqual([
+      ['123456789012', 'Success'],
+      ['123456789013', 'Failed'],
+      ['123456789014', 'Success'],
+    ]);
+    expect(sandbox.walletBalance).toBe(
+      sandboxTestValues.walletBalance - 2 * (1000 + sandboxTestValues.payoutFee),
+    );
   });
 
   it('accepts the payout recipient under client_details too', async () => {
