@@ -89,7 +89,7 @@ export interface ExpectedPayment {
  *
  * | reason | status | the sender should | `onError`'s error |
  * |---|---|---|---|
- * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not one `host[:port]` (missing, given twice, or an HTTP/2 `host` that is not its `:authority`), or a request-target that is not a path (or an absolute URL naming that host) | `PaymentsError` |
+ * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not one `host[:port]` (missing, given twice, or an HTTP/2 `host` that is not its `:authority`), or a request-target that is not a path (or an absolute URL naming that host) or whose path the URL parser would rewrite (dot segments such as `..` or `%2e%2e`, a backslash) | `PaymentsError` |
  * | `method_not_allowed` | 405 (`Allow: POST`) | not retry | `PaymentsError` |
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
@@ -520,7 +520,7 @@ const originOf = (value: unknown): string | undefined => {
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
- * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid, or Host is given twice |
+ * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid (a path with dot segments or a backslash included), or Host is given twice |
  * | 400 `invalid_payload` | not JSON, or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
@@ -634,7 +634,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         400,
         'invalid_request',
         new PaymentsError(
-          'The Host header must be a valid host[:port], and the request-target a path (or an absolute URL naming that host)',
+          'The Host header must be a valid host[:port], and the request-target a canonical path, no dot segments (or an absolute URL naming that host)',
         ),
       );
     }

@@ -174,7 +174,7 @@ function hostOf(req: NodeRequest): string | undefined {
  * The URL the handler verifies: the host from {@link hostOf} (which `publicOrigin` overrides in
  * the handler), the path and query from the request-target alone. An absolute-form target must
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
- * refused.
+ * refused, and so is a path the URL parser would not keep as written (see {@link asWritten}).
  */
 function requestUrl(req: NodeRequest): URL {
   const target = req.originalUrl ?? req.url ?? '';
@@ -187,11 +187,13 @@ function requestUrl(req: NodeRequest): URL {
     // Concatenated, not resolved: a path like `//other.host/x` must not change the host. The
     // Host matched HOST (no '/', '\\', '?', '#' or '@'), so the authority ends where the target
     // begins: one parse both checks the Host and builds the URL.
+    let url: URL;
     try {
-      return new URL(`${scheme}://${rawHost}${target}`);
+      url = new URL(`${scheme}://${rawHost}${target}`);
     } catch {
       throw new InvalidRequestTarget('Host');
     }
+    return asWritten(url, target);
   }
   const host = validHost(rawHost, scheme);
   if (/^https?:\/\//i.test(target)) {
@@ -204,9 +206,24 @@ function requestUrl(req: NodeRequest): URL {
     if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
       throw new InvalidRequestTarget('request-target');
     }
-    return new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`);
+    return asWritten(
+      new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`),
+      target.replace(/^https?:\/\/[^/?]*/i, ''),
+    );
   }
   throw new InvalidRequestTarget('request-target');
+}
+
+/**
+ * `url`, when its path is the request-target's path as written. The URL parser removes dot
+ * segments (`..`, `%2e%2e`), reads `\` as `/` and escapes what a path may not hold, while a router
+ * (Express's `app.use('/webhooks/payments', …)`) matches the target as written: the path verified
+ * must be the path routed, or a URL signed for one route would verify on another. A signed URL's
+ * path is already in the parser's form, so a genuine delivery is never refused.
+ */
+function asWritten(url: URL, pathAndQuery: string): URL {
+  if (url.pathname !== pathAndQuery.split('?', 1)[0]) throw new InvalidRequestTarget('request-target');
+  return url;
 }
 
 /**
@@ -221,9 +238,11 @@ function requestUrl(req: NodeRequest): URL {
  * `express.raw()`. The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
  * header (under node:http2's compatibility API, `:authority`), which must be one valid
- * `host[:port]`; an absolute-form target must name that same host. Anything else (Host missing or
- * given twice, an HTTP/2 `host` header that is not the `:authority`) gets 400 `invalid_request`
- * (and `onError` hears of it) before any other check. Set the handler's `publicOrigin` in
+ * `host[:port]`; an absolute-form target must name that same host, and the path must be one the
+ * URL parser keeps as written. Anything else (Host missing or given twice, an HTTP/2 `host` header
+ * that is not the `:authority`, a path with dot segments such as `/a/../b` or `/a/%2e%2e/b`, or a
+ * backslash) gets 400 `invalid_request` (and `onError` hears of it) before any other check: a
+ * router matches the path as written, so the path verified must be that one. Set the handler's `publicOrigin` in
  * production: the host is then checked against it, not against the Host the client sent.
  *
  * @example
