@@ -307,6 +307,44 @@ describe('createCallbackHandler', () => {
     });
   });
 
+  describe('a store whose begin() answers something else than its four states', () => {
+    // A store written as `begin: (k, t) => redis.set(k, 1, 'PX', t, 'NX')` answers 'OK' or null.
+    it.each([
+      [null, 'null'],
+      [undefined, 'undefined'],
+      [false, 'boolean'],
+      ['OK', 'string'],
+      ['duplicate', 'string'],
+      ['DONE', 'string'],
+      [0, 'number'],
+      [{ hidden: 'never-echoed' }, 'object'],
+    ])('answers 500 handler_failed to %j and never calls onEvent', async (reply, type) => {
+      const calls: string[] = [];
+      const store = {
+        begin: async () => reply as never,
+        complete: async () => void calls.push('complete'),
+        abandon: async () => void calls.push('abandon'),
+      };
+      const refusals: string[] = [];
+      const { handler, onEvent } = setup({
+        dedupe: store,
+        onError: (error, { status, reason }) => void refusals.push(`${status} ${reason} ${error.message}`),
+      });
+      const url = await signed('1003');
+      for (let delivery = 0; delivery < 2; delivery++) {
+        const response = await handler(post(url, JSON.stringify(checkoutFailure)));
+        expect(await json(response)).toEqual({ status: 500, body: { error: 'handler_failed' } });
+      }
+      expect(onEvent).not.toHaveBeenCalled();
+      expect(calls).toEqual([]);
+      expect(refusals).toHaveLength(2);
+      expect(refusals[0]).toMatch(/^500 handler_failed /);
+      expect(refusals[0]).toContain(`begin() answered ${type}`);
+      expect(refusals[0]).toContain("'new', 'in_progress', 'done' or 'full'");
+      expect(refusals[0]).not.toContain('never-echoed');
+    });
+  });
+
   it('answers 500 when onEvent throws, and processes the retry exactly once', async () => {
     let attempts = 0;
     const processed: string[] = [];
