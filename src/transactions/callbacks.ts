@@ -15,20 +15,30 @@ import type { SettleResult, TransactionTracker } from './tracker.js';
 /** A refusal the handler turns into its answer and an `onError` report. */
 export interface TransactionRefusal {
   readonly ok: false;
-  readonly status: 409;
-  readonly reason: 'unknown_reference' | 'transaction_kind_mismatch' | 'conflicting_outcome';
+  readonly status: 409 | 422;
+  readonly reason:
+    | 'unknown_reference'
+    | 'transaction_kind_mismatch'
+    | 'conflicting_outcome'
+    | 'amount_mismatch'
+    | 'currency_mismatch';
   readonly error: Error;
 }
 
-const refusal = (reason: TransactionRefusal['reason'], error: Error): TransactionRefusal => ({
-  ok: false,
-  status: 409,
-  reason,
-  error,
-});
+const refusal = (
+  reason: TransactionRefusal['reason'],
+  error: Error,
+  status: TransactionRefusal['status'] = 409,
+): TransactionRefusal => ({ ok: false, status, reason, error });
 
-// Which transaction kind and outcome each event type settles: the table a reviewer checks.
-const settles: Record<CallbackEventType, { kind: TransactionKind; outcome: 'succeeded' | 'failed' }> = {
+/**
+ * Which transaction kind and outcome each event type settles: the table a reviewer checks. The
+ * handler finds transactions by it, and `tracker.settle` refuses an `eventType` whose row names
+ * another kind or outcome.
+ */
+export const eventSettles: Readonly<
+  Record<CallbackEventType, { readonly kind: TransactionKind; readonly outcome: 'succeeded' | 'failed' }>
+> = {
   'payment.card.succeeded': { kind: 'card', outcome: 'succeeded' },
   'payment.card.failed': { kind: 'card', outcome: 'failed' },
   'payment.mobile_money.succeeded': { kind: 'mobile_money', outcome: 'succeeded' },
@@ -59,7 +69,7 @@ export async function findCallbackTransaction(
       new UnknownTransactionError(reference ?? '(none: sign the callback URL with its reference)'),
     );
   }
-  const { kind, outcome } = settles[event.type];
+  const { kind, outcome } = eventSettles[event.type];
   if (record.kind !== kind) {
     return refusal(
       'transaction_kind_mismatch',
@@ -79,29 +89,45 @@ export const expectedFromTransaction = (
     ? { amount: record.amount }
     : { amount: record.amount, currency: record.currency };
 
+// How the handler answers each refusal of `tracker.settle`, with the reasons its own checks give
+// for the same thing. `reference_in_use` and `already_settled` are `begin`'s and the client's:
+// settle never gives them, and one that did would be rethrown (500).
+const settleRefusals: Partial<
+  Record<TransactionConflictError['reason'], Pick<TransactionRefusal, 'reason' | 'status'>>
+> = {
+  conflicting_outcome: { reason: 'conflicting_outcome', status: 409 },
+  kind_mismatch: { reason: 'transaction_kind_mismatch', status: 409 },
+  amount_mismatch: { reason: 'amount_mismatch', status: 422 },
+  currency_mismatch: { reason: 'currency_mismatch', status: 422 },
+};
+
 /**
  * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired) or
- * `'duplicate'` (already settled with this outcome). A different outcome is refused with 409 and
- * never applied.
+ * `'duplicate'` (already settled with this outcome). A different outcome is refused with 409, a
+ * kind, amount or currency that is not the recorded one as the handler's own checks refuse it
+ * (409 `transaction_kind_mismatch`, 422 `amount_mismatch` / `currency_mismatch`); none is applied.
  */
 export async function settleCallbackTransaction(
   tracker: TransactionTracker,
   event: CallbackEvent,
   record: TransactionRecord,
 ): Promise<{ readonly ok: true; readonly settlement: SettleResult } | TransactionRefusal> {
+  // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
+  // callback carries though it documents none, as the handler compares it.
+  const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
   try {
     const settlement = await tracker.settle(record.reference, {
-      outcome: settles[event.type].outcome,
+      outcome: eventSettles[event.type].outcome,
       eventType: event.type,
       amount: event.amount,
       message: event.message,
       ...(event.transactionId === undefined ? {} : { transactionId: event.transactionId }),
+      ...(typeof currency === 'string' ? { currency } : {}),
     });
     return { ok: true, settlement };
   } catch (error) {
-    if (error instanceof TransactionConflictError) {
-      return refusal('conflicting_outcome', error);
-    }
+    const answer = error instanceof TransactionConflictError ? settleRefusals[error.reason] : undefined;
+    if (answer !== undefined) return refusal(answer.reason, error as Error, answer.status);
     throw error;
   }
 }

@@ -28,12 +28,35 @@ export class UnknownTransactionError extends PaymentsError {
   }
 }
 
+const conflictMessage = (
+  reason: TransactionConflictError['reason'],
+  record: TransactionRecord,
+  attempted: TransactionState,
+): string => {
+  switch (reason) {
+    case 'conflicting_outcome':
+      return `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`;
+    case 'kind_mismatch':
+      return `recorded as a ${record.kind} transaction, the callback (eventType) is of another kind; nothing was settled`;
+    case 'amount_mismatch':
+      return `amount is not the recorded ${record.amount} (compared as decimals); nothing was settled`;
+    case 'currency_mismatch':
+      return `currency is not the recorded ${record.currency ?? ''}; nothing was settled`;
+    case 'already_settled':
+      return `this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`;
+    case 'reference_in_use':
+      return 'already recorded with another kind, amount or currency (references must be unique per transaction)';
+  }
+};
+
 /**
- * A transition the record's state does not allow, never applied: a second, different outcome for
- * a settled transaction (`reason: 'conflicting_outcome'`), `begin` again for a reference in use
- * with another kind, amount or currency (`reason: 'reference_in_use'`), a callback of another
- * kind than the one recorded (`reason: 'kind_mismatch'`), or a client initiation (the
- * `transactions` option) with the reference of a transaction that already succeeded or failed
+ * A transition the record does not allow, never applied: a second, different outcome for a
+ * settled transaction (`reason: 'conflicting_outcome'`), `begin` again for a reference in use
+ * with another kind, amount or currency (`reason: 'reference_in_use'`), a callback (its
+ * `eventType`) of another kind than the one recorded (`reason: 'kind_mismatch'`), a settlement
+ * whose `amount` is not the recorded one, compared as decimals (`reason: 'amount_mismatch'`) or
+ * whose `currency` is not the recorded one (`reason: 'currency_mismatch'`), or a client initiation
+ * (the `transactions` option) with the reference of a transaction that already succeeded or failed
  * (`reason: 'already_settled'`, nothing sent: a new attempt needs a new reference). `record` is
  * the stored record, unchanged.
  *
@@ -53,21 +76,18 @@ export class TransactionConflictError extends PaymentsError {
   readonly reference: string;
 
   constructor(
-    readonly reason: 'conflicting_outcome' | 'reference_in_use' | 'kind_mismatch' | 'already_settled',
+    readonly reason:
+      | 'conflicting_outcome'
+      | 'reference_in_use'
+      | 'kind_mismatch'
+      | 'amount_mismatch'
+      | 'currency_mismatch'
+      | 'already_settled',
     readonly record: TransactionRecord,
     /** The outcome (or state) that was refused. */
     readonly attempted: TransactionState,
   ) {
-    super(
-      `reference ${JSON.stringify(record.reference)}: ` +
-        (reason === 'conflicting_outcome'
-          ? `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`
-          : reason === 'kind_mismatch'
-            ? `recorded as a ${record.kind} transaction, the callback is of another kind`
-            : reason === 'already_settled'
-              ? `this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`
-              : 'already recorded with another kind, amount or currency (references must be unique per transaction)'),
-    );
+    super(`reference ${JSON.stringify(record.reference)}: ${conflictMessage(reason, record, attempted)}`);
     this.reference = record.reference;
   }
 }

@@ -58,6 +58,8 @@ export interface TransactionOutcome {
   readonly transactionId?: string;
   /** The amount the callback reported. */
   readonly amount?: string;
+  /** The currency the callback reported, when it carries one. */
+  readonly currency?: string;
   /** The callback's message, e.g. `'Insufficient funds'`. */
   readonly message?: string;
 }
@@ -199,7 +201,7 @@ const recordBytes = (record: TransactionRecord): number => {
   const o = record.outcome;
   if (o !== undefined) {
     chars += (o.eventType?.length ?? 0) + (o.transactionId?.length ?? 0);
-    chars += (o.amount?.length ?? 0) + (o.message?.length ?? 0);
+    chars += (o.amount?.length ?? 0) + (o.currency?.length ?? 0) + (o.message?.length ?? 0);
   }
   return RECORD_OVERHEAD + chars * 2;
 };

@@ -7,10 +7,12 @@
  */
 import { PaymentsError, ValidationError, type ValidationIssue } from '../errors.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import type { CallbackEventType } from '../callbacks/events.js';
+import { sameAmount, sameCurrency } from '../callbacks/amount.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
-import { callbackSettlement } from './callbacks.js';
+import { callbackSettlement, eventSettles } from './callbacks.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
@@ -40,11 +42,15 @@ export interface BeginTransactionInput {
 }
 
 /**
- * What `settle` applies: the outcome, and what the callback said about it.
+ * What `settle` applies: the outcome, and what the callback said about it. What is given is
+ * checked against the record before anything is written: `eventType` must be one of the callback
+ * event types, of the record's kind and of this outcome; `amount` must be the recorded amount
+ * (compared as decimals, `'1500.00'` = `'1500'`); `currency` the recorded currency (ignoring
+ * case), when one was recorded. Settling from your own route, pass them from the verified event.
  *
  * @example
  * ```ts
- * await tracker.settle('ORD-1', { outcome: 'failed', eventType: 'payment.mobile_money.failed', message: 'Insufficient funds' });
+ * await tracker.settle('ORD-1', { outcome: 'failed', eventType: 'payment.mobile_money.failed', amount: '1500', message: 'Insufficient funds' });
  * ```
  */
 export interface SettleInput extends TransactionOutcome {
@@ -149,8 +155,11 @@ export interface TransactionTracker {
   /**
    * Settles a transaction exactly once (from pending, or from expired as `'late'`). The same
    * outcome again is a `'duplicate'`; a different one throws `TransactionConflictError`
-   * (`reason: 'conflicting_outcome'`) and changes nothing. Unknown reference:
-   * `UnknownTransactionError`.
+   * (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
+   * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
+   * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome,
+   * event type or field it does not know, a field that is not a string: `ValidationError` naming
+   * it. Unknown reference: `UnknownTransactionError`.
    */
   settle(reference: string, input: SettleInput): Promise<SettleResult>;
   /**
@@ -184,6 +193,15 @@ const KIND_NAMES: OptionNames<Record<TransactionKind, number>> = {
   checkout: true,
   payout: true,
 };
+// The fields `settle` knows: a misspelt `amount` would otherwise go unchecked.
+const SETTLE_FIELDS: OptionNames<SettleInput> = {
+  outcome: true,
+  eventType: true,
+  transactionId: true,
+  amount: true,
+  currency: true,
+  message: true,
+};
 const WAIT_OPTIONS: OptionNames<WaitForOptions> = { timeout: true, signal: true };
 const STALE_OPTIONS: OptionNames<StaleOptions> = { olderThan: true, kind: true, limit: true };
 
@@ -216,6 +234,66 @@ const positiveMs = (value: number | undefined, name: string): number | undefined
     throw new RangeError(`${name}: expected a number of milliseconds ≥ 0, got ${String(value)}`);
   }
   return value;
+};
+
+const settlementError = (issues: ValidationIssue[]): ValidationError =>
+  new ValidationError(issues, { prefix: 'Invalid settlement' });
+
+/**
+ * `settle`'s input, checked on its own (the record is checked later): the state it asks for and
+ * the outcome to store. Refuses a field it does not know, one that is not a string, an event type
+ * not in {@link eventSettles} and one that settles the other outcome.
+ */
+const checkSettlement = (
+  input: SettleInput,
+): { state: 'succeeded' | 'failed'; outcome: TransactionOutcome } => {
+  if (typeof input !== 'object' || input === null) {
+    throw settlementError([issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'")]);
+  }
+  const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(input)) {
+    if (!Object.hasOwn(SETTLE_FIELDS, key)) {
+      issues.push(
+        issue(
+          key,
+          'unknown_field',
+          `not a settlement field; the fields are ${Object.keys(SETTLE_FIELDS).join(', ')}`,
+        ),
+      );
+    }
+  }
+  const state = input.outcome;
+  if (state !== 'succeeded' && state !== 'failed') {
+    issues.push(issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'"));
+  }
+  const outcome: Record<string, string> = {};
+  for (const field of ['eventType', 'transactionId', 'amount', 'currency', 'message'] as const) {
+    const value: unknown = input[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') outcome[field] = value;
+    else issues.push(issue(field, 'invalid_type', `expected a string, got ${typeof value}`));
+  }
+  const { eventType } = outcome;
+  if (eventType !== undefined) {
+    const settles = Object.hasOwn(eventSettles, eventType)
+      ? eventSettles[eventType as CallbackEventType]
+      : undefined;
+    if (settles === undefined) {
+      issues.push(
+        issue('eventType', 'unknown_event_type', `expected one of ${Object.keys(eventSettles).join(', ')}`),
+      );
+    } else if ((state === 'succeeded' || state === 'failed') && settles.outcome !== state) {
+      issues.push(
+        issue(
+          'eventType',
+          'outcome_mismatch',
+          `a ${eventType} callback settles as ${settles.outcome}, not ${state}`,
+        ),
+      );
+    }
+  }
+  if (issues.length > 0 || (state !== 'succeeded' && state !== 'failed')) throw settlementError(issues);
+  return { state, outcome };
 };
 
 // What the client's `transactions` option needs of a tracker (internal: the entries do not export
@@ -343,19 +421,27 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     get: (reference) => store.get(checkReference(reference)),
 
     async settle(reference, input) {
-      if (input?.outcome !== 'succeeded' && input?.outcome !== 'failed') {
-        throw new ValidationError([issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'")], {
-          prefix: 'Invalid settlement',
-        });
-      }
-      const { outcome: state, ...said } = input;
-      const outcome: TransactionOutcome = Object.fromEntries(
-        Object.entries(said).filter(([, value]) => typeof value === 'string'),
-      );
+      const { state, outcome } = checkSettlement(input);
+      const settles =
+        outcome.eventType === undefined ? undefined : eventSettles[outcome.eventType as CallbackEventType];
       // Compare-and-set until this call either applies the outcome or finds it applied: a
       // concurrent settle or expire between the read and the write makes `update` answer false.
       for (let attempt = 1; ; attempt++) {
         const current = await readFor(reference, attempt);
+        // The callback must be this transaction's, whatever its state: nothing is written otherwise.
+        if (settles !== undefined && settles.kind !== current.kind) {
+          throw new TransactionConflictError('kind_mismatch', current, state);
+        }
+        if (outcome.amount !== undefined && !sameAmount(current.amount, outcome.amount)) {
+          throw new TransactionConflictError('amount_mismatch', current, state);
+        }
+        if (
+          outcome.currency !== undefined &&
+          current.currency !== undefined &&
+          !sameCurrency(current.currency, outcome.currency)
+        ) {
+          throw new TransactionConflictError('currency_mismatch', current, state);
+        }
         if (current.state === 'succeeded' || current.state === 'failed') {
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
