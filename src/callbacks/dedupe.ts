@@ -42,6 +42,8 @@ export interface DedupeStore {
   /**
    * Atomically: if `key` is absent (or expired), claim it as in progress for `ttlMs` and answer
    * `'new'`; otherwise answer its state. Two concurrent calls for one key never both get `'new'`.
+   * Any other answer (a database's own reply such as Redis's `'OK'` or `null`, passed on as is) is
+   * refused: the handler answers 500 `handler_failed` and does not call `onEvent`.
    */
   begin(key: string, ttlMs: number): Promise<DedupeState>;
   /** Marks `key` processed, remembered for `ttlMs`. */
