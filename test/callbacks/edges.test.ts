@@ -181,6 +181,51 @@ describe('toNodeListener behind a body parser (express 5)', () => {
     expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
   });
 
+  it('refuses a body another middleware read without leaving it in req.body: 500, never the 400 of an empty body', async () => {
+    const readElsewhere: express.RequestHandler = (req, _res, next) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        (req as { rawBody?: Buffer }).rawBody = Buffer.concat(chunks);
+        next();
+      });
+    };
+    const { url, events, refusals } = await expressRoute(readElsewhere);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'handler_failed' });
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(/^500 handler_failed toNodeListener: .*already read/)]);
+  });
+
+  it('takes the text express.text() decoded from a body with non-ASCII characters (its UTF-8 length is the Content-Length)', async () => {
+    const { url, events } = await expressRoute(express.text({ type: '*/*' }));
+    const text = JSON.stringify({ ...payoutSuccess, message: 'Paiement réussi — ✓' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: text,
+    });
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.message)).toEqual(['Paiement réussi — ✓']);
+  });
+
+  it('refuses the string express.json({ strict: false }) unwrapped from a JSON string: it is not the posted text', async () => {
+    const { url, events, refusals } = await expressRoute(express.json({ strict: false }));
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body), // "{\"transaction_id\":…}": a string holding a payload
+    });
+    expect(response.status).toBe(500);
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(parserHelp)]);
+  });
+
   it('still uses the Buffer express.raw() produced', async () => {
     const { url, events } = await expressRoute(express.raw({ type: '*/*' }));
     expect((await fetch(url, { method: 'POST', body })).status).toBe(200);
