@@ -3,6 +3,7 @@ import {
   createMemoryTransactionStore,
   createTransactionTracker,
   TransactionStoreFullError,
+  type SettleInput,
   type TransactionRecord,
 } from '../../src/transactions/index.js';
 
@@ -71,6 +72,52 @@ describe('the in-memory store', () => {
       state: 'pending',
     });
     expect(await tracker.get('A')).toBeUndefined();
+  });
+
+  describe('room for a settlement (a settled record is larger than the pending one)', () => {
+    const paid: SettleInput = {
+      outcome: 'succeeded',
+      eventType: 'payment.card.succeeded',
+      amount: '1500',
+      currency: 'KES',
+      message: 'CARD Payment Success',
+      transactionId: 'TXN1',
+    };
+    const card = (reference: string) => ({ reference, kind: 'card', amount: 1500, currency: 'KES' }) as const;
+
+    it('drops an older finished record, never the one just settled, also when it settles late', async () => {
+      // Room for three pending records and one settled, not for two settled ones. One clock for
+      // every write: the expired record and the older settled one share a drop time.
+      const store = createMemoryTransactionStore({ maxBytes: 1_150, now: () => 1_000 });
+      const tracker = createTransactionTracker({ store, now: () => 1_000 });
+      for (const reference of ['A', 'B', 'OLD']) await tracker.begin(card(reference));
+      await tracker.expire('A');
+      await tracker.settle('OLD', paid);
+      const late = await tracker.settle('A', paid);
+      expect(late).toMatchObject({ result: 'late', record: { state: 'succeeded' } });
+      expect(await tracker.get('A')).toEqual(late.record);
+      await expect(tracker.waitFor('A')).resolves.toEqual(late.record);
+      expect(await tracker.get('OLD')).toBeUndefined();
+      expect((await tracker.get('B'))?.state).toBe('pending');
+      expect(store.stats().bytes).toBeLessThanOrEqual(1_150);
+    });
+
+    it('refuses a settlement it has no room for with a typed error naming maxBytes, and forgets nothing', async () => {
+      const store = createMemoryTransactionStore({ maxBytes: 750 });
+      const tracker = createTransactionTracker({ store });
+      const a = await tracker.begin(card('A'));
+      await tracker.begin(card('B'));
+      const error = await tracker.settle('A', paid).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransactionStoreFullError);
+      expect(error).toMatchObject({ limit: 'maxBytes', value: 750 });
+      expect((error as Error).message).toMatch(/maxBytes/);
+      // Still pending, so the callback's retry settles it once there is room; never re-recorded.
+      expect(await tracker.get('A')).toEqual(a);
+      await expect(tracker.begin(card('A'))).resolves.toBe(a);
+      expect((await tracker.get('B'))?.state).toBe('pending');
+      expect(store.stats()).toMatchObject({ entries: 2, pending: 2 });
+      expect(store.stats().bytes).toBeLessThanOrEqual(750);
+    });
   });
 
   it('ages settled and expired records out after finishedTtlMs, never pending ones', async () => {
