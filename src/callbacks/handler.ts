@@ -106,7 +106,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), or the store's `begin` answered something other than its four states; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), or the store's `begin` answered something other than its four states; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
  *
  * @example
  * ```ts
@@ -531,7 +531,7 @@ const originOf = (value: unknown): string | undefined => {
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
- * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed. Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a parsed form, text that was not UTF-8) |
+ * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed. Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a parsed form, text that was not UTF-8), or a middleware read the body and left `req.body` unset |
  * | 503 `in_progress` / `dedupe_store_full` + `Retry-After` | the same event is being processed by another delivery right now, or the dedupe store holds as many claims as it may |
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)

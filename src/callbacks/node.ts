@@ -57,7 +57,9 @@ const isHttp2 = (req: NodeRequest): boolean => req.httpVersionMajor >= 2;
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
  * more arrive, by Content-Length or while reading) within `timeoutMs` (`'timeout'`). Either way it
- * stops listening; the listener then discards the rest and closes the connection.
+ * stops listening; the listener then discards the rest and closes the connection. A stream
+ * something else already read (leaving `req.body` unset) rejects with a PaymentsError (500
+ * `handler_failed`, so the sender retries): its body is not empty, only out of reach.
  */
 function readNodeBody(
   req: NodeRequest,
@@ -67,7 +69,13 @@ function readNodeBody(
   const declared = req.headers['content-length'];
   const length = declared === undefined ? undefined : Number(declared);
   if (length !== undefined && length > max) return Promise.resolve('too_large');
-  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
+  if (req.readableEnded) {
+    return Promise.reject(
+      new PaymentsError(
+        `toNodeListener: the body was already read and req.body left unset (a middleware ran first); ${MOUNT_HELP}`,
+      ),
+    );
+  }
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let total = 0;
@@ -119,25 +127,34 @@ const encoder = new TextEncoder();
 /** `application/json` or `application/…+json`, parameters aside. */
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
+const MOUNT_HELP = "mount the webhook route before it, or give it express.raw({ type: '*/*' })";
+
 /**
  * The body a parser already read, or `undefined` to read the stream (while it is unread, whatever
  * `req.body` holds): `express.raw()`'s Buffer as is, `express.text()`'s text, and the value
  * `express.json()` parsed from a JSON body (Content-Type `application/json` or `…+json`),
  * re-serialised. Anything else is not what the sender posted — a parsed form
- * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8) — and
- * throws a PaymentsError (500 `handler_failed`) that says how to mount the route.
+ * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8), a string
+ * whose UTF-8 length is not the Content-Length of an unencoded body (the one
+ * `express.json({ strict: false })` unwrapped from a JSON string) — and throws a PaymentsError
+ * (500 `handler_failed`) that says how to mount the route.
  */
 function bufferedBody(req: NodeRequest): Uint8Array | undefined {
   const body = req.body;
   if (body === undefined || body === null || !req.readableEnded) return undefined;
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (typeof body === 'string' && !body.includes('\uFFFD')) return encoder.encode(body);
+  const { 'content-length': declared, 'content-encoding': encoding } = req.headers;
+  if (typeof body === 'string' && !body.includes('\uFFFD')) {
+    const bytes = encoder.encode(body);
+    if (declared === undefined || encoding !== undefined || bytes.byteLength === Number(declared))
+      return bytes;
+  }
   if (typeof body === 'object' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
     return encoder.encode(JSON.stringify(body));
   }
   throw new PaymentsError(
-    "toNodeListener: req.body is not the posted body (a body parser such as express.urlencoded() ran first); mount the webhook route before it, or give it express.raw({ type: '*/*' })",
+    `toNodeListener: req.body is not the posted body (a body parser such as express.urlencoded() ran first); ${MOUNT_HELP}`,
   );
 }
 
@@ -233,9 +250,10 @@ function asWritten(url: URL, pathAndQuery: string): URL {
  * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or takes what a body parser left in
  * `req.body`: `express.raw()`'s Buffer, `express.text()`'s text, or the value `express.json()`
  * parsed from a JSON body, re-serialised. A parser's output that is not the posted body (a form
- * `express.urlencoded()` parsed, text that was not UTF-8) is answered 500 `handler_failed`, and
- * `onError` gets a `PaymentsError` saying to mount the route before body parsers or give it
- * `express.raw()`. The Request URL is built from
+ * `express.urlencoded()` parsed, text that was not UTF-8, a string `express.json({ strict: false })`
+ * unwrapped from a JSON string), and a body a middleware read and left out of `req.body`, are
+ * answered 500 `handler_failed`, and `onError` gets a `PaymentsError` saying to mount the route
+ * before body parsers or give it `express.raw()`. The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
  * header (under node:http2's compatibility API, `:authority`), which must be one valid
  * `host[:port]`; an absolute-form target must name that same host, and the path must be one the
