@@ -216,6 +216,38 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
     });
   });
 
+  // A 4xx answering a retry proves nothing about the attempt before it: a 409 "duplicate reference"
+  // is what a service answers when the first attempt went through.
+  it.each([
+    ['a 503', () => refusedAs(503)(), 400, 'TRK-RETRY-503'],
+    ['a 504', () => refusedAs(504)(), 409, 'TRK-RETRY-504'],
+    [
+      'a lost connection',
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      400,
+      'TRK-RETRY-CONN',
+    ],
+  ] as const)(
+    'with retries on, a 4xx answering the retry after %s leaves the record pending: the first attempt may have charged',
+    async (_name, first, status, reference) => {
+      let calls = 0;
+      const { client: retrying, sent } = clientAnswering(
+        () => {
+          calls += 1;
+          return calls === 1 ? first() : refusedAs(status)();
+        },
+        tracker,
+        { retry: { limit: 1, backoffLimit: 1 } },
+      );
+      const error = await retrying.initiateMobileMoneyPayment(stkPush(reference)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'ApiError', status });
+      expect(sent).toHaveLength(2);
+      expect(await tracker.get(reference)).toMatchObject({ state: 'pending' });
+    },
+  );
+
   it.each([
     ['a 5xx', () => new Response('down', { status: 503 }), ApiError, 'TRK-503'],
     [
