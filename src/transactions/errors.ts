@@ -119,8 +119,10 @@ export class TransactionTimeoutError extends PaymentsError {
 }
 
 /**
- * The in-memory store is full of pending transactions (it never drops one to make room). Settle
- * or expire some, raise `maxEntries`/`maxBytes`, or use a shared store.
+ * The in-memory store is full of pending transactions (it never drops one to make room, nor the
+ * record being written): `begin` is refused, and so is a `settle` whose settled record, larger than
+ * the pending one, does not fit (the transaction stays pending). Expire some, raise
+ * `maxEntries`/`maxBytes`, or use a shared store.
  *
  * @example
  * ```ts

@@ -172,7 +172,7 @@ export interface MemoryTransactionStoreOptions {
   readonly maxBytes?: number;
   /**
    * How long a settled or expired record is kept, ms; earlier when room is needed (oldest
-   * first). Pending records are never dropped. Default 24 h.
+   * first, never the record being written). Pending records are never dropped. Default 24 h.
    */
   readonly finishedTtlMs?: number;
   /** Clock, for tests. Default `Date.now`. */
@@ -211,6 +211,12 @@ interface Slot {
   bytes: number;
 }
 
+/** A finished record's place in the drop queue. */
+interface Drop {
+  readonly reference: string;
+  readonly dropAt: number;
+}
+
 /** The options {@link createMemoryTransactionStore} knows; any other key is refused. */
 const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
   maxEntries: true,
@@ -222,9 +228,12 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
 /**
  * A {@link TransactionStore} in this process's memory, the tracker's default. Bounded by entries
  * and by bytes: settled and expired records age out after `finishedTtlMs`, or earlier (oldest
- * first) when room is needed; pending ones are never dropped — when only pending records remain
- * and the store is full, `insert` throws {@link TransactionStoreFullError}. Right for one process;
- * behind a load balancer use a shared store (`hosted-payments/redis`).
+ * first) when room is needed, never the record being written; pending ones are never dropped.
+ * When nothing else can make room, the write is refused with {@link TransactionStoreFullError}
+ * and nothing changes: `insert` (`begin`), and `update` for a settlement, whose record is larger
+ * than the pending one (the transaction stays pending; the callback's retry settles it once
+ * there is room). Right for one process; behind a load balancer use a shared store
+ * (`hosted-payments/redis`).
  *
  * @example
  * ```ts
@@ -241,41 +250,50 @@ export function createMemoryTransactionStore(
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
   // Settled and expired references in the order they finished, each with its drop time: the
-  // front is the first to go. `finished` holds the current drop time of each; a queue entry whose
-  // time is no longer current (the record was settled after it expired) is skipped. A plain array
-  // with a moving head: deleting from the front of a Map leaves holes every new iterator walks.
-  const finished = new Map<string, number>();
-  let queue: { reference: string; dropAt: number }[] = [];
+  // front is the first to go. `finished` holds the current entry of each; an entry that is no
+  // longer current (the record was settled after it expired, or made pending again) is passed
+  // over. A plain array with a moving head: deleting from the front of a Map leaves holes every
+  // new iterator walks.
+  const finished = new Map<string, Drop>();
+  let queue: Drop[] = [];
   let head = 0;
   let bytes = 0;
+  // The bytes of the records in `finished`: what dropping every one of them would free.
+  let finishedBytes = 0;
   let pending = 0;
 
-  const dropFront = (): boolean => {
+  const front = (): Drop | undefined => {
     while (head < queue.length) {
-      const { reference, dropAt } = queue[head++]!;
-      if (finished.get(reference) !== dropAt) continue;
-      finished.delete(reference);
-      const slot = slots.get(reference);
-      if (slot !== undefined) {
-        slots.delete(reference);
-        bytes -= slot.bytes;
-      }
-      if (head > 1024 && head * 2 > queue.length) {
-        queue = queue.slice(head);
-        head = 0;
-      }
-      return true;
+      const entry = queue[head]!;
+      if (finished.get(entry.reference) === entry) return entry;
+      head++;
     }
-    return false;
+    return undefined;
+  };
+  const drop = (entry: Drop): void => {
+    head++;
+    finished.delete(entry.reference);
+    const slot = slots.get(entry.reference);
+    if (slot !== undefined) {
+      slots.delete(entry.reference);
+      bytes -= slot.bytes;
+      finishedBytes -= slot.bytes;
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
   };
   const makeRoom = (extraBytes: number): void => {
     const cutoff = now();
-    while (head < queue.length && queue[head]!.dropAt <= cutoff && dropFront());
+    for (let entry = front(); entry !== undefined && entry.dropAt <= cutoff; entry = front()) drop(entry);
     while (slots.size >= maxEntries || bytes + extraBytes > maxBytes) {
-      if (!dropFront()) {
+      const entry = front();
+      if (entry === undefined) {
         if (slots.size >= maxEntries) throw new TransactionStoreFullError('maxEntries', maxEntries);
         throw new TransactionStoreFullError('maxBytes', maxBytes);
       }
+      drop(entry);
     }
   };
 
@@ -294,22 +312,40 @@ export function createMemoryTransactionStore(
     get: (reference) => promised(() => slots.get(reference)?.record),
     update: (record, from) =>
       promised(() => {
-        const slot = slots.get(record.reference);
+        const { reference } = record;
+        const slot = slots.get(reference);
         if (slot === undefined || slot.record.state !== from) return false;
         const size = recordBytes(record);
+        const wasFinished = finished.has(reference);
+        // A settled record is larger than the pending one it replaces. The room comes from other
+        // finished records, never from this one: without enough of them, nothing is written.
+        const others = finishedBytes - (wasFinished ? slot.bytes : 0);
+        if (bytes - slot.bytes + size - others > maxBytes) {
+          throw new TransactionStoreFullError('maxBytes', maxBytes);
+        }
         bytes += size - slot.bytes;
+        if (wasFinished) finishedBytes -= slot.bytes;
         if (from === 'pending') pending--;
         if (record.state === 'pending') pending++;
-        slots.set(record.reference, { record, bytes: size });
-        finished.delete(record.reference);
+        slots.set(reference, { record, bytes: size });
+        finished.delete(reference);
         if (record.state !== 'pending') {
           // Never earlier than the last entry, so the queue stays in drop order with any clock.
-          const dropAt = Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity);
-          finished.set(record.reference, dropAt);
-          queue.push({ reference: record.reference, dropAt });
+          const entry = {
+            reference,
+            dropAt: Math.max(now() + finishedTtlMs, queue.at(-1)?.dropAt ?? -Infinity),
+          };
+          finished.set(reference, entry);
+          queue.push(entry);
+          finishedBytes += size;
         }
-        // A settled record is larger than the pending one it replaces: keep within maxBytes.
-        while (bytes > maxBytes && dropFront());
+        for (
+          let entry = front();
+          bytes > maxBytes && entry !== undefined && entry.reference !== reference;
+          entry = front()
+        ) {
+          drop(entry);
+        }
         return true;
       }),
     listPending: ({ kind, createdBefore, limit }) =>
