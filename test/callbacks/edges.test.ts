@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import http2 from 'node:http2';
 import net, { type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -230,6 +231,93 @@ describe('toNodeListener behind a body parser (express 5)', () => {
     const { url, events } = await expressRoute(express.raw({ type: '*/*' }));
     expect((await fetch(url, { method: 'POST', body })).status).toBe(200);
     expect(events).toHaveLength(1);
+  });
+});
+
+describe('Content-Encoding, where the route reads the bytes itself', () => {
+  const gzipped = gzipSync(body);
+  const signedUrl = (base = 'https://shop.example') =>
+    signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
+
+  it.each([
+    ['gzip', body, 'a plain body'],
+    ['gzip', gzipped, 'a gzipped body'],
+    ['br', body, 'a plain body'],
+    ['x-unknown', body, 'a plain body'],
+    ['gzip, identity', body, 'a plain body'],
+    ['', body, 'a plain body'],
+  ])(
+    'the Fetch handler answers 415 unsupported_encoding to %j on %s, naming the header, without reading the body',
+    async (encoding, payload, _what) => {
+      const { handler, events, refusals } = route();
+      const request = new Request(await signedUrl(), {
+        method: 'POST',
+        body: payload,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      const response = await handler(request);
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({ error: 'unsupported_encoding' });
+      expect(request.bodyUsed).toBe(false);
+      expect(events).toEqual([]);
+      expect(refusals).toEqual([expect.stringMatching(/^415 unsupported_encoding .*Content-Encoding/)]);
+    },
+  );
+
+  it.each(['identity', ' Identity ', 'IDENTITY'])(
+    'the Fetch handler reads a body whose Content-Encoding is %j',
+    async (encoding) => {
+      const { handler, events } = route();
+      const response = await handler(
+        new Request(await signedUrl(), { method: 'POST', body, headers: { 'content-encoding': encoding } }),
+      );
+      expect(response.status).toBe(200);
+      expect(events).toHaveLength(1);
+    },
+  );
+
+  it('toNodeListener answers 415 to a gzip body it would read from the stream itself', async () => {
+    const { handler, events, refusals } = route();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await fetch(await signedUrl(base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipped,
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: 'unsupported_encoding' });
+    expect(events).toEqual([]);
+    expect(refusals).toEqual([expect.stringMatching(/^415 unsupported_encoding .*Content-Encoding/)]);
+  });
+
+  it('toNodeListener reads a stream whose Content-Encoding is identity', async () => {
+    const { handler, events } = route();
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const response = await fetch(await signedUrl(base), {
+      method: 'POST',
+      headers: { 'content-encoding': 'identity' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it.each([
+    ['express.json()', express.json()],
+    ['express.raw()', express.raw({ type: '*/*' })],
+    ['express.text()', express.text({ type: '*/*' })],
+  ])('toNodeListener takes the body %s inflated from gzip', async (_name, parser) => {
+    const { handler, events } = route();
+    const app = express();
+    app.post('/hooks', parser, toNodeListener(handler));
+    const base = await listen(http.createServer(app));
+    const response = await fetch(await signedUrl(base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipped,
+    });
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
   });
 });
 
