@@ -94,6 +94,23 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * 409 for a valid request that what the sandbox already accepted refuses (a payout reference_id
+ * used before), in the shape of {@link refuseInvalid}: the field at fault, its code and message.
+ * The caller sets the log summary.
+ */
+export function refuseConflict(c: SandboxContext, message: string, issue: ValidationIssue) {
+  const field = formatIssuePath(issue.path);
+  return c.json(
+    {
+      error: issue.code,
+      message,
+      issues: [{ field, path: issue.path, code: issue.code, message: issue.message }],
+    },
+    409,
+  );
+}
+
 /** 400 naming each field at fault, with its code and message. Never a value. */
 export function refuseInvalid(c: SandboxContext, what: string, issues: readonly ValidationIssue[]) {
   const fields = issues.map((issue) => formatIssuePath(issue.path));

@@ -96,6 +96,8 @@ export interface SandboxState {
   readonly pathPrefix: string;
   walletBalance: number;
   readonly sessions: Map<string, CheckoutSession>;
+  /** `reference_id` of every payout answered 200, in order; see {@link MAX_PAYOUT_REFERENCES}. */
+  readonly payoutReferences: Set<string>;
   readonly queue: DeliveryQueue;
   /** `outcome`, or a failure with `responseStatus` drawn at `failureRate`. */
   withFailureRate(outcome: PaymentOutcome, responseStatus: number): PaymentOutcome;
@@ -106,6 +108,9 @@ export interface SandboxState {
 
 /** The most checkout sessions kept; the oldest go first. */
 export const MAX_SESSIONS = 10_000;
+
+/** The most payout references remembered as used; the oldest go first. */
+export const MAX_PAYOUT_REFERENCES = 100_000;
 
 /** Builds the state of a new sandbox from its options. */
 export function createSandboxState(
@@ -134,6 +139,7 @@ export function createSandboxState(
     pathPrefix: publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '',
     walletBalance: options.walletBalance ?? sandboxTestValues.walletBalance,
     sessions: new Map(),
+    payoutReferences: new Set(),
     queue,
     log,
     withFailureRate: (outcome, responseStatus) =>

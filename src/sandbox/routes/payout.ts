@@ -10,8 +10,17 @@ import { toValidationIssues } from '../../internal/issues.js';
 import { payoutRequestSchema } from '../../requests/payout.js';
 import { decidePayout } from '../outcomes.js';
 import { payoutFailurePayload, payoutSuccessPayload } from '../payloads.js';
-import { readJsonBody, refuseInvalid, type SandboxEnv } from '../request-body.js';
-import type { SandboxState } from '../sandbox-state.js';
+import { readJsonBody, refuseConflict, refuseInvalid, type SandboxEnv } from '../request-body.js';
+import { MAX_PAYOUT_REFERENCES, type SandboxState } from '../sandbox-state.js';
+
+/** Records `reference` as used, forgetting the oldest beyond {@link MAX_PAYOUT_REFERENCES}. */
+function rememberReference(state: SandboxState, reference: string): void {
+  if (state.payoutReferences.size >= MAX_PAYOUT_REFERENCES) {
+    const oldest = state.payoutReferences.values().next().value;
+    if (oldest !== undefined) state.payoutReferences.delete(oldest);
+  }
+  state.payoutReferences.add(reference);
+}
 
 /** Serves `POST /api/payout/mobile-money-payout`. */
 export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
@@ -22,6 +31,23 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
     if (!parsed.success) return refuseInvalid(c, 'payout', toValidationIssues(parsed.error.issues));
     const body = parsed.data;
     const { transfer } = body;
+    const referenceId = String(transfer.reference_id);
+    // reference_id is "a unique 12-digit value per transfer" (spec §2.7, §8): a payout answered
+    // 200 uses it for good, whether it then succeeds or fails; a payout refused does not.
+    if (state.payoutReferences.has(referenceId)) {
+      c.set('summary', `refused: ref ${referenceId} already used by an earlier payout`);
+      return refuseConflict(
+        c,
+        'Payout refused: transfer.reference_id was already used by an earlier payout',
+        {
+          path: ['transfer', 'reference_id'],
+          code: 'duplicate_reference_id',
+          message:
+            'already used by an earlier payout of this sandbox; each transfer needs its own 12-digit reference_id (generateReferenceId() makes one)',
+        },
+      );
+    }
+    rememberReference(state, referenceId);
     const outcome = decidePayout({
       amount: Number(transfer.amount),
       balance: state.walletBalance,
@@ -31,7 +57,7 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
     const common = {
       amount: transfer.amount,
       currency: transfer.currency,
-      referenceId: String(transfer.reference_id),
+      referenceId,
       walletBalance: outcome.balanceAfter,
     };
     const url = body.webhook_endpoint.webhook_url;
