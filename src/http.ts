@@ -252,6 +252,9 @@ async function passThrough(hook: () => unknown): Promise<void> {
   }
 }
 
+/** Awaited just before each attempt of a call, with its retry count (`0` for the first). */
+export type BeforeSend = (retryCount: number) => Promise<void>;
+
 /** What the instance's ky hooks need of the call in flight (passed as ky's `context`). */
 interface CallState {
   readonly operation: Operation;
@@ -264,7 +267,7 @@ interface CallState {
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
   readonly logEvent: RequestLogEvent | undefined;
-  readonly beforeSend: (() => Promise<void>) | undefined;
+  readonly beforeSend: BeforeSend | undefined;
   attemptStarted: number;
 }
 
@@ -510,7 +513,7 @@ export class Http {
             if (call.signal?.aborted || call.deadline?.signal.aborted) {
               throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
             }
-            if (retryCount === 0 && beforeSend) await passThrough(beforeSend);
+            if (beforeSend) await passThrough(() => beforeSend(retryCount));
             // Each attempt's timeout runs from here to its last body byte.
             call.attemptStarted = Date.now();
           },
@@ -521,14 +524,14 @@ export class Http {
 
   /**
    * POSTs a wire body and returns the response validated by the schema. `beforeSend` is awaited
-   * once, after everything that can refuse the call without sending (options, headers, loading ky,
-   * the `beforeRequest` hook, an aborted signal) and just before the first request; what it throws
-   * fails the call as it is, and nothing is sent.
+   * just before each attempt with its retry count: for the first (`0`), after everything that can
+   * refuse the call without sending (options, headers, loading ky, the `beforeRequest` hook, an
+   * aborted signal). What it throws fails the call as it is, and that attempt is not sent.
    */
   async post<S extends z.core.$ZodType>(
     outgoing: Outgoing<S>,
     options: RequestOptions = {},
-    beforeSend?: () => Promise<void>,
+    beforeSend?: BeforeSend,
   ): Promise<z.output<S>> {
     const checked = safeParse(requestOptionsSchema, options);
     if (!checked.success) {
@@ -592,7 +595,7 @@ export class Http {
     outgoing: Outgoing<z.core.$ZodType>,
     options: RequestOptions,
     headers: Record<string, string>,
-    beforeSend: (() => Promise<void>) | undefined,
+    beforeSend: BeforeSend | undefined,
   ): CallState {
     const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;

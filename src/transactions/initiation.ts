@@ -7,6 +7,7 @@
  */
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { ApiError, ValidationError } from '../errors.js';
+import type { BeforeSend } from '../http.js';
 import { TransactionConflictError } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
 import { storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
@@ -53,8 +54,10 @@ const untrackable = (place: Place, message: string): ValidationError =>
   });
 
 /**
- * A refusal the service certainly did not act on: a 4xx answer. Anything else after sending — a
- * 5xx, a lost connection, a timeout, a 2xx of the wrong shape — may have started the payment.
+ * A refusal the service certainly did not act on: a 4xx answering the call's only attempt.
+ * Anything else after sending — a 5xx, a lost connection, a timeout, a 2xx of the wrong shape, a
+ * 4xx answering a retry (a 409 "duplicate" is what follows a first attempt that went through) —
+ * may have started the payment.
  */
 const refused = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
@@ -63,6 +66,8 @@ const refused = (error: unknown): error is ApiError =>
 interface Attempt {
   /** Another call of this process used the reference meanwhile: its payment may be under way. */
   shared: boolean;
+  /** This call was sent more than once: the attempt before its answer may have started the payment. */
+  retried: boolean;
 }
 // Per tracker, the calls of this process running under each reference: only the first may find the
 // reference unrecorded, and each marks the others shared.
@@ -128,7 +133,7 @@ export async function sendTracked<B extends object, R>(
   kind: TransactionKind,
   input: unknown,
   body: B,
-  send: (body: B, beforeSend?: () => Promise<void>) => Promise<R>,
+  send: (body: B, beforeSend?: BeforeSend) => Promise<R>,
 ): Promise<R> {
   if (option === undefined) return send(body);
   const place = places[kind];
@@ -159,11 +164,15 @@ export async function sendTracked<B extends object, R>(
   } as unknown as B;
 
   const { tracker } = option;
-  const attempt: Attempt = { shared: false };
+  const attempt: Attempt = { shared: false, retried: false };
   let calls: Set<Attempt> | undefined;
   let mine = false;
   // Recorded just before the first request: a call refused before sending records nothing.
-  const recordPending = async (): Promise<void> => {
+  const recordPending = async (retryCount: number): Promise<void> => {
+    if (retryCount > 0) {
+      attempt.retried = true;
+      return;
+    }
     calls = join(tracker, reference, attempt);
     const transaction = {
       reference,
@@ -189,7 +198,7 @@ export async function sendTracked<B extends object, R>(
   } catch (error) {
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending.
-    if (mine && !attempt.shared && refused(error)) {
+    if (mine && !attempt.shared && !attempt.retried && refused(error)) {
       await tracker.expire(reference).catch((failure: unknown) => (error.cause = failure));
     }
     throw error;
