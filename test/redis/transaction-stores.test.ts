@@ -144,3 +144,38 @@ describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
     });
   });
 });
+
+describe('the Redis store writes all of a transition or nothing', () => {
+  const record = {
+    reference: 'ORD-1',
+    kind: 'card',
+    amount: '1500',
+    state: 'pending',
+    createdAt: 1_000,
+    updatedAt: 1_000,
+  } as const;
+  const fresh = () => {
+    const prefix = `whole${prefixes++}:`;
+    const store = createRedisTransactionStore({ client, prefix });
+    redisStores.push(store);
+    return { store, prefix };
+  };
+
+  it('refuses to record a transaction whose createdAt it cannot index, before writing it', async () => {
+    const { store, prefix } = fresh();
+    await expect(store.insert({ ...record, createdAt: Number.NaN })).rejects.toThrow(/createdAt/);
+    expect(await store.get('ORD-1')).toBeUndefined();
+    expect(await client.keys(`${prefix}*`)).toEqual([]);
+  });
+
+  it('refuses to make a record pending again with a createdAt it cannot index, before writing it', async () => {
+    const { store } = fresh();
+    await store.insert(record);
+    const expired = { ...record, state: 'expired', updatedAt: 2_000, expiredAt: 2_000 } as const;
+    await expect(store.update(expired, 'pending')).resolves.toBe(true);
+    await expect(
+      store.update({ ...record, createdAt: Number.POSITIVE_INFINITY, updatedAt: 3_000 }, 'expired'),
+    ).rejects.toThrow(/createdAt/);
+    expect(await store.get('ORD-1')).toEqual(expired);
+  });
+});
