@@ -5,6 +5,7 @@
 import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
 import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { wholeNumberOption } from '../transactions/options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -46,7 +47,8 @@ export interface RedisTransactionStoreOptions {
   readonly prefix?: string;
   /**
    * How long a settled or expired record is kept, ms (a key TTL); a redelivery after that finds
-   * no record. Pending records never expire. Default 7 days.
+   * no record. Pending records never expire. Default 7 days. A whole number from 1, else a
+   * `TypeError` naming it.
    */
   readonly finishedTtlMs?: number;
 }
@@ -65,9 +67,27 @@ export interface RedisTransactionStore extends TransactionStore {
   close(): Promise<void>;
 }
 
+// Every check comes before the first write: Redis does not roll a script back, so one that failed
+// half-way would leave a record written but not indexed, or settled without its TTL and PUBLISH.
+// A score must be a finite number (Redis takes 'inf' as one, and the record would never be
+// listed as stale); the pending index must be a sorted set (or absent), not another program's key
+// under the same prefix.
+const checks = `
+local function finite(text)
+  local n = tonumber(text)
+  return n ~= nil and n == n and n ~= math.huge and n ~= -math.huge
+end
+local function indexable(key)
+  local kind = redis.call('TYPE', key)['ok']
+  return kind == 'none' or kind == 'zset'
+end
+`;
+
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt. Returns
 // the existing record's JSON, or 1 when it stored this one.
-const insertScript = `
+const insertScript = `${checks}
+if not finite(ARGV[3]) then return redis.error_reply('createdAt: expected a finite number of ms, got ' .. ARGV[3]) end
+if not indexable(KEYS[2]) then return redis.error_reply(KEYS[2] .. ': not a sorted set') end
 local existing = redis.call('HGET', KEYS[1], 'record')
 if existing then return existing end
 redis.call('HSET', KEYS[1], 'state', 'pending', 'record', ARGV[1])
@@ -78,8 +98,17 @@ return 1
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
 // TTL ms for a finished record, channel, createdAt. A record made pending again (an expired one
 // re-initiated) goes back into the pending index at its new createdAt.
-const updateScript = `
+const updateScript = `${checks}
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
+if ARGV[3] == 'pending' then
+  if not finite(ARGV[7]) then return redis.error_reply('createdAt: expected a finite number of ms, got ' .. ARGV[7]) end
+else
+  local ttl = tonumber(ARGV[5])
+  if ttl == nil or ttl < 1 or ttl ~= math.floor(ttl) or ttl > 9007199254740991 then
+    return redis.error_reply('finishedTtlMs: expected a whole number of ms from 1, got ' .. ARGV[5])
+  end
+end
+if not indexable(KEYS[2]) then return redis.error_reply(KEYS[2] .. ': not a sorted set') end
 redis.call('HSET', KEYS[1], 'state', ARGV[3], 'record', ARGV[1])
 if ARGV[3] == 'pending' then
   redis.call('PERSIST', KEYS[1])
@@ -149,7 +178,12 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
   refuseUnknownOptions('createRedisTransactionStore', options, TRANSACTION_STORE_OPTIONS);
   const { client } = options;
   const prefix = options.prefix ?? 'hosted-payments:tx:';
-  const finishedTtlMs = Math.max(1, Math.ceil(options.finishedTtlMs ?? 7 * 24 * 60 * 60 * 1000));
+  const finishedTtlMs = wholeNumberOption(
+    'createRedisTransactionStore',
+    'finishedTtlMs',
+    options.finishedTtlMs,
+    7 * 24 * 60 * 60 * 1000,
+  );
   const channel = `${prefix}settled`;
   const recordKey = (reference: string) => `${prefix}r:${reference}`;
   const pendingKey = (kind: TransactionKind) => `${prefix}pending:${kind}`;

@@ -8,6 +8,7 @@
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
+import { wholeNumberOption } from './options.js';
 
 /**
  * What is being paid or paid out: card payment, mobile-money (STK push) payment, hosted checkout,
@@ -166,7 +167,7 @@ export interface TransactionStore {
  * ```
  */
 export interface MemoryTransactionStoreOptions {
-  /** At most this many records. Default 100,000. */
+  /** At most this many records. Default 100,000. Each number option is a whole number from 1 (else a `TypeError` naming it). */
   readonly maxEntries?: number;
   /** At most about this many bytes of records (UTF-16 string sizes plus a fixed overhead each). Default 64 MiB. */
   readonly maxBytes?: number;
@@ -244,9 +245,10 @@ export function createMemoryTransactionStore(
   options: MemoryTransactionStoreOptions = {},
 ): MemoryTransactionStore {
   refuseUnknownOptions('createMemoryTransactionStore', options, MEMORY_STORE_OPTIONS);
-  const maxEntries = Math.max(1, Math.floor(options.maxEntries ?? 100_000));
-  const maxBytes = Math.max(1, options.maxBytes ?? 64 * 1024 * 1024);
-  const finishedTtlMs = Math.max(0, options.finishedTtlMs ?? 24 * 60 * 60 * 1000);
+  const where = 'createMemoryTransactionStore';
+  const maxEntries = wholeNumberOption(where, 'maxEntries', options.maxEntries, 100_000);
+  const maxBytes = wholeNumberOption(where, 'maxBytes', options.maxBytes, 64 * 1024 * 1024);
+  const finishedTtlMs = wholeNumberOption(where, 'finishedTtlMs', options.finishedTtlMs, 24 * 60 * 60 * 1000);
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
   // Settled and expired references in the order they finished, each with its drop time: the

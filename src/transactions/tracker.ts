@@ -13,6 +13,7 @@ import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { callbackSettlement, eventSettles } from './callbacks.js';
+import { wholeNumberOption } from './options.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
@@ -83,7 +84,10 @@ export interface SettleResult {
  * ```
  */
 export interface WaitForOptions {
-  /** Give up after this many ms with a `TransactionTimeoutError`. Default: the kind's stale limit. */
+  /**
+   * Give up after this many ms with a `TransactionTimeoutError` (a whole number from 1). Default:
+   * the kind's stale limit.
+   */
   readonly timeout?: number;
   /** Abort the wait (rejects with the signal's reason when it is an Error, else an `AbortError`). */
   readonly signal?: AbortSignal;
@@ -98,7 +102,7 @@ export interface WaitForOptions {
  * ```
  */
 export interface StaleOptions {
-  /** Pending for longer than this many ms. Default: each kind's limit (`staleAfterMs`). */
+  /** Pending for longer than this many ms (a whole number from 0). Default: each kind's limit (`staleAfterMs`). */
   readonly olderThan?: number;
   /** Only this kind. */
   readonly kind?: TransactionKind;
@@ -121,12 +125,13 @@ export interface TransactionTrackerOptions {
    * How long a transaction may stay pending before `stale` lists it, per kind, ms. Defaults:
    * `mobile_money` 5 min (an STK prompt times out on the phone within about a minute; the
    * provider's callback follows), `card` 30 min (3-D Secure), `checkout` 1 h (a customer on the
-   * hosted page), `payout` 24 h.
+   * hosted page), `payout` 24 h. Each a whole number from 1.
    */
   readonly staleAfterMs?: Partial<Record<TransactionKind, number>>;
   /**
    * While `waitFor` waits, how often it also re-reads the store, ms: the fallback for a store
-   * without `watch`, and for a notification lost while the store was unreachable. Default 2000.
+   * without `watch`, and for a notification lost while the store was unreachable. A whole number
+   * from 1; below 10 it polls every 10 ms. Default 2000.
    */
   readonly pollIntervalMs?: number;
   /** Clock, for tests. Default `Date.now`. */
@@ -226,14 +231,6 @@ const checkReference = (reference: unknown): string => {
     );
   }
   return reference;
-};
-
-const positiveMs = (value: number | undefined, name: string): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${name}: expected a number of milliseconds ≥ 0, got ${String(value)}`);
-  }
-  return value;
 };
 
 const settlementError = (issues: ValidationIssue[]): ValidationError =>
@@ -338,11 +335,20 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   refuseUnknownOptions('createTransactionTracker: staleAfterMs', options.staleAfterMs, KIND_NAMES);
   const store = options.store ?? createMemoryTransactionStore();
   const now = options.now ?? Date.now;
-  const pollIntervalMs = Math.max(10, positiveMs(options.pollIntervalMs, 'pollIntervalMs') ?? 2_000);
+  const where = 'createTransactionTracker';
+  const pollIntervalMs = Math.max(
+    10,
+    wholeNumberOption(where, 'pollIntervalMs', options.pollIntervalMs, 2_000),
+  );
   const staleAfterMs: Record<TransactionKind, number> = { ...defaultStaleAfterMs };
   for (const kind of transactionKinds) {
-    const value = positiveMs(options.staleAfterMs?.[kind], `staleAfterMs.${kind}`);
-    if (value !== undefined) staleAfterMs[kind] = value;
+    const name = `staleAfterMs.${kind}`;
+    staleAfterMs[kind] = wholeNumberOption(
+      where,
+      name,
+      options.staleAfterMs?.[kind],
+      defaultStaleAfterMs[kind],
+    );
   }
   // waitFor calls in this process, woken directly by this tracker's own transitions.
   const waiters = new Map<string, Set<(record: TransactionRecord) => void>>();
@@ -465,7 +471,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     async waitFor(reference, waitOptions = {}) {
       refuseUnknownOptions('waitFor', waitOptions, WAIT_OPTIONS);
       const { signal } = waitOptions;
-      const timeoutOption = positiveMs(waitOptions.timeout, 'timeout');
+      const timeoutOption =
+        waitOptions.timeout === undefined
+          ? undefined
+          : wholeNumberOption('waitFor', 'timeout', waitOptions.timeout, 0);
       if (signal?.aborted) throw abortReason(signal);
       const first = await mustGet(reference);
       if (first.state !== 'pending') return first;
@@ -529,7 +538,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
 
     async stale(staleOptions = {}) {
       refuseUnknownOptions('stale', staleOptions, STALE_OPTIONS);
-      const olderThan = positiveMs(staleOptions.olderThan, 'olderThan');
+      const olderThan =
+        staleOptions.olderThan === undefined
+          ? undefined
+          : wholeNumberOption('stale', 'olderThan', staleOptions.olderThan, 0, { min: 0 });
       const limit = Math.max(1, Math.floor(staleOptions.limit ?? 1_000));
       const at = now();
       const kinds = staleOptions.kind === undefined ? transactionKinds : [staleOptions.kind];
