@@ -85,6 +85,29 @@ describe('an echoed cvc', () => {
   });
 });
 
+describe('an echoed card number', () => {
+  // The card number goes out as a bare JSON integer above 2^53: a service that parses it into a
+  // double echoes 9999999999999996, which with the Luhn digit gives the card back.
+  it('is redacted as a service that parsed it into a double echoes it', async () => {
+    const rounded = String(Number(cardPaymentInput.card_details.card_number.replaceAll(' ', '')));
+    expect(rounded).toBe('9999999999999996');
+    const baseUrl = await echoing(402, () => `{"error":"card declined","card_number":${rounded}}`);
+    const { error, dump } = await failedCall({ baseUrl });
+    expect(error.body).toBe('{"error":"card declined","card_number":**** 9995}');
+    expect(dump).not.toContain(rounded);
+  });
+
+  it('is redacted from an HTML error page that puts each group in its own cell', async () => {
+    const baseUrl = await echoing(
+      402,
+      () => '<table><tr><td>9999</td><td>9999</td><td>9999</td><td>9995</td></tr></table>',
+    );
+    const { error, dump } = await failedCall({ baseUrl });
+    expect(error.body).toBe('<table><tr><td>**** 9995</td></tr></table>');
+    expect(dump).not.toMatch(/9999\D*9999\D*9999\D*9995/);
+  });
+});
+
 describe('an echoed API key', () => {
   const key = 'sk_live/abc+def="q';
   it.each([
