@@ -43,6 +43,31 @@ const stores: [string, () => TransactionStore][] = [
 describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
   const card = { reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' } as const;
 
+  describe('stale({ limit })', () => {
+    it('lists at most limit transactions, oldest first', async () => {
+      let t = 1_000;
+      const tracker = createTransactionTracker({ store: makeStore(), now: () => t++ });
+      for (const reference of ['A', 'B', 'C']) await tracker.begin({ ...card, reference });
+      expect((await tracker.stale({ olderThan: 0, limit: 2 })).map((r) => r.reference)).toEqual(['A', 'B']);
+    });
+
+    it.each([Number.NaN, Number.POSITIVE_INFINITY, 0, -1, 1.5].map((limit) => [String(limit), limit]))(
+      'refuses a limit of %s with a TypeError naming limit, from the tracker and from the store',
+      async (_label, limit) => {
+        const store = makeStore();
+        const tracker = createTransactionTracker({ store });
+        await tracker.begin(card);
+        const fromTracker = await tracker.stale({ olderThan: 0, limit }).catch((e: unknown) => e);
+        expect(fromTracker).toBeInstanceOf(TypeError);
+        expect((fromTracker as Error).message).toMatch(/^stale: limit must be /);
+        const query = { kind: 'card', createdBefore: Date.now() + 1_000, limit } as const;
+        const fromStore = await store.listPending(query).catch((e: unknown) => e);
+        expect(fromStore).toBeInstanceOf(TypeError);
+        expect((fromStore as Error).message).toMatch(/limit must be /);
+      },
+    );
+  });
+
   describe('settle checks the callback against the recorded transaction', () => {
     it('refuses a payout callback for a card payment (kind_mismatch), and writes nothing', async () => {
       const tracker = createTransactionTracker({ store: makeStore() });

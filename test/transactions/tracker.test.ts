@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import {
   createMemoryTransactionStore,
@@ -191,6 +191,59 @@ describe('waitFor', () => {
     await receiver.settle('ORD-11', { outcome: 'failed' });
     await expect(waiting).resolves.toMatchObject({ state: 'failed' });
     expect(listeners.size).toBe(0);
+  });
+});
+
+describe('long waits', () => {
+  const thirtyDays = 30 * 24 * 60 * 60_000; // above the 2,147,483,647 ms a timer holds
+
+  it.each([
+    ['the kind’s stale limit', undefined],
+    ['an explicit timeout', thirtyDays],
+  ])('waitFor waits the whole of a 30-day payout wait (%s), then times out', async (_what, timeout) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const tracker = createTransactionTracker({
+        staleAfterMs: { payout: thirtyDays },
+        pollIntervalMs: 2_147_483_647,
+      });
+      await tracker.begin({ reference: 'PAY-1', kind: 'payout', amount: 500 });
+      let result: unknown;
+      void tracker.waitFor('PAY-1', timeout === undefined ? {} : { timeout }).then(
+        (record) => (result = record),
+        (error: unknown) => (result = error),
+      );
+      await vi.advanceTimersByTimeAsync(thirtyDays - 1);
+      expect(result).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(result).toBeInstanceOf(TransactionTimeoutError);
+      expect(result).toMatchObject({ reference: 'PAY-1', timeoutMs: thirtyDays });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('waitFor with a 30-day limit is still waiting after a moment, and resolves when the payout settles', async () => {
+    const tracker = createTransactionTracker({ staleAfterMs: { payout: thirtyDays } });
+    await tracker.begin({ reference: 'PAY-2', kind: 'payout', amount: 500 });
+    let result: unknown;
+    const waiting = tracker.waitFor('PAY-2').then(
+      (record) => (result = record),
+      (error: unknown) => (result = error),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(result).toBeUndefined();
+    const { record } = await tracker.settle('PAY-2', { outcome: 'succeeded', eventType: 'payout.succeeded' });
+    await waiting;
+    expect(result).toEqual(record);
+  });
+
+  it('refuses a pollIntervalMs longer than a timer holds, naming it', () => {
+    expect(() => createTransactionTracker({ pollIntervalMs: 3e9 })).toThrow(
+      new TypeError(
+        'createTransactionTracker: pollIntervalMs must be a whole number from 1 to 2147483647, got 3000000000',
+      ),
+    );
   });
 });
 
