@@ -47,9 +47,10 @@ export function redactWireBody<T>(body: T): T {
 }
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
-// number, no-break ones included), dashes, dots, slashes, and their escaped forms (`%20`, `\u0020`,
-// `&nbsp;`) — anything but a letter or another digit.
-const separator = '(?:%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|&#?[0-9A-Za-z]{1,8};|[^0-9A-Za-z]){0,8}';
+// number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
+// `&nbsp;`) and HTML tags (`</td><td>`) — anything but a letter or another digit.
+const separator =
+  '(?:%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|[^0-9A-Za-z]){0,8}';
 
 /**
  * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
@@ -122,8 +123,13 @@ function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[
     .map((spelling) => [new RegExp(htmlPattern(spelling), 'gu'), '[redacted]']);
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
-    const pattern = new RegExp(`(?<![0-9])${cardNumber.split('').join(separator)}(?![0-9])`, 'g');
-    list.push([pattern, maskCardNumber(cardNumber)]);
+    // The number goes out as a bare JSON integer: a service that parses it into a double echoes
+    // it rounded above 2^53 (9999999999999995 as 9999999999999996), which with the Luhn digit
+    // gives the card back.
+    for (const digits of new Set([cardNumber, String(Number(cardNumber))])) {
+      const pattern = new RegExp(`(?<![0-9])${digits.split('').join(separator)}(?![0-9])`, 'g');
+      list.push([pattern, maskCardNumber(cardNumber)]);
+    }
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
