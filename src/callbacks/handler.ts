@@ -94,6 +94,7 @@ export interface ExpectedPayment {
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
  * | `payload_too_large` | 413 | not retry: the body is over `maxBodyBytes` | `PaymentsError` |
+ * | `unsupported_encoding` | 415 | not retry: a Content-Encoding other than `identity` on a body the route reads itself (the Fetch handler; `toNodeListener` unless a body parser already decoded it) | `PaymentsError` |
  * | `invalid_payload` | 400 | not retry: not JSON, none of the eight documented payloads, or an amount that is not a plain decimal | `CallbackParseError` |
  * | `contradictory_outcome` | 422 | retry: the outcome signals disagree (also the documented contradiction with `onContradiction: 'reject'`); the order stays pending | `CallbackParseError` |
  * | `unrecognised_status` | 422 | retry: an outcome signal has a value the SDK does not know | `CallbackParseError` |
@@ -123,6 +124,7 @@ export type CallbackRejectionReason =
   | 'invalid_signature'
   | 'body_timeout'
   | 'payload_too_large'
+  | 'unsupported_encoding'
   | 'invalid_payload'
   | 'contradictory_outcome'
   | 'unrecognised_status'
@@ -270,14 +272,25 @@ export interface InboundCallback {
   readonly url: string | URL | undefined;
   /**
    * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
-   * it is larger (the rest is never read), or `'timeout'` (reading stops). Rejects with a
+   * it is larger (the rest is never read), `'timeout'` (reading stops), or `'encoded'` without
+   * reading when the bytes would have to be decoded first (see {@link isEncoded}). Rejects with a
    * `PaymentsError` when the route is set up so that the body cannot be had (500
    * `handler_failed`), with any other error when the transport fails (400 `invalid_payload`).
    */
-  readBody(max: number, timeoutMs: number): Promise<Uint8Array | 'too_large' | 'timeout'>;
+  readBody(max: number, timeoutMs: number): Promise<BodyRead>;
   /** The request as a Fetch `Request` (`context.request`); built on first use where there is none. */
   toRequest(): Request;
 }
+
+/** What {@link InboundCallback.readBody} found. */
+export type BodyRead = Uint8Array | 'too_large' | 'timeout' | 'encoded';
+
+/**
+ * Whether a Content-Encoding header value asks for the body to be decoded: anything but absent or
+ * `identity` (any letter case, spaces around). The route reads the bytes as sent.
+ */
+export const isEncoded = (value: string | null | undefined): boolean =>
+  value != null && value.trim().toLowerCase() !== 'identity';
 
 /** The core's answer: what an adapter writes back. */
 export interface CallbackAnswer {
@@ -349,7 +362,8 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
 
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
- * (the rest is never read), or `'timeout'` when it has not ended in time.
+ * (the rest is never read), or `'timeout'` when it has not ended in time; `'encoded'`, unread,
+ * when its Content-Encoding is not `identity`.
  *
  * A Request whose body the runtime holds (built with `new Request`, a subclass included) is read
  * chunk by chunk and cancelled once over the cap or out of time, whatever its Content-Length says:
@@ -358,11 +372,8 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
  * reads that straight from the socket, whose parser holds it to its Content-Length, where touching
  * `request.body` first builds a web stream over it (about 3× the CPU of the whole route).
  */
-async function readBody(
-  request: Request,
-  max: number,
-  timeoutMs: number,
-): Promise<Uint8Array | 'too_large' | 'timeout'> {
+async function readBody(request: Request, max: number, timeoutMs: number): Promise<BodyRead> {
+  if (isEncoded(request.headers.get('content-encoding'))) return 'encoded';
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) return 'too_large';
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -529,6 +540,7 @@ const originOf = (value: unknown): string | undefined => {
  * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
  * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
+ * | 415 `unsupported_encoding` | a Content-Encoding other than `identity` on a body the route reads itself (not one a body parser already decoded under `toNodeListener`); the body is not read |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
  * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed. Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a parsed form, text that was not UTF-8), or a middleware read the body and left `req.body` unset |
@@ -659,7 +671,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       }
     }
 
-    let body: Uint8Array | 'too_large' | 'timeout';
+    let body: BodyRead;
     try {
       body = await request.readBody(maxBodyBytes, bodyTimeoutMs);
     } catch (error) {
@@ -687,6 +699,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         408,
         'body_timeout',
         new PaymentsError(`The callback body did not arrive within bodyTimeoutMs (${bodyTimeoutMs} ms)`),
+      );
+    }
+    if (body === 'encoded') {
+      return refuse(
+        request,
+        415,
+        'unsupported_encoding',
+        new PaymentsError('Content-Encoding must be absent or identity: the callback body is read as sent'),
       );
     }
 

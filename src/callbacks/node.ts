@@ -9,7 +9,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { callbackCoreOf, type CallbackHandler, type InboundCallback } from './handler.js';
+import {
+  callbackCoreOf,
+  isEncoded,
+  type BodyRead,
+  type CallbackHandler,
+  type InboundCallback,
+} from './handler.js';
 import { PaymentsError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
 
@@ -59,16 +65,10 @@ const isHttp2 = (req: NodeRequest): boolean => req.httpVersionMajor >= 2;
  * more arrive, by Content-Length or while reading) within `timeoutMs` (`'timeout'`). Either way it
  * stops listening; the listener then discards the rest and closes the connection. A stream
  * something else already read (leaving `req.body` unset) rejects with a PaymentsError (500
- * `handler_failed`, so the sender retries): its body is not empty, only out of reach.
+ * `handler_failed`, so the sender retries): its body is not empty, only out of reach. A body with
+ * a Content-Encoding other than `identity` is `'encoded'`, left unread.
  */
-function readNodeBody(
-  req: NodeRequest,
-  max: number,
-  timeoutMs: number,
-): Promise<Uint8Array | 'too_large' | 'timeout'> {
-  const declared = req.headers['content-length'];
-  const length = declared === undefined ? undefined : Number(declared);
-  if (length !== undefined && length > max) return Promise.resolve('too_large');
+function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise<BodyRead> {
   if (req.readableEnded) {
     return Promise.reject(
       new PaymentsError(
@@ -76,6 +76,10 @@ function readNodeBody(
       ),
     );
   }
+  if (isEncoded(req.headers['content-encoding'])) return Promise.resolve('encoded');
+  const declared = req.headers['content-length'];
+  const length = declared === undefined ? undefined : Number(declared);
+  if (length !== undefined && length > max) return Promise.resolve('too_large');
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let total = 0;
@@ -147,8 +151,9 @@ function bufferedBody(req: NodeRequest): Uint8Array | undefined {
   const { 'content-length': declared, 'content-encoding': encoding } = req.headers;
   if (typeof body === 'string' && !body.includes('\uFFFD')) {
     const bytes = encoder.encode(body);
-    if (declared === undefined || encoding !== undefined || bytes.byteLength === Number(declared))
+    if (declared === undefined || isEncoded(encoding) || bytes.byteLength === Number(declared)) {
       return bytes;
+    }
   }
   if (typeof body === 'object' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
     return encoder.encode(JSON.stringify(body));
@@ -253,7 +258,9 @@ function asWritten(url: URL, pathAndQuery: string): URL {
  * `express.urlencoded()` parsed, text that was not UTF-8, a string `express.json({ strict: false })`
  * unwrapped from a JSON string), and a body a middleware read and left out of `req.body`, are
  * answered 500 `handler_failed`, and `onError` gets a `PaymentsError` saying to mount the route
- * before body parsers or give it `express.raw()`. The Request URL is built from
+ * before body parsers or give it `express.raw()`. A stream it would read itself whose
+ * Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a parser's
+ * output is taken as inflated). The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
  * header (under node:http2's compatibility API, `:authority`), which must be one valid
  * `host[:port]`; an absolute-form target must name that same host, and the path must be one the
