@@ -57,7 +57,7 @@ describe('createPaymentsHandlers (msw)', () => {
       amount,
       callback_details,
     });
-    const payoutInput = (value: number) => ({
+    const payoutInput = (value: number, reference_id: number) => ({
       customer_details: customer,
       destination: {
         type: 'mobile_wallet',
@@ -65,11 +65,11 @@ describe('createPaymentsHandlers (msw)', () => {
         mobile_number: '0712345678',
         wallet_name: 'W',
       },
-      transfer: { amount: value, currency: 'KES', reference_id: 123456789012, description: 'refund' },
+      transfer: { amount: value, currency: 'KES', reference_id, description: 'refund' },
       webhook_endpoint: { webhook_url: 'https://shop.example/payouts' },
     });
-    await client.initiatePayout(payoutInput(500));
-    await client.initiatePayout(payoutInput(10_000_000));
+    await client.initiatePayout(payoutInput(500, 123456789012));
+    await client.initiatePayout(payoutInput(10_000_000, 123456789013));
     await payments.waitForIdle();
     expect(events.map((e) => e.event.type)).toEqual([
       'payment.card.succeeded',
