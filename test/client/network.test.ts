@@ -118,6 +118,31 @@ describe('PaymentsClient over real sockets', () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 
+  // ky reads the wait from these headers, in this order, and shortens it to maxRetryAfter: the
+  // retry would go out sooner than the service asked.
+  it.each([
+    ['Retry-After in exponent form', { 'retry-after': '1e3' }],
+    [
+      'Retry-After as a Unix timestamp an hour ahead',
+      () => ({ 'retry-after': String(Math.floor(Date.now() / 1000) + 3600) }),
+    ],
+    ['RateLimit-Reset without Retry-After', { 'ratelimit-reset': '3600' }],
+    ['X-RateLimit-Reset without Retry-After', { 'x-ratelimit-reset': '3600' }],
+    ['a Retry-After that is not a wait', { 'retry-after': 'soon' }],
+  ] as const)('ends the retries on %s longer than maxRetryAfter (or unreadable)', async (_name, headers) => {
+    let attempts = 0;
+    server = await startServer((_request, response) => {
+      attempts += 1;
+      response.writeHead(429, typeof headers === 'function' ? headers() : headers);
+      response.end('slow down');
+    });
+    const client = new PaymentsClient({ baseUrl: server.url, retry: { limit: 2, maxRetryAfter: 200 } });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(429);
+    expect(attempts).toBe(1);
+  });
+
   it('answers a real server end to end', async () => {
     server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
