@@ -12,6 +12,7 @@ import {
   type CallbackHandlerOptions,
 } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { caught } from '../helpers/caught.js';
 
 const cardSuccess = callbackFixtures['payment.card.succeeded'];
 const checkoutFailure = callbackFixtures['checkout.failed']; // order_id '1003'
@@ -174,6 +175,64 @@ describe('the memory store under a flood', () => {
     }
     await handler(post(route, JSON.stringify(payoutSuccess)));
     expect(seen).toHaveBeenCalledTimes(12);
+  });
+});
+
+describe('dedupeTtlMs is honoured, never cut short by the store', () => {
+  const week = 7 * 86_400_000;
+
+  it('refuses at creation a store that remembers an event for less than dedupeTtlMs, naming both', async () => {
+    const error = await caught(() =>
+      createCallbackHandler({ secret, onEvent, dedupeTtlMs: week, dedupe: createMemoryDedupeStore() }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(
+      /^createCallbackHandler: dedupeTtlMs \(604800000 ms\) .*ttlMs \(86400000 ms\)/,
+    );
+  });
+
+  it('refuses a processingTimeoutMs the store would cut short too (a claim that lapses early lets a copy run)', () => {
+    expect(() =>
+      createCallbackHandler({
+        secret,
+        onEvent,
+        processingTimeoutMs: 2 * 3_600_000,
+        dedupe: createMemoryDedupeStore({ ttlMs: 3_600_000 }),
+      }),
+    ).toThrow(/processingTimeoutMs/);
+  });
+
+  it('accepts a store that remembers events at least that long, and drops a replay 25 h later', async () => {
+    let clock = 1_000_000;
+    const seen = vi.fn(() => undefined);
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: seen,
+      dedupeTtlMs: week,
+      dedupe: createMemoryDedupeStore({ ttlMs: week, now: () => clock }),
+    });
+    const url = await signed('1003');
+    expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+    clock += 25 * 3_600_000;
+    const replay = await handler(post(url, JSON.stringify(checkoutFailure)));
+    expect(replay.headers.get('x-callback-duplicate')).toBe('true');
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it('sizes the default store to dedupeTtlMs: a replay 25 h later is still a duplicate', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const seen = vi.fn(() => undefined);
+      const handler = createCallbackHandler({ secret, onEvent: seen, dedupeTtlMs: week });
+      const url = await signed('1003');
+      expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
+      vi.setSystemTime(Date.now() + 25 * 3_600_000);
+      const replay = await handler(post(url, JSON.stringify(checkoutFailure)));
+      expect(replay.headers.get('x-callback-duplicate')).toBe('true');
+      expect(seen).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
