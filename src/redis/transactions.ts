@@ -5,7 +5,7 @@
 import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
 import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import { wholeNumberOption } from '../transactions/options.js';
+import { checkPendingQuery, wholeNumberOption } from '../transactions/options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -274,12 +274,13 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     },
 
     async listPending({ kind, createdBefore, limit }) {
+      checkPendingQuery('listPending', { createdBefore, limit });
       const reply = await client.eval(
         listPendingScript,
         1,
         pendingKey(kind),
         createdBefore,
-        Math.max(1, Math.floor(limit)),
+        limit,
         `${prefix}r:`,
       );
       if (!Array.isArray(reply)) throw new Error('Redis transaction store: unexpected reply');

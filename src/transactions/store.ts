@@ -8,7 +8,7 @@
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
-import { wholeNumberOption } from './options.js';
+import { checkPendingQuery, wholeNumberOption } from './options.js';
 
 /**
  * What is being paid or paid out: card payment, mobile-money (STK push) payment, hosted checkout,
@@ -144,7 +144,10 @@ export interface TransactionStore {
    * `createdAt`: `listPending` lists it from then on.
    */
   update(record: TransactionRecord, from: TransactionState): Promise<boolean>;
-  /** Pending records of `kind` created before `createdBefore` (ms since the epoch), oldest first, at most `limit`. */
+  /**
+   * Pending records of `kind` created before `createdBefore` (ms since the epoch), oldest first, at
+   * most `limit` (a whole number from 1; the stores here refuse anything else with a `TypeError`).
+   */
   listPending(query: {
     readonly kind: TransactionKind;
     readonly createdBefore: number;
@@ -352,6 +355,7 @@ export function createMemoryTransactionStore(
       }),
     listPending: ({ kind, createdBefore, limit }) =>
       promised(() => {
+        checkPendingQuery('listPending', { createdBefore, limit });
         const out: TransactionRecord[] = [];
         for (const { record } of slots.values()) {
           if (record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore) {

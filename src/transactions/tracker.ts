@@ -13,7 +13,7 @@ import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { callbackSettlement, eventSettles } from './callbacks.js';
-import { wholeNumberOption } from './options.js';
+import { after, MAX_TIMER_MS, wholeNumberOption } from './options.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
@@ -106,7 +106,7 @@ export interface StaleOptions {
   readonly olderThan?: number;
   /** Only this kind. */
   readonly kind?: TransactionKind;
-  /** At most this many, oldest first. Default 1000. */
+  /** At most this many, oldest first (a whole number from 1). Default 1000. */
   readonly limit?: number;
 }
 
@@ -131,7 +131,7 @@ export interface TransactionTrackerOptions {
   /**
    * While `waitFor` waits, how often it also re-reads the store, ms: the fallback for a store
    * without `watch`, and for a notification lost while the store was unreachable. A whole number
-   * from 1; below 10 it polls every 10 ms. Default 2000.
+   * from 1 to 2,147,483,647 (the longest a timer holds); below 10 it polls every 10 ms. Default 2000.
    */
   readonly pollIntervalMs?: number;
   /** Clock, for tests. Default `Date.now`. */
@@ -338,7 +338,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   const where = 'createTransactionTracker';
   const pollIntervalMs = Math.max(
     10,
-    wholeNumberOption(where, 'pollIntervalMs', options.pollIntervalMs, 2_000),
+    wholeNumberOption(where, 'pollIntervalMs', options.pollIntervalMs, 2_000, { max: MAX_TIMER_MS }),
   );
   const staleAfterMs: Record<TransactionKind, number> = { ...defaultStaleAfterMs };
   for (const kind of transactionKinds) {
@@ -484,11 +484,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         if (signal?.aborted) return reject(abortReason(signal));
         let finished = false;
         let unwatch: (() => void) | undefined;
-        const timers: ReturnType<typeof setTimeout>[] = [];
         const finish = (settle: () => void): void => {
           if (finished) return;
           finished = true;
-          for (const timer of timers) clearTimeout(timer);
+          cancelTimeout();
           clearInterval(poller);
           waiters.get(reference)?.delete(wake);
           if (waiters.get(reference)?.size === 0) waiters.delete(reference);
@@ -511,11 +510,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         if (set === undefined) waiters.set(reference, (set = new Set()));
         set.add(wake);
         signal?.addEventListener('abort', onAbort, { once: true });
-        timers.push(
-          setTimeout(
-            () => finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
-            timeoutMs,
-          ),
+        // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
+        const cancelTimeout = after(timeoutMs, () =>
+          finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
         );
         const poller = setInterval(check, pollIntervalMs);
         if (store.watch !== undefined) {
@@ -542,7 +539,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         staleOptions.olderThan === undefined
           ? undefined
           : wholeNumberOption('stale', 'olderThan', staleOptions.olderThan, 0, { min: 0 });
-      const limit = Math.max(1, Math.floor(staleOptions.limit ?? 1_000));
+      const limit = wholeNumberOption('stale', 'limit', staleOptions.limit, 1_000);
       const at = now();
       const kinds = staleOptions.kind === undefined ? transactionKinds : [staleOptions.kind];
       // One query per kind, each with its own limit, so young payouts never crowd out stale STK pushes.
