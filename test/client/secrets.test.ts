@@ -26,10 +26,13 @@ afterEach(async () => {
 });
 
 const leaks = (text: string): string[] => {
+  // Stack frames, and the source positions inspect() prints inside an escaped stack (`http.ts:737:13`):
+  // a line number is not a cvc.
   const withoutStackFrames = text
     .split('\n')
     .filter((line) => !/^\s+at /.test(line))
-    .join('\n');
+    .join('\n')
+    .replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
   const found: string[] = [];
   if (/9999[\s-]?9999[\s-]?9999[\s-]?9995/.test(withoutStackFrames)) found.push('card number');
   if (new RegExp(`(?<!\\d)${cvc}(?!\\d)`).test(withoutStackFrames)) found.push('cvc');
