@@ -196,6 +196,7 @@ describe('dedupeTtlMs is honoured, never cut short by the store', () => {
       createCallbackHandler({
         secret,
         onEvent,
+        dedupeTtlMs: 3_600_000,
         processingTimeoutMs: 2 * 3_600_000,
         dedupe: createMemoryDedupeStore({ ttlMs: 3_600_000 }),
       }),
