@@ -77,7 +77,11 @@ export interface MemoryDedupeStoreOptions {
    * `begin` answers `'full'` (the handler's 503 + `Retry-After`) until one finishes. Default 10,000.
    */
   readonly maxInProgress?: number;
-  /** Upper bound on how long a key is remembered, whatever `ttlMs` a call passes. Default 24 h. */
+  /**
+   * Upper bound on how long a key is remembered, whatever `ttlMs` a call passes. Default 24 h.
+   * `createCallbackHandler` refuses this store (a `TypeError` at creation) when its `dedupeTtlMs`
+   * or `processingTimeoutMs` is longer: set it at least as long as `dedupeTtlMs`.
+   */
   readonly ttlMs?: number;
   /** Clock, for tests. Default `Date.now`. */
   readonly now?: () => number;
@@ -104,6 +108,12 @@ export function positiveOption(
   }
   return value;
 }
+
+/**
+ * Where a store this SDK makes says how long at most it keeps a key (ms), so that the handler can
+ * refuse a `dedupeTtlMs` the store would cut short. `Symbol.for`: the same key in every loaded copy.
+ */
+export const MAX_TTL = Symbol.for('hosted-payments.dedupeMaxTtlMs');
 
 /** The options {@link createMemoryDedupeStore} knows; any other key is refused. */
 const MEMORY_STORE_OPTIONS: OptionNames<MemoryDedupeStoreOptions> = {
@@ -194,7 +204,7 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     return 'new';
   };
 
-  return {
+  const store: DedupeStore = {
     begin: (key, ttlMs) => promised(() => claim(key, ttlMs)),
     complete: (key, ttlMs) =>
       promised(() => {
@@ -206,6 +216,7 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
       }),
     abandon: (key) => promised(() => dropClaim(key)),
   };
+  return Object.assign(store, { [MAX_TTL]: maxTtl });
 }
 
 // SHA-256 (FIPS 180-4) in plain JS, so the dedupe key stays synchronous on every runtime (Web

@@ -15,7 +15,13 @@ import { CallbackParseError, PaymentsError, type CallbackVerificationError } fro
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
-import { callbackDedupeKey, createMemoryDedupeStore, positiveOption, type DedupeStore } from './dedupe.js';
+import {
+  callbackDedupeKey,
+  createMemoryDedupeStore,
+  MAX_TTL,
+  positiveOption,
+  type DedupeStore,
+} from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { verifyCallbackUrl } from './signing.js';
@@ -199,7 +205,11 @@ export interface CallbackHandlerOptions<
   onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
   /** Where processed events are recorded; `false` turns deduplication off. Default: in-memory store. */
   readonly dedupe?: DedupeStore | false;
-  /** How long a processed event is remembered, ms. Default 24 h. */
+  /**
+   * How long a processed event is remembered, ms. Default 24 h. The default store keeps events
+   * that long; a store that keeps them for less (a `createMemoryDedupeStore` whose `ttlMs` is
+   * shorter) throws a `TypeError` at creation rather than forget them early.
+   */
   readonly dedupeTtlMs?: number;
   /**
    * How long a claim lasts while `onEvent` runs (a crashed process frees it after this), ms.
@@ -609,7 +619,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   if (tracker !== undefined && settlement === undefined) {
     throw new TypeError('createCallbackHandler: tracker must be a tracker from createTransactionTracker');
   }
-  const store = dedupe === false ? undefined : (dedupe ?? createMemoryDedupeStore());
   const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
   const processingTimeoutMs = positiveOption(
     'createCallbackHandler',
@@ -617,6 +626,23 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     options.processingTimeoutMs,
     300_000,
   );
+  const store =
+    dedupe === false
+      ? undefined
+      : (dedupe ?? createMemoryDedupeStore({ ttlMs: Math.max(dedupeTtlMs, processingTimeoutMs) }));
+  // A store that caps how long it keeps a key would forget a processed event (or lapse a claim)
+  // before the time promised here: a replay would run onEvent again.
+  const keeps = (store as { [MAX_TTL]?: number } | undefined)?.[MAX_TTL] ?? Infinity;
+  for (const [name, ms] of [
+    ['dedupeTtlMs', dedupeTtlMs],
+    ['processingTimeoutMs', processingTimeoutMs],
+  ] as const) {
+    if (ms > keeps) {
+      throw new TypeError(
+        `createCallbackHandler: ${name} (${ms} ms) is over the dedupe store's ttlMs (${keeps} ms), which would forget the event early`,
+      );
+    }
+  }
   const parseOptions: ParseCallbackOptions = {
     onContradiction: contradictionPolicy('createCallbackHandler', options.onContradiction),
   };
