@@ -560,7 +560,9 @@ const originOf = (value: unknown): string | undefined => {
  * it throws a `TypeError` saying how to fix it, unless `verify: false` is passed; so does an
  * option it does not know (a misspelt `publicOrigin` is never dropped in silence), an `onEvent`
  * (or a given `expected` or `onError`) that is not a function, a `publicOrigin` that is not an
- * http(s) origin, a `dedupe` that is neither `false` nor a store, and a `tracker` that is not one.
+ * http(s) origin, a `dedupe` that is neither `false` nor a store, a `dedupeTtlMs` or
+ * `processingTimeoutMs` longer than the given memory store keeps a key (its `ttlMs`), and a
+ * `tracker` that is not one.
  *
  * @example
  * ```ts
