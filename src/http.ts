@@ -416,11 +416,26 @@ const requestOptionsSchema = z.optional(
 
 const defaultStatusCodes = [408, 429, 500, 502, 503, 504];
 
-/** The wait a `Retry-After` value asks for, in ms (seconds or an HTTP date), or undefined. */
-function retryAfterMs(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const at = /^\d+$/.test(value.trim()) ? Date.now() + Number(value) * 1_000 : Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(at - Date.now(), 0);
+/** The headers ky reads a wait from, in its order. */
+const waitHeaders = [
+  'retry-after',
+  'ratelimit-reset',
+  'x-ratelimit-retry-after',
+  'x-ratelimit-reset',
+  'x-rate-limit-reset',
+];
+
+/**
+ * The wait, in ms, that ky reads from the first of {@link waitHeaders} present, the way ky reads
+ * it (seconds, a Unix time in seconds, or an HTTP date); `undefined` when none is present, `NaN`
+ * when the value is none of these.
+ */
+function retryAfterMs(headers: Headers): number | undefined {
+  const value = waitHeaders.map((name) => headers.get(name)).find((found) => found !== null);
+  if (!value) return undefined;
+  const seconds = Number(value) * 1_000;
+  if (Number.isNaN(seconds)) return Date.parse(value) - Date.now();
+  return seconds >= Date.parse('2024-01-01') ? seconds - Date.now() : seconds;
 }
 
 const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HTTPError }: KyModule) => {
@@ -436,14 +451,15 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     retryOnTimeout: options.retryOnTimeout ?? false,
     maxRetryAfter,
     ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
-    // A hook's error is no reason to send the POST again, nor a Retry-After longer than the
-    // merchant allows (ky would shorten it: retrying sooner than the service asked). A redirect is
-    // never retried: statusCodes holds error statuses only (400–599, checked by the client).
+    // A hook's error is no reason to send the POST again, nor a wait longer than the merchant
+    // allows (ky would shorten it: retrying sooner than the service asked), nor one that cannot be
+    // read. A redirect is never retried: statusCodes holds error statuses only (400–599, checked
+    // by the client).
     shouldRetry: ({ error }: { error: Error }) => {
       if (error instanceof PassThrough) return false;
       if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
-        const wait = retryAfterMs(error.response.headers.get('retry-after'));
-        if (wait !== undefined && wait > maxRetryAfter) return false;
+        const wait = retryAfterMs(error.response.headers);
+        if (wait !== undefined && !(wait <= maxRetryAfter)) return false;
       }
       return undefined;
     },
