@@ -119,7 +119,10 @@ export interface RetryOptions {
   statusCodes?: number[];
   /** Also retry after a timeout. Default `false`. */
   retryOnTimeout?: boolean;
-  /** Longest `Retry-After` (413, 429, 503) honoured, in ms; a longer one ends the retries. Default: the timeout. */
+  /**
+   * Longest wait a 413, 429 or 503 asks for (`Retry-After`, or without it `RateLimit-Reset` and its
+   * kin) honoured, in ms; a longer one, or one that cannot be read, ends the retries. Default: the timeout.
+   */
   maxRetryAfter?: number;
   /** Upper bound of the exponential backoff (300 ms, 600 ms, …) in ms. Default: none. */
   backoffLimit?: number;
