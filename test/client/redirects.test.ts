@@ -127,3 +127,24 @@ describe.each(fetchVariants)('a redirect, with %s', (_name, options) => {
     },
   );
 });
+
+describe('a merchant fetch that follows a redirect itself', () => {
+  // It rebuilds the request without `redirect: 'manual'`: the card body reaches the other origin,
+  // whose 200 of the documented shape must not be reported as the service's.
+  const following: ClientOptions['fetch'] = async (request) =>
+    globalThis.fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: await request.text(),
+    });
+
+  it('is an ApiError naming the redirect, never the initiation resolved', async () => {
+    const { service, elsewhere } = await redirecting(307, (other) => `${other}/steal`);
+    const client = new PaymentsClient({ baseUrl: service.url, fetch: following });
+    const error = (await rejection(client.initiateCardPayment(cardPaymentInput))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toMatch(/followed a redirect/);
+    expect(error.message).not.toContain(bigCardNumber);
+    expect(elsewhere.received).toHaveLength(1);
+  });
+});
