@@ -34,18 +34,22 @@ export interface RedisScriptClient {
  * ```
  */
 export interface RedisDedupeStoreOptions {
-  /** An ioredis `Redis` or `Cluster` instance (or anything with `eval`). The store never closes it. */
+  /**
+   * An ioredis `Redis` or `Cluster` instance (or anything with an `eval` method; anything else is
+   * a `TypeError` at creation). The store never closes it.
+   */
   readonly client: RedisScriptClient;
   /**
    * Prefix of every key the store writes, so several applications can share one database.
-   * Default `'hosted-payments:dedupe:'`.
+   * Default `'hosted-payments:dedupe:'`; anything but a string is a `TypeError` at creation.
    */
   readonly prefix?: string;
   /**
    * How long `complete` keeps retrying while Redis is unreachable, in ms (backoff 50 ms doubling
    * to 1 s). The event has been processed by then; if "done" were never recorded, the claim
    * would expire and a redelivery would be processed again. Keep it below the handler's
-   * `processingTimeoutMs`. Default 5000; 0 tries once.
+   * `processingTimeoutMs`. Default 5000; 0 tries once. Anything but a finite number ≥ 0 (`NaN`,
+   * `Infinity`, a string, a negative number) is a `RangeError` at creation.
    */
   readonly completeRetryMs?: number;
 }
@@ -154,10 +158,24 @@ const newToken = (): string => {
  * ```
  */
 export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisDedupeStore {
-  refuseUnknownOptions('createRedisDedupeStore', options, DEDUPE_STORE_OPTIONS);
-  const { client } = options;
-  const prefix = options.prefix ?? 'hosted-payments:dedupe:';
-  const completeRetryMs = Math.max(0, options.completeRetryMs ?? 5_000);
+  const name = 'createRedisDedupeStore';
+  refuseUnknownOptions(name, options, DEDUPE_STORE_OPTIONS);
+  // Checked here, not on the first delivery: a client without eval would answer 500 to every
+  // callback, and a completeRetryMs of NaN or Infinity would make complete() retry for ever.
+  const { client, prefix = 'hosted-payments:dedupe:', completeRetryMs = 5_000 } = options ?? {};
+  if (typeof (client as Partial<RedisScriptClient> | undefined)?.eval !== 'function') {
+    throw new TypeError(
+      `${name}: client must be an ioredis Redis or Cluster, or an object with an eval(script, numkeys, ...args) method`,
+    );
+  }
+  if (typeof prefix !== 'string') {
+    throw new TypeError(`${name}: prefix must be a string, got ${typeof prefix}`);
+  }
+  if (typeof completeRetryMs !== 'number' || !Number.isFinite(completeRetryMs) || completeRetryMs < 0) {
+    throw new RangeError(
+      `${name}: completeRetryMs must be a non-negative finite number, got ${String(completeRetryMs)}`,
+    );
+  }
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
   // Claims whose begin failed without an answer (they may or may not have been written).
