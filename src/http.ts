@@ -290,8 +290,9 @@ function errorFromResponse(
 ): ApiError {
   const where = `${call.operation} (POST ${call.url})`;
   const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
-  const message =
-    issues.length > 0
+  const message = response.redirected
+    ? `${answered} after the fetch followed a redirect to ${response.url}, which the SDK never does: the request may have reached another server, and this is not the service's answer; check the fetch option`
+    : issues.length > 0
       ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
       : isRedirect(response.status)
         ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
@@ -724,14 +725,17 @@ const sendWith =
       : custom(new Request(request.url, options), init);
   };
 
-/** A non-2xx, a body that is not JSON, or one of the wrong shape is an `ApiError`; else the data. */
+/**
+ * A non-2xx, an answer a custom `fetch` got by following a redirect, a body that is not JSON, or
+ * one of the wrong shape is an `ApiError`; else the data.
+ */
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,
   text: string,
   schema: S,
 ): z.output<S> {
-  if (!response.ok) throw errorFromResponse(call, response, text);
+  if (!response.ok || response.redirected) throw errorFromResponse(call, response, text);
   let json: unknown;
   try {
     json = JSON.parse(text);
