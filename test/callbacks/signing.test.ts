@@ -203,3 +203,37 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
     await expect(signCallbackUrl(base, { secret, reference: 'ORDER-\uD800' })).rejects.toThrow(TypeError);
   });
 });
+
+describe("verifyCallbackUrl's origin is read exactly like the handler's publicOrigin", () => {
+  it.each([
+    'shop.example',
+    'https://shop.example/webhooks?x=1',
+    'https://shop.example/webhooks',
+    'https://evil@shop.example',
+    'ftp://shop.example',
+    'https://shop.example#x',
+    ' https://shop.example',
+    '',
+  ])('refuses %j with a TypeError naming origin, whatever the URL', async (origin) => {
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    for (const url of [signed, 'not a url']) {
+      const error = await verifyCallbackUrl(url, { secret, origin }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^verifyCallbackUrl: origin must be an http\(s\) origin/);
+    }
+  });
+
+  it.each([
+    'https://shop.example',
+    'https://shop.example/',
+    'https://SHOP.example:443',
+    'http://shop.example',
+  ])('accepts the origin %j and verifies against its host', async (origin) => {
+    const signed = new URL(await signCallbackUrl(base, { secret, reference: 'R' }));
+    signed.host = 'internal:8080';
+    await expect(verifyCallbackUrl(signed, { secret, origin })).resolves.toEqual({ reference: 'R' });
+  });
+});
