@@ -528,19 +528,61 @@ describe('the sandbox over loopback with the real client', () => {
       expect(response.status).toBe(413);
     });
 
-    it('asks for card_details when payment_method is CARD without them', async () => {
+    it('refuses card_details with a payment_method other than the card method, saying which method a card payment needs', async () => {
       await start();
       const response = await fetch(`${sandbox.url}/api/payment/payment-initiate-callback/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(mobileMoney('254712345678')).replace(
-          '"customer_details":{',
-          '"customer_details":{"payment_method":"CARD",',
-        ),
+        body: JSON.stringify({
+          ...card(sandboxTestValues.cards.success),
+          customer_details: { ...customer, phone_number: '254712345678', payment_method: 'MOBILE-MONEY' },
+          amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+          card_details: {
+            card_number: 4242424242424242,
+            expiry_month: 12,
+            expiry_year: futureYear,
+            cvc: 123,
+          },
+        }),
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ issues: [{ field: 'card_details' }] });
+      const text = await response.text();
+      expect(text).not.toContain('4242424242424242');
+      expect(JSON.parse(text)).toEqual({
+        error: 'invalid_request',
+        message: 'Invalid mobile-money payment: card_details',
+        issues: [
+          {
+            field: 'card_details',
+            path: ['card_details'],
+            code: 'unrecognized_keys',
+            message:
+              'unknown key "card_details": a request is a card payment only when customer_details.payment_method is CARD; with any other payment_method it is a mobile-money payment, which has no card_details',
+          },
+        ],
+      });
+      await sandbox.waitForIdle();
+      expect(site.attempts).toEqual([]);
     });
+  });
+
+  describe('endpoints 1 and 2: a card payment only with card_details and the card method', () => {
+    it.each(['CARD', 'card'])(
+      'takes payment_method %s without card_details for a mobile-money payment',
+      async (payment_method) => {
+        await start();
+        const input = mobileMoney('0712345678');
+        await expect(
+          client.initiateMobileMoneyPayment({
+            ...input,
+            customer_details: { ...input.customer_details, payment_method },
+          }),
+        ).resolves.toEqual({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+        const [callback] = await site.waitForCallbacks(1);
+        expect(callback?.path).toBe('/hooks/momo');
+        expect(parseCallback(callback!.body).type).toBe('payment.mobile_money.succeeded');
+      },
+    );
   });
 
   describe('delivery', () => {
