@@ -104,13 +104,16 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
       }
       return cardPayment(state, c, parsed.data);
     }
-    if (isCardMethod) {
-      const message = `required when payment_method is ${state.cardMethod}`;
-      return refuseInvalid(c, 'card payment', [{ path: ['card_details'], code: 'invalid_type', message }]);
-    }
+    // Anything else is a mobile-money payment (spec §4 rule 1), the card method without card_details
+    // too. Its request has no card_details: one sent with another payment_method is refused, with
+    // the rule in the message, rather than a card silently turned into an STK push.
     const parsed = mobileMoneyPaymentRequestSchema.safeParse(raw);
-    if (!parsed.success)
-      return refuseInvalid(c, 'mobile-money payment', toValidationIssues(parsed.error.issues));
+    if (!parsed.success) {
+      const hints = {
+        card_details: `a request is a card payment only when customer_details.payment_method is ${state.cardMethod}; with any other payment_method it is a mobile-money payment, which has no card_details`,
+      };
+      return refuseInvalid(c, 'mobile-money payment', toValidationIssues(parsed.error.issues, hints));
+    }
     return mobileMoneyPayment(state, c, parsed.data);
   });
 }
