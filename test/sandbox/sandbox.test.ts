@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { ApiError } from '../../src/errors.js';
+import {
+  buildCardPaymentRequest,
+  buildCheckoutSessionRequest,
+  buildMobileMoneyPaymentRequest,
+  buildPayoutRequest,
+} from '../../src/index.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
 import {
   startSandbox,
@@ -503,6 +509,95 @@ describe('the sandbox over loopback with the real client', () => {
       expect(thisMonth.status).toBe(200);
       await sandbox.waitForIdle();
       expect(site.received.map((callback) => callback.body.message)).toEqual(['CARD Payment Success']);
+    });
+
+    it('refuses a currency that is not an ISO 4217 code on every endpoint, naming the field', async () => {
+      await start();
+      // The client's builders refuse ABC before sending; another client may not.
+      const checkout = {
+        customer_details: customer,
+        amount: { ...amount, order_id: 1001 },
+        redirect_urls: {
+          success_url: `${site.url}/success`,
+          failed_url: `${site.url}/failed`,
+          callback_url: `${site.url}/hooks/checkout`,
+        },
+      };
+      const withAbc = (body: object, key: 'amount' | 'transfer') => {
+        const wire = JSON.parse(JSON.stringify(body)) as Record<string, Record<string, unknown>>;
+        return { ...wire, [key]: { ...wire[key], currency: 'ABC' } };
+      };
+      const requests = [
+        [
+          '/api/payment/payment-initiate-callback/',
+          'card payment',
+          'amount.currency',
+          withAbc(buildCardPaymentRequest(card(sandboxTestValues.cards.success)), 'amount'),
+        ],
+        [
+          '/api/payment/payment-initiate-callback/',
+          'mobile-money payment',
+          'amount.currency',
+          withAbc(buildMobileMoneyPaymentRequest(mobileMoney('0712345678')), 'amount'),
+        ],
+        [
+          '/checkout.sessions/hosted/redirect/session',
+          'checkout session',
+          'amount.currency',
+          withAbc(buildCheckoutSessionRequest(checkout), 'amount'),
+        ],
+        [
+          '/api/payout/mobile-money-payout',
+          'payout',
+          'transfer.currency',
+          withAbc(buildPayoutRequest(payout(1000)), 'transfer'),
+        ],
+      ] as const;
+      for (const [path, what, field, body] of requests) {
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({
+          error: 'invalid_request',
+          message: `Invalid ${what}: ${field}`,
+          issues: [
+            {
+              field,
+              path: field.split('.'),
+              code: 'invalid_currency',
+              message: 'expected an ISO 4217 currency code such as KES',
+            },
+          ],
+        });
+      }
+      await sandbox.waitForIdle();
+      expect(site.attempts).toEqual([]);
+      expect(sandbox.walletBalance).toBe(sandboxTestValues.walletBalance);
+    });
+
+    it('lists a currency that is not an ISO 4217 code with the other fields at fault', async () => {
+      await start();
+      const body = buildMobileMoneyPaymentRequest(mobileMoney('0712345678'));
+      const response = await fetch(`${sandbox.url}/api/payment/payment-initiate-callback/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ...body,
+          customer_details: { ...body.customer_details, phone_number: '0712345678' },
+          amount: { ...body.amount, currency: 'ABC' },
+        }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        message: 'Invalid mobile-money payment: customer_details.phone_number, amount.currency',
+        issues: [
+          { field: 'customer_details.phone_number' },
+          { field: 'amount.currency', code: 'invalid_currency' },
+        ],
+      });
     });
 
     it('answers 400 for a body that is not JSON, and 404 JSON for an unknown path', async () => {
