@@ -6,10 +6,10 @@
 
 import type { Hono } from 'hono';
 import { endpointPaths } from '../../internal/endpoints.js';
-import { toValidationIssues } from '../../internal/issues.js';
 import { checkoutSessionRequestSchema } from '../../requests/checkout-session.js';
 import { makeSandboxId } from '../payloads.js';
-import { readJsonBody, refuseInvalid, type SandboxEnv } from '../request-body.js';
+import { currencyIssues } from '../currency.js';
+import { checkBody, readJsonBody, refuseInvalid, type SandboxEnv } from '../request-body.js';
 import { MAX_SESSIONS, type SandboxState } from '../sandbox-state.js';
 
 /** The path of a session's hosted page, under the sandbox's origin (and path prefix). */
@@ -20,8 +20,9 @@ export function checkoutSessionRoutes(app: Hono<SandboxEnv>, state: SandboxState
   app.post(`/${endpointPaths.checkoutSession}`, async (c) => {
     const read = await readJsonBody(c);
     if (!read.ok) return read.response;
-    const parsed = checkoutSessionRequestSchema.safeParse(read.body);
-    if (!parsed.success) return refuseInvalid(c, 'checkout session', toValidationIssues(parsed.error.issues));
+    const extra = currencyIssues(read.body, ['amount', 'currency']);
+    const parsed = checkBody(checkoutSessionRequestSchema, read.body, { extra });
+    if (!parsed.ok) return refuseInvalid(c, 'checkout session', parsed.issues);
     const body = parsed.data;
     const id = makeSandboxId('cs_');
     if (state.sessions.size >= MAX_SESSIONS) {

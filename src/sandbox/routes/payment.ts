@@ -6,7 +6,6 @@
  */
 
 import type { Hono } from 'hono';
-import { toValidationIssues } from '../../internal/issues.js';
 import { endpointPaths } from '../../internal/endpoints.js';
 import { cardPaymentRequestSchema, type CardPaymentRequest } from '../../requests/card-payment.js';
 import {
@@ -22,7 +21,14 @@ import {
   mobileMoneyPaymentFailurePayload,
   mobileMoneyPaymentSuccessPayload,
 } from '../payloads.js';
-import { readJsonBody, refuseInvalid, type SandboxContext, type SandboxEnv } from '../request-body.js';
+import { currencyIssues } from '../currency.js';
+import {
+  checkBody,
+  readJsonBody,
+  refuseInvalid,
+  type SandboxContext,
+  type SandboxEnv,
+} from '../request-body.js';
 import type { SandboxState } from '../sandbox-state.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -91,9 +97,10 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
     const customer = isRecord(raw.customer_details) ? raw.customer_details : {};
     const method = typeof customer.payment_method === 'string' ? customer.payment_method : '';
     const isCardMethod = method.toUpperCase() === state.cardMethod;
+    const extra = currencyIssues(raw, ['amount', 'currency']);
     if ('card_details' in raw && isCardMethod) {
-      const parsed = cardPaymentRequestSchema.safeParse(raw);
-      if (!parsed.success) return refuseInvalid(c, 'card payment', toValidationIssues(parsed.error.issues));
+      const parsed = checkBody(cardPaymentRequestSchema, raw, { extra });
+      if (!parsed.ok) return refuseInvalid(c, 'card payment', parsed.issues);
       // An expired card is as invalid as a bad card number or cvc (spec §7.2): refused here, with
       // no callback, as the checkout page refuses it.
       const { expiry_month: month, expiry_year: year } = parsed.data.card_details;
@@ -107,13 +114,11 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
     // Anything else is a mobile-money payment (spec §4 rule 1), the card method without card_details
     // too. Its request has no card_details: one sent with another payment_method is refused, with
     // the rule in the message, rather than a card silently turned into an STK push.
-    const parsed = mobileMoneyPaymentRequestSchema.safeParse(raw);
-    if (!parsed.success) {
-      const hints = {
-        card_details: `a request is a card payment only when customer_details.payment_method is ${state.cardMethod}; with any other payment_method it is a mobile-money payment, which has no card_details`,
-      };
-      return refuseInvalid(c, 'mobile-money payment', toValidationIssues(parsed.error.issues, hints));
-    }
+    const hints = {
+      card_details: `a request is a card payment only when customer_details.payment_method is ${state.cardMethod}; with any other payment_method it is a mobile-money payment, which has no card_details`,
+    };
+    const parsed = checkBody(mobileMoneyPaymentRequestSchema, raw, { extra, hints });
+    if (!parsed.ok) return refuseInvalid(c, 'mobile-money payment', parsed.issues);
     return mobileMoneyPayment(state, c, parsed.data);
   });
 }

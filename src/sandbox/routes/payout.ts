@@ -6,11 +6,11 @@
 
 import type { Hono } from 'hono';
 import { endpointPaths } from '../../internal/endpoints.js';
-import { toValidationIssues } from '../../internal/issues.js';
 import { payoutRequestSchema } from '../../requests/payout.js';
 import { decidePayout } from '../outcomes.js';
+import { currencyIssues } from '../currency.js';
 import { payoutFailurePayload, payoutSuccessPayload } from '../payloads.js';
-import { readJsonBody, refuseConflict, refuseInvalid, type SandboxEnv } from '../request-body.js';
+import { checkBody, readJsonBody, refuseConflict, refuseInvalid, type SandboxEnv } from '../request-body.js';
 import { MAX_PAYOUT_REFERENCES, type SandboxState } from '../sandbox-state.js';
 
 /** Records `reference` as used, forgetting the oldest beyond {@link MAX_PAYOUT_REFERENCES}. */
@@ -27,8 +27,9 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.post(`/${endpointPaths.payout}`, async (c) => {
     const read = await readJsonBody(c);
     if (!read.ok) return read.response;
-    const parsed = payoutRequestSchema.safeParse(read.body);
-    if (!parsed.success) return refuseInvalid(c, 'payout', toValidationIssues(parsed.error.issues));
+    const extra = currencyIssues(read.body, ['transfer', 'currency']);
+    const parsed = checkBody(payoutRequestSchema, read.body, { extra });
+    if (!parsed.ok) return refuseInvalid(c, 'payout', parsed.issues);
     const body = parsed.data;
     const { transfer } = body;
     const referenceId = String(transfer.reference_id);
