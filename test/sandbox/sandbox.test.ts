@@ -600,6 +600,67 @@ describe('the sandbox over loopback with the real client', () => {
       });
     });
 
+    it('says what failed for a missing or wrongly typed field: required, or the type expected and got', async () => {
+      await start();
+      const wire = (body: object) =>
+        JSON.parse(JSON.stringify(body)) as Record<string, Record<string, unknown>>;
+      const momo = wire(buildMobileMoneyPaymentRequest(mobileMoney('0712345678')));
+      const cardBody = wire(buildCardPaymentRequest(card(sandboxTestValues.cards.success)));
+      const payoutBody = wire(buildPayoutRequest(payout(1000)));
+      const without = (object: Record<string, unknown> | undefined, key: string) =>
+        Object.fromEntries(Object.entries(object ?? {}).filter(([name]) => name !== key));
+      const cases = [
+        [
+          '/api/payment/payment-initiate-callback/',
+          { ...momo, customer_details: without(momo.customer_details, 'phone_number') },
+          'customer_details.phone_number',
+          'required (expected string)',
+        ],
+        [
+          '/api/payment/payment-initiate-callback/',
+          { ...momo, amount: { ...momo.amount, total: 1500 } },
+          'amount.total',
+          'expected string, got number',
+        ],
+        [
+          '/api/payment/payment-initiate-callback/',
+          { ...cardBody, card_details: without(cardBody.card_details, 'card_number') },
+          'card_details.card_number',
+          'required (expected 16 digits that pass the Luhn check)',
+        ],
+        [
+          '/api/payment/payment-initiate-callback/',
+          { ...cardBody, card_details: without(cardBody.card_details, 'expiry_month') },
+          'card_details.expiry_month',
+          'required (expected a month from 1 to 12)',
+        ],
+        [
+          '/api/payout/mobile-money-payout',
+          { ...payoutBody, transfer: without(payoutBody.transfer, 'reference_id') },
+          'transfer.reference_id',
+          'required (expected 12 digits, the first not 0)',
+        ],
+        [
+          '/api/payout/mobile-money-payout',
+          { ...payoutBody, destination: { ...payoutBody.destination, country_code: 404 } },
+          'destination.country_code',
+          'expected string, got number',
+        ],
+      ] as const;
+      for (const [path, body, field, message] of cases) {
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(400);
+        const { issues } = (await response.json()) as { issues: { field: string; message: string }[] };
+        expect(issues.map((issue) => [issue.field, issue.message])).toEqual([[field, message]]);
+      }
+      await sandbox.waitForIdle();
+      expect(site.attempts).toEqual([]);
+    });
+
     it('answers 400 for a body that is not JSON, and 404 JSON for an unknown path', async () => {
       await start();
       const bad = await fetch(`${sandbox.url}/api/payout/mobile-money-payout`, {
