@@ -146,24 +146,29 @@ export const nonEmptyStringWire = z
   .string()
   .check(z.refine((value) => value !== '', { error: 'must not be empty' }));
 
+const cardNumberRule = 'expected 16 digits that pass the Luhn check';
+
 /**
  * card_number on the wire: a JSON integer. Builders hold it as a digit string, which
  * the client's serialiser writes as a bare integer; a parser that has read the JSON may give a
  * safe integer or (via `parseJsonExact`) an exact digit string — both are accepted.
  */
-export const cardNumberWire = z.union([z.string(), z.int()]).check(
+export const cardNumberWire = z.union([z.string(), z.int()], { error: expecting(cardNumberRule) }).check(
   z.refine((value) => isValidCardNumber(String(value)) && !/\s|-/.test(String(value)), {
-    error: 'expected 16 digits that pass the Luhn check',
+    error: cardNumberRule,
   }),
 );
 
-/** A JSON integer from `min` to `max`; `error` names the rule, for a wrong type or value alike. */
+/**
+ * A JSON integer from `min` to `max`; `error` names the rule, for a wrong type or value alike
+ * ("required (…)" when the key is missing).
+ */
 export const intWire = (error: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.int({ error }).check(z.refine((value) => value >= min && value <= max, { error }));
+  z.int({ error: expecting(error) }).check(z.refine((value) => value >= min && value <= max, { error }));
 
 /** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
 const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>
-  z.union([intWire(error, min, max), z.string().check(z.regex(pattern))], { error });
+  z.union([intWire(error, min, max), z.string().check(z.regex(pattern))], { error: expecting(error) });
 
 export const expiryMonthWire = intOrDigits(1, 12, /^(?:0?[1-9]|1[0-2])$/, 'expected a month from 1 to 12');
 

@@ -6,10 +6,10 @@
  */
 
 import type { Context } from 'hono';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors.js';
 import { formatIssuePath } from '../errors.js';
-import { toValidationIssues, type UnknownKeyHints } from '../internal/issues.js';
+import { safeParse, toValidationIssues, type UnknownKeyHints } from '../internal/issues.js';
 
 /** Hono's environment of the sandbox: each route leaves a secret-free summary for the log. */
 export interface SandboxEnv {
@@ -115,7 +115,9 @@ export function refuseConflict(c: SandboxContext, message: string, issue: Valida
 
 /**
  * Checks a parsed body with a request's wire schema and, at once, the sandbox's own rules
- * (`extra`): the data, or every issue, the schema's first. `hints` explain unknown keys.
+ * (`extra`): the data, or every issue, the schema's first. `hints` explain unknown keys. Issues
+ * read as the client's ValidationError reads them: "required (expected string)" for a missing key,
+ * "expected string, got number" for a wrong type.
  */
 export function checkBody<S extends z.core.$ZodType>(
   schema: S,
@@ -123,7 +125,7 @@ export function checkBody<S extends z.core.$ZodType>(
   options: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints } = {},
 ): { ok: true; data: z.output<S> } | { ok: false; issues: ValidationIssue[] } {
   const extra = options.extra ?? [];
-  const parsed = z.safeParse(schema, body);
+  const parsed = safeParse(schema, body);
   if (parsed.success && extra.length === 0) return { ok: true, data: parsed.data };
   const issues = parsed.success ? [] : toValidationIssues(parsed.error.issues, options.hints);
   return { ok: false, issues: [...issues, ...extra] };
