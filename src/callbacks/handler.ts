@@ -282,10 +282,11 @@ export interface InboundCallback {
   readonly url: string | URL | undefined;
   /**
    * Reads the body: at most `max` bytes within `timeoutMs` — the bytes, `'too_large'` as soon as
-   * it is larger (the rest is never read), `'timeout'` (reading stops), or `'encoded'` without
-   * reading when the bytes would have to be decoded first (see {@link isEncoded}). Rejects with a
-   * `PaymentsError` when the route is set up so that the body cannot be had (500
-   * `handler_failed`), with any other error when the transport fails (400 `invalid_payload`).
+   * it is larger (the rest is never read), `'timeout'` (reading stops), or, without reading,
+   * `'unsupported_encoding'` when the bytes would have to be decoded first (see
+   * {@link isEncoded}). Rejects with a `PaymentsError` when the route is set up so that the body
+   * cannot be had (500 `handler_failed`), with any other error when the transport fails (400
+   * `invalid_payload`).
    */
   readBody(max: number, timeoutMs: number): Promise<BodyRead>;
   /** The request as a Fetch `Request` (`context.request`); built on first use where there is none. */
@@ -293,7 +294,7 @@ export interface InboundCallback {
 }
 
 /** What {@link InboundCallback.readBody} found. */
-export type BodyRead = Uint8Array | 'too_large' | 'timeout' | 'encoded';
+export type BodyRead = Uint8Array | 'too_large' | 'timeout' | 'unsupported_encoding';
 
 /**
  * Whether a Content-Encoding header value asks for the body to be decoded: anything but absent or
@@ -372,8 +373,8 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
 
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
- * (the rest is never read), or `'timeout'` when it has not ended in time; `'encoded'`, unread,
- * when its Content-Encoding is not `identity`.
+ * (the rest is never read), or `'timeout'` when it has not ended in time; unread,
+ * `'unsupported_encoding'` when its Content-Encoding is not `identity`.
  *
  * A Request whose body the runtime holds (built with `new Request`, a subclass included) is read
  * chunk by chunk and cancelled once over the cap or out of time, whatever its Content-Length says:
@@ -383,7 +384,7 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
  * `request.body` first builds a web stream over it (about 3× the CPU of the whole route).
  */
 async function readBody(request: Request, max: number, timeoutMs: number): Promise<BodyRead> {
-  if (isEncoded(request.headers.get('content-encoding'))) return 'encoded';
+  if (isEncoded(request.headers.get('content-encoding'))) return 'unsupported_encoding';
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) return 'too_large';
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -628,22 +629,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     options.processingTimeoutMs,
     300_000,
   );
-  const store =
-    dedupe === false
-      ? undefined
-      : (dedupe ?? createMemoryDedupeStore({ ttlMs: Math.max(dedupeTtlMs, processingTimeoutMs) }));
-  // A store that caps how long it keeps a key would forget a processed event (or lapse a claim)
-  // before the time promised here: a replay would run onEvent again.
-  const keeps = (store as { [MAX_TTL]?: number } | undefined)?.[MAX_TTL] ?? Infinity;
-  for (const [name, ms] of [
-    ['dedupeTtlMs', dedupeTtlMs],
-    ['processingTimeoutMs', processingTimeoutMs],
-  ] as const) {
-    if (ms > keeps) {
-      throw new TypeError(
-        `createCallbackHandler: ${name} (${ms} ms) is over the dedupe store's ttlMs (${keeps} ms), which would forget the event early`,
-      );
-    }
+  const longest = Math.max(dedupeTtlMs, processingTimeoutMs);
+  const store = dedupe === false ? undefined : (dedupe ?? createMemoryDedupeStore({ ttlMs: longest }));
+  // A store that caps how long it keeps a key would forget a processed event (or let a claim
+  // lapse) before the time promised here, and a replay would run onEvent again.
+  const keeps = (store as { [MAX_TTL]?: number } | undefined)?.[MAX_TTL];
+  if ((keeps ?? longest) < longest) {
+    throw new TypeError(
+      `createCallbackHandler: dedupeTtlMs (${dedupeTtlMs} ms) and processingTimeoutMs must be at most the dedupe store's ttlMs (${keeps} ms)`,
+    );
   }
   const parseOptions: ParseCallbackOptions = {
     onContradiction: contradictionPolicy('createCallbackHandler', options.onContradiction),
@@ -674,7 +668,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         400,
         'invalid_request',
         new PaymentsError(
-          'The Host header must be a valid host[:port], and the request-target a canonical path, no dot segments (or an absolute URL naming that host)',
+          'The Host header must be a valid host[:port], and the request-target a path (or an absolute URL naming that host)',
         ),
       );
     }
@@ -729,13 +723,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         new PaymentsError(`The callback body did not arrive within bodyTimeoutMs (${bodyTimeoutMs} ms)`),
       );
     }
-    if (body === 'encoded') {
-      return refuse(
-        request,
-        415,
-        'unsupported_encoding',
-        new PaymentsError('Content-Encoding must be absent or identity: the callback body is read as sent'),
-      );
+    if (body === 'unsupported_encoding') {
+      return refuse(request, 415, body, new PaymentsError('Content-Encoding must be absent or identity'));
     }
 
     const parsed = safeParseCallback(body, parseOptions);
@@ -837,7 +826,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         // sender retries once the store is fixed. Its type only: the value could be anything.
         if (state !== 'new') {
           throw new PaymentsError(
-            `The dedupe store's begin() answered ${state === null ? 'null' : typeof state}; a store answers 'new', 'in_progress', 'done' or 'full'`,
+            `The dedupe store's begin() answered ${state === null ? 'null' : typeof state}, not 'new', 'in_progress', 'done' or 'full'`,
           );
         }
         claimed = true;

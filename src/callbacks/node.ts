@@ -63,20 +63,11 @@ const isHttp2 = (req: NodeRequest): boolean => req.httpVersionMajor >= 2;
 /**
  * Reads the body from the socket into one buffer: at most `max` bytes (`'too_large'` as soon as
  * more arrive, by Content-Length or while reading) within `timeoutMs` (`'timeout'`). Either way it
- * stops listening; the listener then discards the rest and closes the connection. A stream
- * something else already read (leaving `req.body` unset) rejects with a PaymentsError (500
- * `handler_failed`, so the sender retries): its body is not empty, only out of reach. A body with
- * a Content-Encoding other than `identity` is `'encoded'`, left unread.
+ * stops listening; the listener then discards the rest and closes the connection. A body with a
+ * Content-Encoding other than `identity` is `'unsupported_encoding'`, left unread.
  */
 function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise<BodyRead> {
-  if (req.readableEnded) {
-    return Promise.reject(
-      new PaymentsError(
-        `toNodeListener: the body was already read and req.body left unset (a middleware ran first); ${MOUNT_HELP}`,
-      ),
-    );
-  }
-  if (isEncoded(req.headers['content-encoding'])) return Promise.resolve('encoded');
+  if (isEncoded(req.headers['content-encoding'])) return Promise.resolve('unsupported_encoding');
   const declared = req.headers['content-length'];
   const length = declared === undefined ? undefined : Number(declared);
   if (length !== undefined && length > max) return Promise.resolve('too_large');
@@ -131,21 +122,20 @@ const encoder = new TextEncoder();
 /** `application/json` or `application/…+json`, parameters aside. */
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-const MOUNT_HELP = "mount the webhook route before it, or give it express.raw({ type: '*/*' })";
-
 /**
  * The body a parser already read, or `undefined` to read the stream (while it is unread, whatever
  * `req.body` holds): `express.raw()`'s Buffer as is, `express.text()`'s text, and the value
  * `express.json()` parsed from a JSON body (Content-Type `application/json` or `…+json`),
- * re-serialised. Anything else is not what the sender posted — a parsed form
+ * re-serialised. Anything else is not what the sender posted — nothing at all (a middleware read
+ * the stream and kept the bytes elsewhere: the body is out of reach, not empty), a parsed form
  * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8), a string
  * whose UTF-8 length is not the Content-Length of an unencoded body (the one
  * `express.json({ strict: false })` unwrapped from a JSON string) — and throws a PaymentsError
- * (500 `handler_failed`) that says how to mount the route.
+ * (500 `handler_failed`, so the sender retries) that says how to mount the route.
  */
 function bufferedBody(req: NodeRequest): Uint8Array | undefined {
   const body = req.body;
-  if (body === undefined || body === null || !req.readableEnded) return undefined;
+  if (!req.readableEnded) return undefined;
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   const { 'content-length': declared, 'content-encoding': encoding } = req.headers;
@@ -159,7 +149,7 @@ function bufferedBody(req: NodeRequest): Uint8Array | undefined {
     return encoder.encode(JSON.stringify(body));
   }
   throw new PaymentsError(
-    `toNodeListener: req.body is not the posted body (a body parser such as express.urlencoded() ran first); ${MOUNT_HELP}`,
+    "toNodeListener: req.body is not the posted body (a middleware such as express.urlencoded() already read it); mount the webhook route before it, or give it express.raw({ type: '*/*' })",
   );
 }
 
