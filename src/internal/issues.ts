@@ -22,10 +22,10 @@ const typeMessages: z.core.$ZodErrorMap = (issue) =>
       : `expected ${issue.expected}, got ${issue.input === null ? 'null' : typeof issue.input}`
     : undefined;
 
-/** `z.safeParse` with messages that name what a wrong-typed or missing value should be. */
 /** A zod error for an option that is not valid: its message, and the issue code `invalid_option`. */
 export const invalidOption = (message: string) => ({ error: message, params: { code: 'invalid_option' } });
 
+/** `z.safeParse` with messages that name what a wrong-typed or missing value should be. */
 export const safeParse = <S extends z.core.$ZodType>(schema: S, input: unknown) =>
   z.safeParse(schema, input, { error: typeMessages });
 
