@@ -24,7 +24,7 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import { verifyCallbackUrl } from './signing.js';
+import { ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -518,23 +518,6 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
- * The WHATWG origin of an http(s) `publicOrigin` (lower-case, default port dropped, an IDN in
- * punycode: the host `signCallbackUrl` signs), or `undefined` when it is anything more than an
- * origin (a path, query, fragment, userinfo, whitespace or control characters).
- */
-const originOf = (value: unknown): string | undefined => {
-  // Spaces and control characters: the URL parser would drop them, not refuse them.
-  if (typeof value !== 'string' || /[\p{Cc} ]/u.test(value)) return undefined;
-  try {
-    const url = new URL(value);
-    const web = url.protocol === 'https:' || url.protocol === 'http:';
-    return web && url.href === `${url.origin}/` ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
  * Creates the webhook route. Status codes: 200 without a body when the event was processed (a
  * duplicate also carries `x-callback-duplicate: true`); a refusal has a small JSON body that
  * never echoes the payload (`{ error: '<reason>' }`):
@@ -595,9 +578,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   }
   const publicOrigin = options.publicOrigin === undefined ? undefined : originOf(options.publicOrigin);
   if (options.publicOrigin !== undefined && publicOrigin === undefined) {
-    throw new TypeError(
-      "createCallbackHandler: publicOrigin must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)",
-    );
+    throw new TypeError(`createCallbackHandler: publicOrigin ${ORIGIN_RULE}`);
   }
   const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
   const bodyTimeoutMs = positiveOption(

@@ -74,7 +74,9 @@ export interface VerifyCallbackUrlOptions {
   readonly secret: string | readonly string[];
   /**
    * The public origin the URL was signed with (e.g. `https://shop.example`), when a proxy
-   * rewrites the Host the server sees. Default: the URL's own.
+   * rewrites the Host the server sees. Default: the URL's own. Read like the handler's
+   * `publicOrigin`: `https://shop.example:443` is `https://shop.example`, and anything more than
+   * an http(s) origin (a path, query, fragment, userinfo, whitespace) is a `TypeError`.
    */
   readonly origin?: string;
 }
@@ -188,13 +190,32 @@ const toHttpUrl = (url: string | URL): URL | undefined => {
   }
 };
 
+/** What `publicOrigin` and `origin` must be; anything else is a `TypeError` naming the option. */
+export const ORIGIN_RULE =
+  "must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)";
+
+/**
+ * The WHATWG origin of an http(s) origin option (lower-case, default port dropped, an IDN in
+ * punycode: the host `signCallbackUrl` signs), or `undefined` when it is anything more than an
+ * origin (a path, query, fragment, userinfo, whitespace or control characters) or not a string.
+ */
+export const originOf = (value: unknown): string | undefined => {
+  // Spaces and control characters: the URL parser would drop them, not refuse them.
+  if (typeof value !== 'string' || /[\p{Cc} ]/u.test(value)) return undefined;
+  try {
+    const url = new URL(value);
+    return isHttpUrl(url) && url.href === `${url.origin}/` ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 // The handler verifies every delivery against the same `origin`: its host is read once.
 let lastOrigin: { readonly origin: string; readonly host: string | undefined } | undefined;
 
-/** The host of an http(s) origin, or undefined when it is not one. */
+/** The host of an origin {@link originOf} accepts, or undefined for any other value. */
 function originHost(origin: string): string | undefined {
-  if (typeof origin !== 'string') return toHttpUrl(origin)?.host; // a URL object may change
-  if (lastOrigin?.origin !== origin) lastOrigin = { origin, host: toHttpUrl(origin)?.host };
+  if (lastOrigin?.origin !== origin) lastOrigin = { origin, host: originOf(origin)?.split('//')[1] };
   return lastOrigin.host;
 }
 
@@ -280,7 +301,8 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
  *   `missing_signature` or `bad_signature` for the URL; `no_secret` (no secret set) or
  *   `weak_secret` (one shorter than 16 characters) for the options.
  * @throws {TypeError} for an option it does not know (a misspelt `origin` would otherwise leave
- *   the host unpinned).
+ *   the host unpinned), or an `origin` that is not an http(s) origin (`'shop.example'`,
+ *   `'https://shop.example/webhooks'`, `'https://user@shop.example'`).
  *
  * @example
  * ```ts
@@ -302,20 +324,17 @@ export async function verifyCallbackUrl(
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
   refuseUnknownOptions('verifyCallbackUrl', options, VERIFY_OPTIONS);
+  const pinned = options.origin === undefined ? undefined : originHost(options.origin);
+  if (options.origin !== undefined && pinned === undefined) {
+    throw new TypeError(`verifyCallbackUrl: origin ${ORIGIN_RULE}`);
+  }
   const secrets = verificationSecrets(options.secret);
   // A URL object is read as it is (verification never changes it), not parsed again.
   const parsed = url instanceof URL ? (isHttpUrl(url) ? url : undefined) : toHttpUrl(url);
   if (parsed === undefined) {
     throw new CallbackVerificationError('invalid_url', 'Callback URL is not an absolute http or https URL');
   }
-  let host = parsed.host;
-  if (options.origin !== undefined) {
-    const origin = originHost(options.origin);
-    if (origin === undefined) {
-      throw new CallbackVerificationError('invalid_url', 'The origin option is not an http or https URL');
-    }
-    host = origin;
-  }
+  const host = pinned ?? parsed.host;
   const { references, signatures, signed } = readQuery(parsed);
   if (references.length !== 1 || references[0] === '') {
     throw new CallbackVerificationError(
