@@ -63,7 +63,7 @@ export async function runBundleSizeSuite({ sdk }) {
     goal: { max },
     guard: { max: guard },
     guardWhy:
-      'the fail-closed verdict, Host validation, the tracker option, the ky transport and the fail-closed fixes of an audit (every outcome signal, captured amounts, redirects, redaction, option and URL checks) grew the entries past their goals',
+      'the fail-closed verdict, Host validation, the tracker option, the ky transport and the fail-closed fixes of three audits (every outcome signal, captured amounts, redirects, redaction, option and URL checks; the route path, encoding, store-reply and body checks) grew the entries past their goals',
     value: result.gzip,
     minified: result.minified,
     byPackage: result.byPackage,
@@ -87,10 +87,17 @@ export async function runBundleSizeSuite({ sdk }) {
       ? ' (entry incomplete)'
       : '';
   return [
-    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 37 * 1024, {
-      stripe: stripe.gzip,
-    }),
-    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 17.5 * 1024, {
+    figure(
+      'size.main',
+      `bundle min+gzip: main entry, ky included${incomplete}`,
+      main,
+      30 * 1024,
+      38.5 * 1024,
+      {
+        stripe: stripe.gzip,
+      },
+    ),
+    figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 18 * 1024, {
       openai: openai.gzip,
     }),
     part('size.main.client', 'bundle min+gzip: `PaymentsClient` alone (tree-shaken)', clientAlone),
