@@ -361,7 +361,8 @@ describe('tolerances, each recorded as a warning', () => {
   it.each([
     [
       'an integer beyond the safe range',
-      1234567890123456789,
+      // What JSON.parse makes of 1234567890123456789.
+      JSON.parse('1234567890123456789') as number,
       'a number that does not print as an exact plain decimal',
     ],
     ['2^53 + 2', 2 ** 53 + 2, 'a number that does not print as an exact plain decimal'],
