@@ -49,6 +49,20 @@ describe('begin', () => {
     expect(await tracker.get('x')).toBeUndefined();
   });
 
+  // A misspelt `currency` left the record without one: a callback in any currency then settled it.
+  it('refuses a field it does not know, naming it, and records nothing', async () => {
+    const tracker = createTransactionTracker();
+    const error = await tracker
+      .begin({ reference: 'ORD-TYPO', kind: 'card', amount: 1500, curency: 'KES' } as never)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['curency'], code: 'unknown_field' }),
+    ]);
+    expect((error as ValidationError).message).toContain('reference, kind, amount, currency');
+    expect(await tracker.get('ORD-TYPO')).toBeUndefined();
+  });
+
   it('is idempotent for the same transaction and refuses a reference reused for another one', async () => {
     const tracker = createTransactionTracker();
     const first = await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: '100' });
