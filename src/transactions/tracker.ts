@@ -152,7 +152,8 @@ export interface TransactionTracker {
   /**
    * Records a pending transaction. Calling it again with the same reference, kind, amount and
    * currency resolves with the stored record (whatever its state); with different ones it throws
-   * `TransactionConflictError` (`reason: 'reference_in_use'`). Invalid input: `ValidationError`.
+   * `TransactionConflictError` (`reason: 'reference_in_use'`). Invalid input, a field it does not
+   * know included (a misspelt `currency` would record the transaction without one): `ValidationError`.
    */
   begin(input: BeginTransactionInput): Promise<TransactionRecord>;
   /** The stored record, or `undefined`. */
@@ -198,6 +199,13 @@ const KIND_NAMES: OptionNames<Record<TransactionKind, number>> = {
   checkout: true,
   payout: true,
 };
+// The fields `begin` knows: a misspelt `currency` would otherwise record a transaction without one.
+const BEGIN_FIELDS: OptionNames<BeginTransactionInput> = {
+  reference: true,
+  kind: true,
+  amount: true,
+  currency: true,
+};
 // The fields `settle` knows: a misspelt `amount` would otherwise go unchecked.
 const SETTLE_FIELDS: OptionNames<SettleInput> = {
   outcome: true,
@@ -233,6 +241,14 @@ const checkReference = (reference: unknown): string => {
   return reference;
 };
 
+/** An `unknown_field` issue for each key of `input` that `known` does not list. */
+const unknownFields = (input: object, known: object, what: string): ValidationIssue[] =>
+  Object.keys(input)
+    .filter((key) => !Object.hasOwn(known, key))
+    .map((key) =>
+      issue(key, 'unknown_field', `not a field of ${what}; the fields are ${Object.keys(known).join(', ')}`),
+    );
+
 const settlementError = (issues: ValidationIssue[]): ValidationError =>
   new ValidationError(issues, { prefix: 'Invalid settlement' });
 
@@ -247,18 +263,7 @@ const checkSettlement = (
   if (typeof input !== 'object' || input === null) {
     throw settlementError([issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'")]);
   }
-  const issues: ValidationIssue[] = [];
-  for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(SETTLE_FIELDS, key)) {
-      issues.push(
-        issue(
-          key,
-          'unknown_field',
-          `not a settlement field; the fields are ${Object.keys(SETTLE_FIELDS).join(', ')}`,
-        ),
-      );
-    }
-  }
+  const issues = unknownFields(input, SETTLE_FIELDS, 'a settlement');
   const state = input.outcome;
   if (state !== 'succeeded' && state !== 'failed') {
     issues.push(issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'"));
@@ -381,7 +386,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     store,
 
     async begin(input) {
-      const issues: ValidationIssue[] = [];
+      const issues =
+        typeof input === 'object' && input !== null
+          ? unknownFields(input, BEGIN_FIELDS, 'a transaction')
+          : [];
       const reference = input?.reference;
       if (typeof reference !== 'string' || reference.length === 0 || reference.length > 256) {
         issues.push(
