@@ -31,7 +31,7 @@ export function after(ms: number, run: () => void): () => void {
 }
 
 /**
- * The `limit` of a `listPending` query: a whole number from 1, else a `TypeError` naming it; and
+ * The `limit` of a `listPending` query: a whole number from 1, else a `RangeError` naming it; and
  * `createdBefore`, a finite number.
  *
  * @example
@@ -51,8 +51,8 @@ export function checkPendingQuery(
 
 /**
  * `value` when it is a whole number from `min` (default 1) to `max` (default
- * `Number.MAX_SAFE_INTEGER`); `fallback` when it is `undefined`; anything else is a `TypeError`
- * naming `name`.
+ * `Number.MAX_SAFE_INTEGER`); `fallback` when it is `undefined`. Another number is a `RangeError`
+ * naming `name`, as the webhook handler's number options are; anything else a `TypeError`.
  *
  * @example
  * ```ts
@@ -68,7 +68,8 @@ export function wholeNumberOption(
 ): number {
   if (value === undefined) return fallback;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  const got =
-    typeof value === 'number' ? String(value) : typeof value === 'string' ? 'a string' : typeof value;
-  throw new TypeError(`${where}: ${name} must be a whole number from ${min} to ${max}, got ${got}`);
+  const number = typeof value === 'number';
+  const got = number ? String(value) : typeof value === 'string' ? 'a string' : typeof value;
+  const message = `${where}: ${name} must be a whole number from ${min} to ${max}, got ${got}`;
+  throw number ? new RangeError(message) : new TypeError(message);
 }

@@ -52,17 +52,17 @@ describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
     });
 
     it.each([Number.NaN, Number.POSITIVE_INFINITY, 0, -1, 1.5].map((limit) => [String(limit), limit]))(
-      'refuses a limit of %s with a TypeError naming limit, from the tracker and from the store',
+      'refuses a limit of %s with a RangeError naming limit, from the tracker and from the store',
       async (_label, limit) => {
         const store = makeStore();
         const tracker = createTransactionTracker({ store });
         await tracker.begin(card);
         const fromTracker = await tracker.stale({ olderThan: 0, limit }).catch((e: unknown) => e);
-        expect(fromTracker).toBeInstanceOf(TypeError);
+        expect(fromTracker).toBeInstanceOf(RangeError);
         expect((fromTracker as Error).message).toMatch(/^stale: limit must be /);
         const query = { kind: 'card', createdBefore: Date.now() + 1_000, limit } as const;
         const fromStore = await store.listPending(query).catch((e: unknown) => e);
-        expect(fromStore).toBeInstanceOf(TypeError);
+        expect(fromStore).toBeInstanceOf(RangeError);
         expect((fromStore as Error).message).toMatch(/limit must be /);
       },
     );

@@ -9,9 +9,15 @@ import { createMemoryTransactionStore, createTransactionTracker } from '../../sr
 const client = { eval: async () => null };
 const notWhole: unknown[] = [Number.POSITIVE_INFINITY, Number.NaN, 1.5e308, -1, 1.5, '60000'];
 
-const refusal = async (create: () => unknown, where: string, name: string): Promise<void> => {
+const refusal = async (
+  create: () => unknown,
+  where: string,
+  name: string,
+  value?: unknown,
+): Promise<void> => {
   const error = await caught(create);
-  expect(error).toBeInstanceOf(TypeError);
+  // A number out of range is a RangeError, as the webhook handler's are; a string a TypeError.
+  expect(error).toBeInstanceOf(typeof value === 'number' ? RangeError : TypeError);
   expect((error as Error).message).toMatch(new RegExp(`^${where}: ${name.replace('.', '\\.')} must be `));
 };
 
@@ -23,11 +29,13 @@ describe('a number option the tracker or a store could not honour is refused whe
         () => createMemoryTransactionStore({ finishedTtlMs: value as number }),
         'createMemoryTransactionStore',
         'finishedTtlMs',
+        value,
       );
       await refusal(
         () => createRedisTransactionStore({ client, finishedTtlMs: value as number }),
         'createRedisTransactionStore',
         'finishedTtlMs',
+        value,
       );
     },
   );
@@ -38,6 +46,7 @@ describe('a number option the tracker or a store could not honour is refused whe
         () => createMemoryTransactionStore({ [name]: value as number }),
         'createMemoryTransactionStore',
         name,
+        value,
       );
     }
   });
@@ -48,11 +57,13 @@ describe('a number option the tracker or a store could not honour is refused whe
         () => createTransactionTracker({ staleAfterMs: { payout: value as number } }),
         'createTransactionTracker',
         'staleAfterMs.payout',
+        value,
       );
       await refusal(
         () => createTransactionTracker({ pollIntervalMs: value as number }),
         'createTransactionTracker',
         'pollIntervalMs',
+        value,
       );
     }
   });
@@ -61,10 +72,15 @@ describe('a number option the tracker or a store could not honour is refused whe
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1 });
     for (const value of notWhole.concat([0])) {
-      await refusal(() => tracker.waitFor('ORD-1', { timeout: value as number }), 'waitFor', 'timeout');
+      await refusal(
+        () => tracker.waitFor('ORD-1', { timeout: value as number }),
+        'waitFor',
+        'timeout',
+        value,
+      );
     }
     for (const value of notWhole) {
-      await refusal(() => tracker.stale({ olderThan: value as number }), 'stale', 'olderThan');
+      await refusal(() => tracker.stale({ olderThan: value as number }), 'stale', 'olderThan', value);
     }
     expect((await tracker.get('ORD-1'))?.state).toBe('pending');
   });

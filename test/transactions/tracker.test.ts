@@ -254,7 +254,7 @@ describe('long waits', () => {
 
   it('refuses a pollIntervalMs longer than a timer holds, naming it', () => {
     expect(() => createTransactionTracker({ pollIntervalMs: 3e9 })).toThrow(
-      new TypeError(
+      new RangeError(
         'createTransactionTracker: pollIntervalMs must be a whole number from 1 to 2147483647, got 3000000000',
       ),
     );
