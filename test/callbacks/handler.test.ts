@@ -345,6 +345,50 @@ describe('createCallbackHandler', () => {
     });
   });
 
+  describe('a store whose complete() and abandon() do not return promises', () => {
+    // The handler awaits begin()'s plain value; complete() and abandon() were chained with .catch,
+    // so a plain undefined answered 500 after processing, and a synchronous throw rejected the handler.
+    const plainStore = (misbehave: 'undefined' | 'throws') => {
+      const seen = new Set<string>();
+      const calls: string[] = [];
+      const act = (name: string, run: () => void) => {
+        calls.push(name);
+        run();
+        if (misbehave === 'throws') throw new Error(`${name} failed`);
+      };
+      return {
+        calls,
+        store: {
+          begin: (key: string) => (seen.has(key) ? 'done' : (seen.add(key), 'new')),
+          complete: (key: string) => act('complete', () => seen.add(key)),
+          abandon: (key: string) => act('abandon', () => seen.delete(key)),
+        } as never,
+      };
+    };
+
+    it.each(['undefined', 'throws'] as const)(
+      'answers 200 to a processed delivery, and 500 with the retry processed when onEvent throws (complete/abandon %s)',
+      async (misbehave) => {
+        const { store, calls } = plainStore(misbehave);
+        let attempts = 0;
+        const { handler } = setup({
+          dedupe: store,
+          onEvent: () => {
+            attempts += 1;
+            if (attempts === 1) throw new Error('database down');
+          },
+        });
+        const url = await signed('1003');
+        const first = await handler(post(url, JSON.stringify(checkoutFailure)));
+        expect(await json(first)).toEqual({ status: 500, body: { error: 'handler_failed' } });
+        const retry = await handler(post(url, JSON.stringify(checkoutFailure)));
+        expect((await json(retry)).status).toBe(200);
+        expect(attempts).toBe(2);
+        expect(calls).toEqual(['abandon', 'complete']);
+      },
+    );
+  });
+
   it('answers 500 when onEvent throws, and processes the retry exactly once', async () => {
     let attempts = 0;
     const processed: string[] = [];
