@@ -382,7 +382,7 @@ describe('createCallbackHandler', () => {
         const first = await handler(post(url, JSON.stringify(checkoutFailure)));
         expect(await json(first)).toEqual({ status: 500, body: { error: 'handler_failed' } });
         const retry = await handler(post(url, JSON.stringify(checkoutFailure)));
-        expect((await json(retry)).status).toBe(200);
+        expect(retry.status).toBe(200);
         expect(attempts).toBe(2);
         expect(calls).toEqual(['abandon', 'complete']);
       },
