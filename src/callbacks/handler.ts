@@ -518,6 +518,18 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
+ * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
+ * plain return value (a store not written with `async`) alike.
+ */
+async function quietly(call: () => unknown): Promise<void> {
+  try {
+    await call();
+  } catch {
+    // The answer stands; the claim expires after processingTimeoutMs.
+  }
+}
+
+/**
  * Creates the webhook route. Status codes: 200 without a body when the event was processed (a
  * duplicate also carries `x-callback-duplicate: true`); a refusal has a small JSON body that
  * never echoes the payload (`{ error: '<reason>' }`):
@@ -818,7 +830,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (transaction !== undefined) {
         const settled = await settlement!.settle(event, transaction);
         if (!settled.ok) {
-          if (claimed) await store!.abandon(dedupeKey).catch(() => undefined);
+          if (claimed) await quietly(() => store!.abandon(dedupeKey));
           claimed = false;
           return await refuse(request, settled.status, settled.reason, settled.error);
         }
@@ -829,14 +841,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
         // then wait for the claim to expire rather than run onEvent twice at once).
-        await store!.complete(dedupeKey, dedupeTtlMs).catch(() => undefined);
+        await quietly(() => store!.complete(dedupeKey, dedupeTtlMs));
       }
       return received(false);
     } catch (error) {
       // A claim older than processingTimeoutMs has expired and may be another delivery's now:
       // releasing it would let a third copy run while that one still does.
       if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
-        await store!.abandon(dedupeKey).catch(() => undefined);
+        await quietly(() => store!.abandon(dedupeKey));
       }
       const failure =
         error instanceof Error
