@@ -30,9 +30,13 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   return program;
 }
 
+/** The exit code of bad arguments: a missing, unknown or invalid flag, a missing or extra argument. */
+export const BAD_ARGUMENTS = 2;
+
 /**
  * Runs the `hosted-payments` program with the user's arguments (without `node` and the script)
- * and resolves with the exit code. Never calls `process.exit`.
+ * and resolves with the exit code: 0 when every answer was 2xx (or help was shown), 1 otherwise,
+ * 2 for bad arguments. Never calls `process.exit`.
  *
  * @example
  * ```ts
@@ -51,7 +55,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Commander stops with exit code 0 after --help or --version; anything else it stops on is an
+    // argument it refused.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : BAD_ARGUMENTS;
     io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
