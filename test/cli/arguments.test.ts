@@ -59,3 +59,72 @@ describe('a bad argument exits 2, naming what was wrong, and nothing is posted o
     expect(posted).toHaveLength(1);
   });
 });
+
+describe('trigger posts only to an absolute http(s) URL, and never prints a secret', () => {
+  it.each([
+    ['an ftp: URL', 'ftp://127.0.0.1/hooks', ['--secret', SECRET]],
+    ['a data: URL, unsigned', 'data:text/plain,ok', []],
+    ['a relative URL', '/webhooks/payments', []],
+    ['a URL with a user name and password', 'http://user:hunter2pw@127.0.0.1:9/x', ['--secret', SECRET]],
+  ])('refuses %s with exit 2, naming --url', async (_, url, more) => {
+    const { io, err, out, posted } = capture();
+    expect(await run(['trigger', 'payout.succeeded', '--url', url, ...more], io)).toBe(2);
+    expect(err()).toContain('--url');
+    expect(err() + out()).not.toContain('hunter2pw');
+    expect(err() + out()).not.toContain('hp_sig');
+    expect(posted).toHaveLength(0);
+  });
+
+  it('an unreachable route: exit 1, the URL shown without its query (signature) or password', async () => {
+    const { io, err, out } = capture({
+      // As undici words some failures: the whole URL in the message.
+      fetch: (async (url: string) => {
+        throw new TypeError(`fetch failed for ${url}`);
+      }) as typeof fetch,
+    });
+    const code = await run(
+      ['trigger', 'payout.succeeded', '--url', 'http://127.0.0.1:9/hooks?token=tok3n', '--secret', SECRET],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(err()).toContain('could not reach http://127.0.0.1:9');
+    for (const secret of ['hp_sig', 'tok3n', SECRET]) expect(err() + out()).not.toContain(secret);
+  });
+
+  it('an unknown --flag=value is named without its value', async () => {
+    const { io, err, posted } = capture();
+    const code = await run(['trigger', 'payout.succeeded', '--url', URL_OK, `--secrte=${SECRET}`], io);
+    expect(code).toBe(2);
+    expect(err()).toContain('--secrte');
+    expect(err()).not.toContain(SECRET);
+    expect(posted).toHaveLength(0);
+  });
+
+  it('an empty --secret is refused rather than posting unsigned', async () => {
+    const { io, err, posted } = capture();
+    expect(await run(['trigger', 'payout.succeeded', '--url', URL_OK, '--secret', ''], io)).toBe(2);
+    expect(err()).toContain('--secret');
+    expect(posted).toHaveLength(0);
+  });
+
+  it('an empty HOSTED_PAYMENTS_WEBHOOK_SECRET is refused rather than posting unsigned', async () => {
+    const { io, err, posted } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: '' } });
+    expect(await run(['trigger', 'payout.succeeded', '--url', URL_OK], io)).toBe(2);
+    expect(err()).toContain('HOSTED_PAYMENTS_WEBHOOK_SECRET');
+    expect(posted).toHaveLength(0);
+  });
+
+  it('a secret too short to sign with is refused naming --secret, without echoing it', async () => {
+    const { io, err, posted } = capture();
+    expect(await run(['trigger', 'payout.succeeded', '--url', URL_OK, '--secret', 'sh0rtpw'], io)).toBe(2);
+    expect(err()).toContain('--secret');
+    expect(err()).not.toContain('sh0rtpw');
+    expect(posted).toHaveLength(0);
+  });
+
+  it('without any secret, posts the URL unsigned, as documented', async () => {
+    const { io, posted } = capture();
+    expect(await run(['trigger', 'payout.succeeded', '--url', URL_OK], io)).toBe(0);
+    expect(posted.map((post) => post.url)).toEqual([URL_OK]);
+  });
+});
