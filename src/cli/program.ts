@@ -23,7 +23,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .version(version, '-v, --version', 'print the version of hosted-payments')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      // Commander quotes an unknown `--flag=value` whole; the value may be a misspelt --secret's.
+      outputError: (text, write) => write(text.replace(/(unknown option '[^'=]*)=[^']*'/g, "$1'")),
+    })
     .showHelpAfterError('(run with --help for usage)');
   sandboxCommand(program.command('sandbox'), io);
   triggerCommand(program.command('trigger'), io, setExitCode);

@@ -8,12 +8,13 @@
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
-import { escapeForLog } from '../sandbox/log.js';
+import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
   buildCallbackPayload,
   DEFAULT_MOBILE_MONEY_BRAND,
   isCallbackEventType,
 } from '../sandbox/payloads.js';
+import { checkHttpUrl } from '../validation/url.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';
 
@@ -52,9 +53,38 @@ async function post(io: CliIo, url: string, body: string): Promise<Response | { 
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: unknown } }).cause;
-    const why = typeof cause?.code === 'string' ? cause.code : (error as Error).message;
+    const why = typeof cause?.code === 'string' ? cause.code : withoutUrls((error as Error).message);
     return { error: `could not reach ${new URL(url).origin}: ${escapeForLog(why)}` };
   }
+}
+
+/** `text` with every URL in it shown as the sandbox log shows one: no query (the signature), no password. */
+const withoutUrls = (text: string): string =>
+  text.replace(/\b[a-z][a-z\d+.-]*:\/\/[^\s'"<>]+/gi, (url) => urlForLog(url));
+
+const MIN_SECRET_LENGTH = 16;
+
+/**
+ * The secret to sign with and where it came from, undefined when neither `--secret` nor the
+ * environment variable is set (the URL is then posted unsigned, as documented); an empty or short
+ * one is an error naming its source, never quoting it.
+ */
+function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: string } {
+  const fromEnv = flags.secret === undefined;
+  const secret = fromEnv ? (io.env ?? process.env)[SECRET_ENV] : flags.secret;
+  const source = fromEnv ? `$${SECRET_ENV}` : '--secret';
+  if (secret === undefined) return {};
+  if (secret === '') {
+    return {
+      error: `${source} is empty; give your webhook secret, or leave out both --secret and $${SECRET_ENV} to post unsigned`,
+    };
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    return {
+      error: `${source} must be a secret of at least ${MIN_SECRET_LENGTH} characters, as signCallbackUrl requires`,
+    };
+  }
+  return { secret };
 }
 
 async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Outcome> {
@@ -68,12 +98,17 @@ async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Ou
   if (type.startsWith('payout.') && !/^[1-9]\d{11}$/.test(reference)) {
     return { code: 2, error: `--reference of a payout is its 12-digit reference_id, e.g. 123456789012` };
   }
-  const secret = flags.secret ?? (io.env ?? process.env)[SECRET_ENV];
+  const target = checkHttpUrl(flags.url);
+  if (!target.ok) return { code: 2, error: `--url: ${target.message}` };
+  const signing = secretOf(io, flags);
+  if (signing.error !== undefined) return { code: 2, error: signing.error };
+  const { secret } = signing;
   let url: string;
   try {
-    url = secret ? await signCallbackUrl(flags.url, { secret, reference }) : new URL(flags.url).href;
+    url = secret === undefined ? target.value : await signCallbackUrl(target.value, { secret, reference });
   } catch (error) {
-    return { code: 2, error: error instanceof Error ? error.message : String(error) };
+    // The checks above leave only the reference (well-formed Unicode) for signCallbackUrl to refuse.
+    return { code: 2, error: `--reference: ${error instanceof Error ? error.message : String(error)}` };
   }
   const payload = buildCallbackPayload(type, {
     reference,
