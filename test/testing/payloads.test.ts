@@ -112,3 +112,85 @@ describe('callback payload builders', () => {
     );
   });
 });
+
+describe('buildCallbackPayload refuses what the service would never send', () => {
+  const refusal = (run: () => unknown): Error => {
+    try {
+      run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected a throw');
+  };
+
+  it('refuses an option it does not know, naming it', () => {
+    const error = refusal(() => buildCallbackPayload('payout.failed', { referenc: '999999999999' } as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^buildCallbackPayload: unknown option "referenc"/);
+  });
+
+  it('refuses an event type it does not know, listing the eight', () => {
+    const error = refusal(() => buildCallbackPayload('nope' as never));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain('"nope"');
+    for (const type of callbackEventTypes) expect(error.message).toContain(type);
+  });
+
+  it.each([
+    ['payment.mobile_money.succeeded', 'abc'],
+    ['payment.mobile_money.failed', '12.5'],
+    ['payment.card.succeeded', 'abc'],
+    ['payout.succeeded', -1],
+    ['checkout.failed', 1.5],
+  ] as const)('refuses a %s amount of %j that is not a whole number, naming amount', (type, amount) => {
+    const error = refusal(() => buildCallbackPayload(type, { amount }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^buildCallbackPayload: amount: /);
+  });
+
+  it('refuses a mobile-money amount a JSON number cannot carry exactly', () => {
+    const error = refusal(() =>
+      buildCallbackPayload('payment.mobile_money.succeeded', { amount: '90071992547409930' }),
+    );
+    expect(error.message).toMatch(/^buildCallbackPayload: amount: /);
+  });
+
+  it.each([
+    ['payout.succeeded', 'ORDER-7', 'reference_id'],
+    ['checkout.succeeded', 'ORDER-7', 'order_id'],
+    ['payment.mobile_money.failed', '', 'transaction_reference'],
+  ] as const)('refuses a %s reference %j its payload cannot carry', (type, reference, field) => {
+    const error = refusal(() => buildCallbackPayload(type, { reference }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^buildCallbackPayload: reference: /);
+    expect(error.message).toContain(field);
+  });
+
+  it.each([
+    ['currency', { currency: 'XYZ' }],
+    ['currency', { currency: 'abcd' }],
+    ['brand', { brand: '' }],
+  ] as const)('refuses a bad %s', (name, options) => {
+    const error = refusal(() => buildCallbackPayload('payout.failed', options));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(new RegExp(`^buildCallbackPayload: ${name}: `));
+  });
+
+  it('builds what the callback schemas accept for good values, the currency upper-cased', () => {
+    for (const type of callbackEventTypes) {
+      const reference = type.startsWith('payout.')
+        ? '123456789012'
+        : type.startsWith('checkout.')
+          ? '42'
+          : 'R-1';
+      const payload = buildCallbackPayload(type, {
+        reference,
+        amount: 250,
+        currency: 'usd',
+        brand: 'M-PESA',
+      });
+      expect(callbackSchemas[type].safeParse(payload).success).toBe(true);
+      if ('currency' in payload) expect(payload.currency).toBe('USD');
+    }
+  });
+});
