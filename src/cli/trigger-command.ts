@@ -9,11 +9,8 @@ import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
-import {
-  buildCallbackPayload,
-  DEFAULT_MOBILE_MONEY_BRAND,
-  isCallbackEventType,
-} from '../sandbox/payloads.js';
+import { isCallbackEventType } from '../sandbox/payload-values.js';
+import { buildCallbackPayload, DEFAULT_MOBILE_MONEY_BRAND } from '../sandbox/payloads.js';
 import { checkHttpUrl } from '../validation/url.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';

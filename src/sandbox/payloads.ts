@@ -8,6 +8,16 @@
  */
 
 import { callbackEventTypes, type CallbackEventType, type PaymentMethodKind } from '../callbacks/events.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import type { Check } from '../validation/result.js';
+import {
+  checkBrand,
+  checkCurrency,
+  checkPayloadAmount,
+  checkPayloadReference,
+  isCallbackEventType,
+  unknownEventTypeMessage,
+} from './payload-values.js';
 import type {
   CardPaymentFailureCallback,
   CardPaymentSuccessCallback,
@@ -412,8 +422,27 @@ export interface BuildCallbackPayloadOptions {
   currency?: string;
 }
 
+/** The options {@link buildCallbackPayload} knows; any other key is refused. */
+const BUILD_OPTIONS: OptionNames<BuildCallbackPayloadOptions> = {
+  brand: true,
+  reference: true,
+  amount: true,
+  currency: true,
+};
+
+/** The checked value, or a `TypeError` naming the option. */
+function valueOf<T>(name: string, check: Check<T>): T {
+  if (!check.ok) throw new TypeError(`buildCallbackPayload: ${name}: ${check.message}`);
+  return check.value;
+}
+
 /**
  * A fresh payload of the given event type with sample values — what the CLI's `trigger` posts.
+ * Only what the service could send: an unknown type or option is a `TypeError` naming it, and so
+ * are an `amount` that is not a whole number (a mobile-money one above 2^53 too), a `reference` the
+ * payload cannot carry (a payout's is a 12-digit `reference_id`, a checkout's a whole-number
+ * `order_id`), a `currency` that is not an ISO 4217 code (one in lower case is upper-cased, as the
+ * request builders do) and an empty `brand`.
  *
  * @example
  * ```ts
@@ -427,10 +456,16 @@ export function buildCallbackPayload<T extends CallbackEventType>(
   type: T,
   options: BuildCallbackPayloadOptions = {},
 ): CallbackPayloadByType[T] {
-  const brand = options.brand ?? DEFAULT_MOBILE_MONEY_BRAND;
-  const amount = options.amount ?? '1500';
-  const currency = options.currency ?? 'KES';
-  const reference = options.reference;
+  if (!isCallbackEventType(type))
+    throw new TypeError(`buildCallbackPayload: ${unknownEventTypeMessage(type)}`);
+  refuseUnknownOptions('buildCallbackPayload', options, BUILD_OPTIONS);
+  const brand = valueOf('brand', checkBrand(options.brand ?? DEFAULT_MOBILE_MONEY_BRAND));
+  const amount = valueOf('amount', checkPayloadAmount(type, options.amount ?? '1500'));
+  const currency = valueOf('currency', checkCurrency(options.currency ?? 'KES'));
+  const reference =
+    options.reference === undefined
+      ? undefined
+      : valueOf('reference', checkPayloadReference(type, options.reference));
   const build: { [K in CallbackEventType]: () => CallbackPayloadByType[K] } = {
     'payment.card.succeeded': () => cardPaymentSuccessPayload({ amount, currency }),
     'payment.card.failed': () => cardPaymentFailurePayload({ amount, currency }),
@@ -458,16 +493,4 @@ export function buildCallbackPayload<T extends CallbackEventType>(
       }),
   };
   return build[type]();
-}
-
-/**
- * True when `value` names one of the eight callback event types.
- *
- * @example
- * ```ts
- * isCallbackEventType('payout.failed'); // true
- * ```
- */
-export function isCallbackEventType(value: string): value is CallbackEventType {
-  return (callbackEventTypes as readonly string[]).includes(value);
 }

@@ -1,0 +1,99 @@
+/**
+ * What a callback payload can carry: the rules `buildCallbackPayload`, `createCallbackRequest`,
+ * the CLI's `trigger` and the sandbox's `mobileMoneyBrand` share, so none of them builds a payload
+ * the service would never send. Each returns a `Check` whose message starts with `expected`; the
+ * caller puts the name the merchant used in front (`amount`, `--amount`, `overrides.order_id`).
+ *
+ * @module
+ */
+
+import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
+import { checkCurrency } from '../validation/currency.js';
+import { checkWholeNumber } from '../validation/money.js';
+import { checkReferenceId } from '../validation/reference-id.js';
+import { fail, pass, preview, type Check } from '../validation/result.js';
+
+export { checkCurrency };
+
+/** The types whose payload carries `amount` as a JSON number rather than a string. */
+const numberAmount = (type: CallbackEventType): boolean => type.startsWith('payment.mobile_money.');
+
+/** The payload field that carries the merchant reference, for the types that have one. */
+export const referenceFields: Readonly<Partial<Record<CallbackEventType, string>>> = Object.freeze({
+  'payment.mobile_money.failed': 'transaction_reference',
+  'checkout.succeeded': 'order_id',
+  'checkout.failed': 'order_id',
+  'payout.succeeded': 'reference_id',
+  'payout.failed': 'reference_id',
+});
+
+/** True when `value` names one of the eight callback event types. */
+export function isCallbackEventType(value: unknown): value is CallbackEventType {
+  return typeof value === 'string' && (callbackEventTypes as readonly string[]).includes(value);
+}
+
+/** The message for a type that is not one of the eight, naming it (at most its first 40 characters). */
+export function unknownEventTypeMessage(type: unknown): string {
+  const shown = typeof type === 'string' ? JSON.stringify(type.slice(0, 40)) : typeof type;
+  return `unknown event type ${shown}; expected one of: ${callbackEventTypes.join(', ')}`;
+}
+
+/**
+ * An amount as the payload of `type` carries it: a whole number of at least 0, as a string; for
+ * the mobile-money payment payloads (a JSON number) at most `Number.MAX_SAFE_INTEGER`.
+ */
+export function checkPayloadAmount(type: CallbackEventType, amount: unknown): Check<string> {
+  const whole = checkWholeNumber(amount, 0);
+  if (!whole.ok) return whole;
+  if (numberAmount(type) && !Number.isSafeInteger(Number(whole.value))) {
+    return fail(
+      'invalid_amount',
+      `expected a whole number up to ${Number.MAX_SAFE_INTEGER}: ${type} carries amount as a JSON number`,
+    );
+  }
+  return pass(whole.value);
+}
+
+/**
+ * The merchant reference of a callback of `type`, as its payload carries it: a payout's
+ * `reference_id` (12 digits, the first not 0), a checkout's `order_id` (a whole number written with
+ * digits: the service takes it as a JSON integer and echoes it as a string), else a non-empty
+ * string (`transaction_reference`, or only the signed URL's reference for the card and
+ * mobile-money success payloads).
+ */
+export function checkPayloadReference(type: CallbackEventType, reference: unknown): Check<string> {
+  if (type.startsWith('payout.')) {
+    return checkReferenceId(reference).ok
+      ? pass(String(reference))
+      : fail(
+          'invalid_reference_id',
+          `expected the payout's 12-digit reference_id (the first digit not 0), e.g. 123456789012, got ${preview(reference)}`,
+        );
+  }
+  if (type.startsWith('checkout.')) {
+    return typeof reference === 'string' &&
+      /^(?:0|[1-9]\d*)$/.test(reference) &&
+      Number.isSafeInteger(Number(reference))
+      ? pass(reference)
+      : fail(
+          'invalid_order_id',
+          `expected the checkout's order_id, a whole number written with digits (no sign or leading zeros), e.g. 1001, got ${preview(reference)}`,
+        );
+  }
+  const field = referenceFields[type] ?? 'reference';
+  if (typeof reference !== 'string' || reference.trim() === '' || /\p{Cs}/u.test(reference)) {
+    return fail('invalid_reference', `expected ${field} as a non-empty string, got ${preview(reference)}`);
+  }
+  return pass(reference);
+}
+
+/** A mobile-money brand word: a non-empty string, without control characters. */
+export function checkBrand(brand: unknown): Check<string> {
+  if (typeof brand !== 'string' || brand.trim() === '' || /\p{Cc}/u.test(brand)) {
+    return fail(
+      'invalid_brand',
+      `expected a brand word such as M-PESA (a non-empty string without control characters), got ${preview(brand)}`,
+    );
+  }
+  return pass(brand);
+}
