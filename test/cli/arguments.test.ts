@@ -128,3 +128,43 @@ describe('trigger posts only to an absolute http(s) URL, and never prints a secr
     expect(posted.map((post) => post.url)).toEqual([URL_OK]);
   });
 });
+
+describe('trigger and sandbox refuse a flag value the payload could not carry', () => {
+  const trigger = (type: string, ...flags: string[]) => [
+    'trigger',
+    type,
+    '--url',
+    URL_OK,
+    '--secret',
+    SECRET,
+    ...flags,
+  ];
+
+  it.each([
+    ['--currency abc', trigger('payment.card.succeeded', '--currency', 'abc'), '--currency'],
+    ['--currency XYZ', trigger('payout.succeeded', '--currency', 'XYZ'), '--currency'],
+    ['--amount 12.5', trigger('payout.succeeded', '--amount', '12.5'), '--amount'],
+    ['--amount abc', trigger('payment.mobile_money.succeeded', '--amount', 'abc'), '--amount'],
+    ['--amount 0', trigger('payment.card.succeeded', '--amount', '0'), '--amount'],
+    ['a checkout --reference ORDER-7', trigger('checkout.succeeded', '--reference', 'ORDER-7'), 'order_id'],
+    ['an empty --brand', trigger('payment.mobile_money.succeeded', '--brand', ''), '--brand'],
+    ['an empty --reference', trigger('payment.card.succeeded', '--reference', ''), '--reference'],
+  ])('%s exits 2 naming it, posting nothing', async (_, argv, named) => {
+    const { io, err, posted } = capture();
+    expect(await run(argv, io)).toBe(2);
+    expect(err()).toContain(named);
+    expect(posted).toHaveLength(0);
+  });
+
+  it('sandbox --brand "" exits 2 naming --brand, starting nothing', async () => {
+    const { io, err } = capture({ onListening: () => expect.fail('the sandbox started') });
+    expect(await run(['sandbox', '--port', '0', '--brand', ''], io)).toBe(2);
+    expect(err()).toContain('--brand');
+  });
+
+  it('a payout in kes carries KES, as the request builders send it', async () => {
+    const { io, posted } = capture();
+    expect(await run(trigger('payout.succeeded', '--currency', 'kes', '--amount', '250'), io)).toBe(0);
+    expect(JSON.parse(posted[0]!.body)).toMatchObject({ currency: 'KES', amount: '250' });
+  });
+});
