@@ -7,8 +7,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createSandboxLogger, type SandboxLogFormat } from '../sandbox/log.js';
 import { sandboxTestValues } from '../sandbox/outcomes.js';
+import { checkBrand } from '../sandbox/payload-values.js';
 import { DEFAULT_MOBILE_MONEY_BRAND } from '../sandbox/payloads.js';
 import { startSandbox, type Sandbox } from '../sandbox/server.js';
+import type { Check } from '../validation/result.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -31,6 +33,15 @@ export const integer = (what: string, min: number, max: number) => (value: strin
   }
   return parsed;
 };
+
+/** Parses a flag with a payload rule, or says what it expected. */
+const fromCheck =
+  <T>(check: (value: string) => Check<T>) =>
+  (value: string): T => {
+    const result = check(value);
+    if (!result.ok) throw new InvalidArgumentError(result.message);
+    return result.value;
+  };
 
 const probability = (value: string) => {
   const parsed = Number(value);
@@ -138,7 +149,11 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
         .argParser(integer('a count', 0, 10))
         .default(0),
     )
-    .option('--brand <word>', 'mobile-money brand word in payloads, e.g. M-PESA', DEFAULT_MOBILE_MONEY_BRAND)
+    .addOption(
+      new Option('--brand <word>', 'mobile-money brand word in payloads, e.g. M-PESA')
+        .argParser(fromCheck(checkBrand))
+        .default(DEFAULT_MOBILE_MONEY_BRAND),
+    )
     .addOption(
       new Option(
         '--log <format>',

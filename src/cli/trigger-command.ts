@@ -9,8 +9,16 @@ import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
-import { isCallbackEventType } from '../sandbox/payload-values.js';
+import {
+  checkBrand,
+  checkCurrency,
+  checkPayloadAmount,
+  checkPayloadReference,
+  isCallbackEventType,
+  unknownEventTypeMessage,
+} from '../sandbox/payload-values.js';
 import { buildCallbackPayload, DEFAULT_MOBILE_MONEY_BRAND } from '../sandbox/payloads.js';
+import { checkWholeNumber } from '../validation/money.js';
 import { checkHttpUrl } from '../validation/url.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';
@@ -25,7 +33,7 @@ const defaultReference = (type: CallbackEventType): string =>
 const REFERENCE_HELP = [
   'merchant reference signed into the URL and written into the payload where it has a field for it;',
   'default: ORDER-1001 for payment.* (transaction_reference of payment.mobile_money.failed; the card and',
-  'mobile-money success payloads carry none), 1001 for checkout.* (order_id), 123456789012 for payout.*',
+  'mobile-money success payloads carry none), 1001 for checkout.* (order_id, a whole number), 123456789012 for payout.*',
   '(reference_id, 12 digits)',
 ].join(' ');
 
@@ -85,16 +93,16 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: st
 }
 
 async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Outcome> {
-  if (!isCallbackEventType(type)) {
-    return {
-      code: 2,
-      error: `unknown event type "${type}"; expected one of: ${callbackEventTypes.join(', ')}`,
-    };
-  }
-  const reference = flags.reference ?? defaultReference(type);
-  if (type.startsWith('payout.') && !/^[1-9]\d{11}$/.test(reference)) {
-    return { code: 2, error: `--reference of a payout is its 12-digit reference_id, e.g. 123456789012` };
-  }
+  if (!isCallbackEventType(type)) return { code: 2, error: unknownEventTypeMessage(type) };
+  const reference = checkPayloadReference(type, flags.reference ?? defaultReference(type));
+  if (!reference.ok) return { code: 2, error: `--reference: ${reference.message}` };
+  const positive = checkWholeNumber(flags.amount, 1);
+  const amount = positive.ok ? checkPayloadAmount(type, positive.value) : positive;
+  if (!amount.ok) return { code: 2, error: `--amount: ${amount.message}` };
+  const currency = checkCurrency(flags.currency);
+  if (!currency.ok) return { code: 2, error: `--currency: ${currency.message}` };
+  const brand = checkBrand(flags.brand);
+  if (!brand.ok) return { code: 2, error: `--brand: ${brand.message}` };
   const target = checkHttpUrl(flags.url);
   if (!target.ok) return { code: 2, error: `--url: ${target.message}` };
   const signing = secretOf(io, flags);
@@ -102,16 +110,19 @@ async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Ou
   const { secret } = signing;
   let url: string;
   try {
-    url = secret === undefined ? target.value : await signCallbackUrl(target.value, { secret, reference });
+    url =
+      secret === undefined
+        ? target.value
+        : await signCallbackUrl(target.value, { secret, reference: reference.value });
   } catch (error) {
     // The checks above leave only the reference (well-formed Unicode) for signCallbackUrl to refuse.
     return { code: 2, error: `--reference: ${error instanceof Error ? error.message : String(error)}` };
   }
   const payload = buildCallbackPayload(type, {
-    reference,
-    amount: flags.amount,
-    currency: flags.currency,
-    brand: flags.brand,
+    reference: reference.value,
+    amount: amount.value,
+    currency: currency.value,
+    brand: brand.value,
   });
   const body = JSON.stringify(payload);
   let allAccepted = true;
@@ -122,7 +133,7 @@ async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Ou
     const copy = flags.repeat > 1 ? ` [${n}/${flags.repeat}]` : '';
     const duplicate = response.headers.get('x-callback-duplicate') === 'true' ? ' (duplicate)' : '';
     io.stdout(
-      `posted ${type}${copy} (reference ${escapeForLog(reference)}) → HTTP ${response.status} ${response.statusText}${duplicate}\n`,
+      `posted ${type}${copy} (reference ${escapeForLog(reference.value)}) → HTTP ${response.status} ${response.statusText}${duplicate}\n`,
     );
     if (text) io.stdout(`${text.length > 500 ? `${text.slice(0, 500)}…` : text}\n`);
     allAccepted &&= response.ok;
@@ -144,8 +155,8 @@ export function triggerCommand(command: Command, io: CliIo, setExitCode: (code: 
       `sign the URL with this secret (default: $${SECRET_ENV}, which stays out of ps and shell history)`,
     )
     .option('--reference <reference>', REFERENCE_HELP)
-    .option('--amount <amount>', 'amount in the payload', '1500')
-    .option('--currency <code>', 'currency in the payload', 'KES')
+    .option('--amount <amount>', 'amount in the payload, a positive whole number', '1500')
+    .option('--currency <code>', 'currency in the payload, an ISO 4217 code', 'KES')
     .option('--brand <word>', 'mobile-money brand word', DEFAULT_MOBILE_MONEY_BRAND)
     .addOption(
       new Option('--repeat <n>', 'send the same delivery n times (same body, same ids), to test your dedupe')
