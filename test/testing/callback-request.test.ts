@@ -64,6 +64,83 @@ describe('createCallbackRequest', () => {
   });
 });
 
+describe('createCallbackRequest builds only what the service could send', () => {
+  const refusal = async (run: () => Promise<unknown>): Promise<Error> => {
+    try {
+      await run();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected a rejection');
+  };
+
+  it.each([
+    ['payout.succeeded', 'reference_id'],
+    ['checkout.failed', 'order_id'],
+  ] as const)('refuses a %s reference its payload cannot carry (ORDER-7), naming %s', async (type, field) => {
+    const error = await refusal(() => createCallbackRequest(type, { secret, reference: 'ORDER-7' }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createCallbackRequest: reference: /);
+    expect(error.message).toContain(field);
+  });
+
+  it('signs for a reference given as an override of the reference field', async () => {
+    const { handler, events } = handlerWithInbox();
+    const request = await createCallbackRequest('payout.failed', {
+      secret,
+      overrides: { reference_id: '999999999999' },
+    });
+    expect(new URL(request.url).searchParams.get('hp_ref')).toBe('999999999999');
+    expect((await handler(request)).status).toBe(200);
+    expect(events[0]).toMatchObject({ reference: '999999999999' });
+  });
+
+  it('refuses an override of a type the payload never has (reference_id as a number)', async () => {
+    const error = await refusal(() =>
+      createCallbackRequest('payout.failed', { secret, overrides: { reference_id: 999999999999 } as never }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createCallbackRequest: overrides\.reference_id: /);
+  });
+
+  it('refuses a reference and a different reference field in overrides', async () => {
+    const error = await refusal(() =>
+      createCallbackRequest('payout.failed', {
+        secret,
+        reference: '111111111111',
+        overrides: { reference_id: '222222222222' },
+      }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain('reference_id');
+    expect(error.message).toContain('reference');
+  });
+
+  it('refuses an override key the payload of the type does not have, naming it', async () => {
+    const error = await refusal(() =>
+      createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createCallbackRequest: overrides: unknown key "amout"/);
+    expect(error.message).toContain('amount');
+  });
+
+  it('refuses an event type it does not know, listing the eight', async () => {
+    const error = await refusal(() => createCallbackRequest('payment.refunded' as never, { secret }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toContain('"payment.refunded"');
+    for (const type of callbackEventTypes) expect(error.message).toContain(type);
+  });
+
+  it('says secret is required when called without options', async () => {
+    const error = await refusal(() =>
+      (createCallbackRequest as (type: string) => Promise<Request>)('payout.failed'),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createCallbackRequest: secret is required/);
+  });
+});
+
 describe('module layering', () => {
   it('hosted-payments/testing bundles without msw', async () => {
     const result = await build({
