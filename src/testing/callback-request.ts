@@ -1,6 +1,15 @@
+import type * as z from 'zod/mini';
 import type { CallbackEventType } from '../callbacks/events.js';
+import { callbackSchemas } from '../callbacks/schemas.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
+import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import {
+  checkPayloadReference,
+  isCallbackEventType,
+  referenceFields,
+  unknownEventTypeMessage,
+} from '../sandbox/payload-values.js';
 import type { CallbackPayloadByType } from '../sandbox/payloads.js';
 import { callbackFixtures } from './fixtures.js';
 
@@ -24,12 +33,17 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
   /**
    * The merchant reference signed into the URL and, where the payload carries one, written into
    * it (`transaction_reference`, `order_id`, `reference_id`), so the handler's cross-check passes.
-   * Default: the fixture's own reference, or `'ORDER-1001'` for payloads without one.
+   * Default: the override of that field, else the fixture's own reference, or `'ORDER-1001'` for
+   * payloads without one. A payout's is a 12-digit `reference_id`, a checkout's a whole-number
+   * `order_id`; a reference that contradicts the override of its field is refused.
    */
   readonly reference?: string;
   /** Your webhook route's URL. Default `'https://shop.example/webhooks/payments'`. */
   readonly url?: string;
-  /** Fields to change in the fixture, e.g. `{ amount: '999' }`. */
+  /**
+   * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
+   * has, each with the type the service sends it as.
+   */
   readonly overrides?: Partial<CallbackPayloadByType[T]>;
 }
 
@@ -43,21 +57,72 @@ const REQUEST_OPTIONS: OptionNames<CallbackRequestOptions> = {
 
 const DEFAULT_URL = 'https://shop.example/webhooks/payments';
 const DEFAULT_REFERENCE = 'ORDER-1001';
+const WHERE = 'createCallbackRequest';
 
-/** The payload field that carries the merchant reference, for the types that have one. */
-const referenceField: Partial<Record<CallbackEventType, string>> = {
-  'payment.mobile_money.failed': 'transaction_reference',
-  'checkout.succeeded': 'order_id',
-  'checkout.failed': 'order_id',
-  'payout.succeeded': 'reference_id',
-  'payout.failed': 'reference_id',
-};
+/** What is wrong with a value zod refused, in words that never quote it. */
+const issueMessage = (issue: z.core.$ZodIssue): string =>
+  issue.code === 'invalid_value'
+    ? `expected ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`
+    : issue.message;
+
+/** The fixture of `type` with `overrides`, each key one the payload has, each value of its type. */
+function overridden(type: CallbackEventType, overrides: unknown): Record<string, unknown> {
+  if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null)) {
+    throw new TypeError(`${WHERE}: overrides must be an object of payload fields`);
+  }
+  const schema = callbackSchemas[type];
+  const keys = Object.keys(schema.shape);
+  for (const key of Object.keys(overrides ?? {})) {
+    if (!keys.includes(key)) {
+      throw new TypeError(
+        `${WHERE}: overrides: unknown key ${JSON.stringify(key)}; a ${type} payload has ${keys.join(', ')}`,
+      );
+    }
+  }
+  const fixture: Record<string, unknown> = { ...callbackFixtures[type], ...overrides };
+  const parsed = safeParse(schema, fixture);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TypeError(`${WHERE}: overrides.${issue.path.join('.')}: ${issueMessage(issue)}`);
+  }
+  return fixture;
+}
+
+/**
+ * The reference to sign: `reference`, else the override of the payload's reference field, else the
+ * fixture's own (or `'ORDER-1001'`); one the payload of `type` can carry.
+ */
+function referenceOf(
+  type: CallbackEventType,
+  options: CallbackRequestOptions,
+  fixture: Record<string, unknown>,
+): string {
+  const field = referenceFields[type];
+  const overrides: Readonly<Record<string, unknown>> = options.overrides ?? {};
+  const overriddenReference = field === undefined ? undefined : overrides[field];
+  if (
+    options.reference !== undefined &&
+    overriddenReference !== undefined &&
+    overriddenReference !== options.reference
+  ) {
+    throw new TypeError(
+      `${WHERE}: reference and overrides.${field} differ; give the reference once (the payload's ${field} is set to it)`,
+    );
+  }
+  const own = field === undefined ? undefined : fixture[field];
+  const reference = options.reference ?? (typeof own === 'string' ? own : DEFAULT_REFERENCE);
+  const checked = checkPayloadReference(type, reference);
+  if (!checked.ok) throw new TypeError(`${WHERE}: reference: ${checked.message}`);
+  return checked.value;
+}
 
 /**
  * A ready `Request` for your webhook handler: the fixture of `type` (see `callbackFixtures`),
  * POSTed as JSON to your route's URL signed with `signCallbackUrl` for `secret` and `reference`
  * — the payload's own reference field set to the same reference — exactly what the service
- * would send. Hand it to a Fetch handler, or to your framework's test client.
+ * would send. Hand it to a Fetch handler, or to your framework's test client. A `TypeError`
+ * naming the option refuses what the service could not send: an unknown type, a missing `secret`,
+ * an override key or value type the payload does not have, a reference its payload cannot carry.
  *
  * @example
  * ```ts
@@ -74,11 +139,19 @@ export async function createCallbackRequest<T extends CallbackEventType>(
   type: T,
   options: CallbackRequestOptions<T>,
 ): Promise<Request> {
-  refuseUnknownOptions('createCallbackRequest', options, REQUEST_OPTIONS);
-  const fixture: Record<string, unknown> = { ...callbackFixtures[type], ...options.overrides };
-  const field = referenceField[type];
-  const own = field === undefined ? undefined : fixture[field];
-  const reference = options.reference ?? (typeof own === 'string' ? own : DEFAULT_REFERENCE);
+  if (!isCallbackEventType(type)) throw new TypeError(`${WHERE}: ${unknownEventTypeMessage(type)}`);
+  if (options === undefined || options === null || typeof options !== 'object') {
+    throw new TypeError(
+      `${WHERE}: secret is required: pass { secret } (the secret your handler verifies with)`,
+    );
+  }
+  refuseUnknownOptions(WHERE, options, REQUEST_OPTIONS);
+  if (typeof options.secret !== 'string') {
+    throw new TypeError(`${WHERE}: secret is required: the secret your handler verifies with, as a string`);
+  }
+  const fixture = overridden(type, options.overrides);
+  const reference = referenceOf(type, options, fixture);
+  const field = referenceFields[type];
   if (field !== undefined) fixture[field] = reference;
   const url = await signCallbackUrl(options.url ?? DEFAULT_URL, { secret: options.secret, reference });
   return new Request(url, {
