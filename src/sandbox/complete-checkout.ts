@@ -55,6 +55,36 @@ export interface CheckoutCompletion {
   readonly redirectedTo: string;
 }
 
+/**
+ * Throws a `TypeError` naming a `method` or `outcome` that is not one of its words, or a
+ * `phoneNumber` given with the card method (the card form has no phone to type it into).
+ */
+function checkCompleteOptions(options: CompleteCheckoutOptions): void {
+  const { method, outcome, phoneNumber } = (options ?? {}) as Partial<CompleteCheckoutOptions>;
+  if (method !== 'card' && method !== 'mobile_money') {
+    throw new TypeError(`completeCheckout: method must be 'card' or 'mobile_money', got ${shown(method)}`);
+  }
+  if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure') {
+    throw new TypeError(
+      `completeCheckout: outcome must be 'success' or 'failure' (default 'success'), got ${shown(outcome)}`,
+    );
+  }
+  if (phoneNumber !== undefined && (method === 'card' || typeof phoneNumber !== 'string')) {
+    throw new TypeError(
+      method === 'card'
+        ? "completeCheckout: phoneNumber is typed only with method 'mobile_money'; the card method pays with the test card"
+        : 'completeCheckout: phoneNumber must be a string, e.g. sandboxTestValues.phones.noCallback',
+    );
+  }
+}
+
+const shown = (value: unknown): string =>
+  typeof value === 'string'
+    ? JSON.stringify(value.slice(0, 20))
+    : value === undefined
+      ? 'nothing'
+      : typeof value;
+
 function formFields(options: CompleteCheckoutOptions): Record<string, string> {
   const failure = options.outcome === 'failure';
   if (options.method === 'mobile_money') {
@@ -105,6 +135,7 @@ export async function completeCheckout(
   options: CompleteCheckoutOptions,
 ): Promise<CheckoutCompletion> {
   refuseUnknownOptions('completeCheckout', options, COMPLETE_OPTIONS);
+  checkCompleteOptions(options);
   const page = await fetch(checkoutLink);
   const html = await page.text();
   if (!page.ok) throw new Error(`The checkout page ${checkoutLink} answered ${page.status}.`);
