@@ -6,6 +6,7 @@
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { createSandboxLogger, type SandboxLogFormat } from '../sandbox/log.js';
+import { SANDBOX_NUMBER_RANGES } from '../sandbox/option-values.js';
 import { sandboxTestValues } from '../sandbox/outcomes.js';
 import { checkBrand } from '../sandbox/payload-values.js';
 import { DEFAULT_MOBILE_MONEY_BRAND } from '../sandbox/payloads.js';
@@ -131,12 +132,12 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
     )
     .addOption(
       new Option('--wallet-balance <amount>', 'starting wallet balance for payouts')
-        .argParser(integer('an amount', 0, Number.MAX_SAFE_INTEGER))
+        .argParser(integer('an amount', ...SANDBOX_NUMBER_RANGES.walletBalance))
         .default(sandboxTestValues.walletBalance),
     )
     .addOption(
       new Option('--payout-fee <amount>', 'fee charged on each payout')
-        .argParser(integer('an amount', 0, Number.MAX_SAFE_INTEGER))
+        .argParser(integer('an amount', ...SANDBOX_NUMBER_RANGES.payoutFee))
         .default(sandboxTestValues.payoutFee),
     )
     .addOption(
@@ -146,7 +147,7 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
     )
     .addOption(
       new Option('--duplicates <n>', 'deliver every callback n more times, to test idempotency')
-        .argParser(integer('a count', 0, 10))
+        .argParser(integer('a count', ...SANDBOX_NUMBER_RANGES.duplicateDeliveries))
         .default(0),
     )
     .addOption(

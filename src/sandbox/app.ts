@@ -152,8 +152,21 @@ function describeAndFallBack(app: Hono<SandboxEnv>, state: SandboxState): void {
  * ```
  */
 export function createSandboxApp(options: SandboxAppOptions = {}): SandboxApp {
-  refuseUnknownOptions('createSandboxApp', options, APP_OPTIONS);
-  const state = createSandboxState(options);
+  return buildSandboxApp('createSandboxApp', options);
+}
+
+/**
+ * {@link createSandboxApp} for the entries built on it (`startSandbox`, the msw handlers), whose
+ * refusals name the entry the merchant called.
+ *
+ * @example
+ * ```ts
+ * const engine = buildSandboxApp('startSandbox', behaviour);
+ * ```
+ */
+export function buildSandboxApp(where: string, options: SandboxAppOptions): SandboxApp {
+  refuseUnknownOptions(where, options, APP_OPTIONS);
+  const state = createSandboxState(options, where);
   const app = new Hono<SandboxEnv>();
   logRequests(app, state);
   app.use(

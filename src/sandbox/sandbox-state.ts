@@ -11,6 +11,7 @@ import type { CallbackPayload } from '../callbacks/schemas.js';
 import type { CheckoutSessionView } from './checkout-page-html.js';
 import { createDeliveryQueue, type CallbackTransport, type DeliveryQueue } from './delivery.js';
 import type { SandboxLogger } from './log.js';
+import { checkSandboxOptionValues } from './option-values.js';
 import { sandboxTestValues, type PaymentOutcome } from './outcomes.js';
 import { DEFAULT_MOBILE_MONEY_BRAND, INSUFFICIENT_FUNDS_MESSAGE } from './payloads.js';
 
@@ -112,10 +113,15 @@ export const MAX_SESSIONS = 10_000;
 /** The most payout references remembered as used; the oldest go first. */
 export const MAX_PAYOUT_REFERENCES = 100_000;
 
-/** Builds the state of a new sandbox from its options. */
+/**
+ * Builds the state of a new sandbox from its options, after checking the value of each (a
+ * `TypeError` or `RangeError` naming the option and `where`, the entry the merchant called).
+ */
 export function createSandboxState(
   options: SandboxBehaviourOptions & { publicUrl?: string; transport?: CallbackTransport },
+  where: string,
 ): SandboxState {
+  checkSandboxOptionValues(where, options as Readonly<Record<string, unknown>>);
   const failureRate = options.failureRate ?? 0;
   const random = options.random ?? Math.random;
   const log = options.log === false ? undefined : options.log;

@@ -1,7 +1,7 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import { createSandboxApp } from './app.js';
+import { buildSandboxApp } from './app.js';
 import {
   completeCheckout,
   type CheckoutCompletion,
@@ -74,6 +74,18 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** A port from 0 to 65535 (RangeError otherwise, TypeError for a non-number) and a non-empty host. */
+function checkListenOptions(port: unknown, host: unknown): void {
+  if (port !== undefined) {
+    const rule = 'startSandbox: port must be a whole number from 0 to 65535 (0: a free port)';
+    if (typeof port !== 'number') throw new TypeError(`${rule}, got ${typeof port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError(`${rule}, got ${port}`);
+  }
+  if (host !== undefined && (typeof host !== 'string' || host === '')) {
+    throw new TypeError("startSandbox: host must be a non-empty string such as '127.0.0.1'");
+  }
+}
+
 const withPort = (host: string, port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** The bound address, and a URL a client on this machine can reach it at (loopback for a wildcard bind). */
@@ -111,9 +123,10 @@ function describeBinding(address: AddressInfo): { bound: string; url: string } {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   refuseUnknownOptions('startSandbox', options, START_OPTIONS);
   const { port: listenPort, host: hostOption, ...behaviour } = options;
+  checkListenOptions(listenPort, hostOption);
   const host = hostOption ?? '127.0.0.1';
   const log = options.log ?? deliveryLogger();
-  const engine = createSandboxApp({ ...behaviour, log });
+  const engine = buildSandboxApp('startSandbox', { ...behaviour, log });
   const server = createAdaptorServer({
     fetch: engine.app.fetch,
     hostname: host,

@@ -2,7 +2,8 @@ import { http, type HttpHandler } from 'msw';
 import type { CallbackEventType } from '../../callbacks/events.js';
 import type { CallbackPayload } from '../../callbacks/schemas.js';
 import { refuseUnknownOptions, type OptionNames } from '../../internal/known-options.js';
-import { createSandboxApp, sandboxPaths } from '../../sandbox/app.js';
+import { buildSandboxApp, sandboxPaths } from '../../sandbox/app.js';
+import { checkBaseUrlOption } from '../../sandbox/option-values.js';
 import type { CallbackDelivery, CallbackTransport } from '../../sandbox/delivery.js';
 import type { DeliveryReport } from '../../sandbox/report.js';
 import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
@@ -106,8 +107,12 @@ export interface PaymentsHandlers {
  */
 export function createPaymentsHandlers(options: PaymentsHandlersOptions): PaymentsHandlers {
   refuseUnknownOptions('createPaymentsHandlers', options, HANDLERS_OPTIONS);
+  if (options === undefined) throw new TypeError('createPaymentsHandlers: baseUrl is required');
   const { baseUrl, onCallback, ...behaviour } = options;
-  const base = new URL(baseUrl);
+  const base = new URL(checkBaseUrlOption('createPaymentsHandlers', 'baseUrl', baseUrl));
+  if (onCallback !== undefined && typeof onCallback !== 'function') {
+    throw new TypeError(`createPaymentsHandlers: onCallback must be a function, got ${typeof onCallback}`);
+  }
   const prefix = base.pathname.replace(/\/+$/, '');
   const transport: CallbackTransport | undefined = onCallback
     ? async ({ payload, url, type }) => {
@@ -115,7 +120,7 @@ export function createPaymentsHandlers(options: PaymentsHandlersOptions): Paymen
         return 200;
       }
     : undefined;
-  const engine = createSandboxApp({
+  const engine = buildSandboxApp('createPaymentsHandlers', {
     ...behaviour,
     callbackDelayMs: options.callbackDelayMs ?? 0,
     retryDelayMs: options.retryDelayMs ?? 10,

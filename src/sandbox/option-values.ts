@@ -1,0 +1,110 @@
+/**
+ * The values the sandbox's options may take, checked once where a sandbox is made: a value of the
+ * wrong type is a `TypeError`, a number out of its range a `RangeError`, each naming the option
+ * and the entry the merchant called (`startSandbox: walletBalance must be …`). The CLI's `sandbox`
+ * flags read the same ranges.
+ *
+ * @module
+ */
+
+import { checkHttpUrl } from '../validation/url.js';
+import { checkBrand } from './payload-values.js';
+
+/** The longest wait a timer can take on every runtime (2^31 − 1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** The whole-number options and their ranges, inclusive. */
+export const SANDBOX_NUMBER_RANGES = Object.freeze({
+  callbackDelayMs: [0, MAX_TIMER_MS],
+  walletBalance: [0, Number.MAX_SAFE_INTEGER],
+  payoutFee: [0, Number.MAX_SAFE_INTEGER],
+  deliveryRetries: [0, Number.MAX_SAFE_INTEGER],
+  retryDelayMs: [0, MAX_TIMER_MS],
+  deliveryTimeoutMs: [1, MAX_TIMER_MS],
+  duplicateDeliveries: [0, 10],
+} as const satisfies Record<string, readonly [number, number]>);
+
+/** What `value` is, for a message, without quoting a string. */
+const kind = (value: unknown): string =>
+  value === null ? 'null' : typeof value === 'string' ? 'a string' : typeof value;
+
+/** `value` unless it is a whole number out of `[min, max]` (RangeError) or not a number (TypeError). */
+export function checkWholeNumberOption(
+  where: string,
+  name: keyof typeof SANDBOX_NUMBER_RANGES,
+  value: unknown,
+): void {
+  if (value === undefined) return;
+  const [min, max] = SANDBOX_NUMBER_RANGES[name];
+  const rule = `${where}: ${name} must be a whole number from ${min} to ${max}`;
+  if (typeof value !== 'number') throw new TypeError(`${rule}, got ${kind(value)}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${rule}, got ${String(value)}`);
+  }
+}
+
+/** `undefined`, or a non-empty string; else a `TypeError` naming the option. */
+function checkWord(where: string, name: string, value: unknown, example: string): void {
+  if (value === undefined) return;
+  const checked = checkBrand(value);
+  if (!checked.ok) {
+    throw new TypeError(
+      `${where}: ${name} must be a non-empty string without control characters, e.g. ${example}, got ${kind(value)}`,
+    );
+  }
+}
+
+/** `undefined`, or a function; else a `TypeError` naming the option. */
+function checkFunction(where: string, name: string, value: unknown, also = ''): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`${where}: ${name} must be ${also}a function, got ${kind(value)}`);
+  }
+}
+
+/**
+ * An absolute http(s) URL without user info, query or fragment (a base the sandbox prefixes paths
+ * with); else a `TypeError` naming the option. Never quotes the URL: it may carry a password.
+ */
+export function checkBaseUrlOption(where: string, name: string, value: unknown): string {
+  const checked = checkHttpUrl(value);
+  if (!checked.ok) throw new TypeError(`${where}: ${name} ${checked.message}`);
+  if (/[?#]/.test(checked.value)) {
+    throw new TypeError(`${where}: ${name} expected a base URL without a query string or fragment`);
+  }
+  return checked.value;
+}
+
+/** The behaviour options a sandbox state is made from, as they arrive from the merchant. */
+interface UncheckedOptions {
+  readonly [name: string]: unknown;
+}
+
+/**
+ * Throws for the first behaviour option (and `publicUrl`, `transport`) whose value the sandbox
+ * cannot run with, naming it; passes `undefined` (the default) for each.
+ */
+export function checkSandboxOptionValues(where: string, options: UncheckedOptions): void {
+  for (const name of Object.keys(SANDBOX_NUMBER_RANGES) as (keyof typeof SANDBOX_NUMBER_RANGES)[]) {
+    if (name === 'duplicateDeliveries' && typeof options[name] === 'boolean') continue;
+    if (name === 'duplicateDeliveries' && typeof options[name] !== 'number' && options[name] !== undefined) {
+      throw new TypeError(
+        `${where}: duplicateDeliveries must be true, false or a whole number from 0 to 10, got ${kind(options[name])}`,
+      );
+    }
+    checkWholeNumberOption(where, name, options[name]);
+  }
+  const { failureRate } = options;
+  if (failureRate !== undefined) {
+    const rule = `${where}: failureRate must be a probability from 0 to 1, e.g. 0.2`;
+    if (typeof failureRate !== 'number') throw new TypeError(`${rule}, got ${kind(failureRate)}`);
+    if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`${rule}, got ${String(failureRate)}`);
+  }
+  checkWord(where, 'mobileMoneyBrand', options.mobileMoneyBrand, "'M-PESA'");
+  checkWord(where, 'cardPaymentMethod', options.cardPaymentMethod, "'CARD'");
+  checkFunction(where, 'random', options.random);
+  if (options.log !== false) {
+    checkFunction(where, 'log', options.log, "false or a logger (createSandboxLogger('pretty')), ");
+  }
+  checkFunction(where, 'transport', options.transport);
+  if (options.publicUrl !== undefined) checkBaseUrlOption(where, 'publicUrl', options.publicUrl);
+}
