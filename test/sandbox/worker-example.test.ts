@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCallbackRequest } from '../../src/testing/index.js';
 import { bundleForNode } from './helpers.js';
 
@@ -36,10 +36,14 @@ describe('examples/cloudflare-worker.ts', () => {
       headers: signed.headers,
       body: await signed.text(),
     });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const response = await worker.fetch(internal, {
       WEBHOOK_SECRET: secret,
       PUBLIC_ORIGIN: 'https://shop.example',
     });
+    const lines = log.mock.calls.map((call) => String(call[0]));
+    log.mockRestore();
     expect(response.status).toBe(200);
+    expect(lines).toEqual(['webhook: payment.mobile_money.failed reference=ORDER-1002 amount=1500']);
   });
 });
