@@ -37,7 +37,9 @@ const canConnect = () =>
 const sandbox = await startSandbox({ callbackDelayMs: 20, retryDelayMs: 100, duplicateDeliveries: true });
 const route = (await import(pathToFileURL(resolve(file)).href)) as {
   POST?: (request: Request) => Promise<Response>;
-  default?: { fetch?: (request: Request, env: { WEBHOOK_SECRET: string }) => Promise<Response> };
+  default?: {
+    fetch?: (request: Request, env: { WEBHOOK_SECRET: string; PUBLIC_ORIGIN?: string }) => Promise<Response>;
+  };
 };
 
 let path = '/webhooks/payments';
@@ -47,7 +49,8 @@ if (POST) {
   path = '/api/webhooks/payments'; // where app/api/webhooks/payments/route.ts answers in Next.js
   serve({ fetch: (request) => POST(request), port, hostname: host });
 } else if (worker) {
-  serve({ fetch: (request) => worker(request, { WEBHOOK_SECRET: secret }), port, hostname: host });
+  const env = { WEBHOOK_SECRET: secret, PUBLIC_ORIGIN: process.env.PUBLIC_ORIGIN };
+  serve({ fetch: (request) => worker(request, env), port, hostname: host });
 }
 for (let i = 0; !(await canConnect()); i++) {
   if (i > 100) throw new Error(`${file} is not listening on ${host}:${port}`);
