@@ -35,7 +35,12 @@ async function makeEvents(n: number, origin = 'http://merchant.test'): Promise<D
   const out: Delivery[] = [];
   for (let i = 0; i < n; i++) {
     const type = callbackPayloadTypes[i % callbackPayloadTypes.length]!;
-    const reference = type.startsWith('payout.') ? String(100_000_000_000 + i) : `order-${i}`;
+    // A checkout's reference is its order_id, a whole number; a payout's a 12-digit reference_id.
+    const reference = type.startsWith('payout.')
+      ? String(100_000_000_000 + i)
+      : type.startsWith('checkout.')
+        ? String(1_000 + i)
+        : `order-${i}`;
     const payload = buildCallbackPayload(type, { reference, amount: String(100 + i) });
     const url = await signCallbackUrl(`${origin}/hooks/payments`, { secret: SECRET, reference });
     out.push({ key: i, url, body: JSON.stringify(payload) });

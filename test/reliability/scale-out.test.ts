@@ -109,7 +109,11 @@ describe(`scale-out: ${INSTANCES} handler processes sharing the Redis dedupe sto
     const deliveries: Promise<boolean>[] = [];
     for (let i = 0; i < 400; i++) {
       const type = callbackPayloadTypes[i % callbackPayloadTypes.length]!;
-      const reference = type.startsWith('payout.') ? String(300_000_000_000 + i) : `scale-${i}`;
+      const reference = type.startsWith('payout.')
+        ? String(300_000_000_000 + i)
+        : type.startsWith('checkout.')
+          ? String(3_000 + i)
+          : `scale-${i}`;
       const body = JSON.stringify(buildCallbackPayload(type, { reference, amount: String(100 + i) }));
       const signed = new URL(await signCallbackUrl(`${cluster.url}/hooks`, { secret: SECRET, reference }));
       // the copies of one event interleave across all four instances, in a rotating order

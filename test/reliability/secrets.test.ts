@@ -132,7 +132,11 @@ describe('no card number or cvc in CLI output or sandbox log lines', () => {
     try {
       for (const type of callbackEventTypes) {
         const out: string[] = [];
-        const reference = type.startsWith('payout.') ? '123456789012' : 'ORDER-1';
+        const reference = type.startsWith('payout.')
+          ? '123456789012'
+          : type.startsWith('checkout.')
+            ? '1001'
+            : 'ORDER-1';
         const code = await run(
           ['trigger', type, '--url', `${merchant.url}/hooks`, '--secret', SECRET, '--reference', reference],
           {

@@ -156,7 +156,12 @@ async function plan(count: number, first: number, random: () => number): Promise
       i,
       kind,
       // Payout references are 12-digit reference_ids; the others are order references.
-      reference: kind === 'payout' ? String(100_000_000_000 + i) : `ORD-${i}`,
+      reference:
+        kind === 'payout'
+          ? String(100_000_000_000 + i)
+          : kind === 'checkout'
+            ? String(1_000 + i)
+            : `ORD-${i}`,
       outcome: random() < 0.5 ? ('succeeded' as const) : ('failed' as const),
       waiter: Math.floor(random() * INSTANCES),
     };
