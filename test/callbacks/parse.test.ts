@@ -384,6 +384,25 @@ describe('tolerances, each recorded as a warning', () => {
     }
   });
 
+  // An empty reference names no order: a merchant calling parseCallback alone got reference ''.
+  it.each(['', ' ', '\t'])('refuses the merchant reference %j as naming no order', (value) => {
+    for (const [payload, key] of [
+      [checkoutMobileMoneySuccess, 'order_id'],
+      [payoutSuccess, 'reference_id'],
+      [mobileMoneyFailure, 'transaction_reference'],
+    ] as const) {
+      const error = parseError({ ...payload, [key]: value });
+      expect(error.reason).toBe('invalid_payload');
+      expect(error.issues).toEqual([
+        {
+          path: [key],
+          message: 'expected a reference that is not empty or blank',
+          code: 'invalid_reference',
+        },
+      ]);
+    }
+  });
+
   it('refuses a long numeric order_id in a body given as text', () => {
     const text = JSON.stringify({ ...checkoutMobileMoneySuccess, order_id: 0 }).replace(
       '"order_id":0',
