@@ -41,6 +41,17 @@ const currency = z.string().check(
   }),
 );
 
+/**
+ * The merchant's reference (`order_id`, `reference_id`, `transaction_reference`): a string with
+ * something in it. Empty or blank names no order, and is refused (`invalid_format`).
+ */
+const reference = z.string().check(
+  z.check((ctx) => {
+    if (!/\S/.test(ctx.value))
+      ctx.issues.push({ code: 'invalid_format', format: 'reference', input: ctx.value });
+  }),
+);
+
 /** `paid` is the string `'True'` or `'False'` never a JSON boolean. */
 const paidFlag = z.enum(['True', 'False']);
 
@@ -126,7 +137,7 @@ export const mobileMoneyPaymentSuccessCallbackSchema = z.looseObject({
  */
 export const mobileMoneyPaymentFailureCallbackSchema = z.looseObject({
   id: z.string(),
-  transaction_reference: z.string(),
+  transaction_reference: reference,
   response_status: integer,
   amount: z.number(),
   paid: paidFlag,
@@ -139,7 +150,7 @@ const checkoutShape = {
   payment_method: z.string(),
   paid: paidFlag,
   response_status: integer,
-  order_id: z.string(),
+  order_id: reference,
   message: z.string(),
   amount: z.string(),
   payment_status: z.string(),
@@ -184,7 +195,7 @@ export const payoutSuccessCallbackSchema = z.looseObject({
   currency,
   message: z.string(),
   payout_fee: z.string(),
-  reference_id: z.string(),
+  reference_id: reference,
   // A one-word enum rather than z.literal: the same rule and issue (invalid_value, its values),
   // without zod's literal schema in the bundle.
   status: z.enum(['Success']),
@@ -205,7 +216,7 @@ export const payoutFailureCallbackSchema = z.looseObject({
   amount: z.string(),
   currency,
   message: z.string(),
-  reference_id: z.string(),
+  reference_id: reference,
   status: z.enum(['Failed']),
   transaction_id: z.string(),
   wallet_balance: z.string(),

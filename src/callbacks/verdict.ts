@@ -575,6 +575,7 @@ interface SchemaIssue {
   readonly path: readonly PropertyKey[];
   readonly expected?: unknown;
   readonly values?: readonly unknown[];
+  readonly format?: string;
 }
 
 /** The documented type for a tolerated other one: number ↔ numeric string, boolean → 'True'/'False'. */
@@ -617,8 +618,10 @@ function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): Valid
     return { path, message: `expected ${expected}, got ${got}`, code: 'invalid_type' };
   }
   if (issue.code === 'invalid_format') {
-    // The one format the schemas check: the currency code.
-    return { path, message: 'expected a 3-letter currency code such as KES', code: 'invalid_currency' };
+    // The two formats the schemas check: the merchant's reference and the currency code.
+    return issue.format === 'reference'
+      ? { path, message: 'expected a reference that is not empty or blank', code: 'invalid_reference' }
+      : { path, message: 'expected a 3-letter currency code such as KES', code: 'invalid_currency' };
   }
   if (issue.code === 'invalid_value') {
     const allowed = (issue.values ?? []).map((v) => `'${String(v)}'`).join(' or ');
