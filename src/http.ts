@@ -16,6 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
+import { MAX_TIMER_MS } from './internal/timers.js';
 import { stringifyWireBody } from './internal/json.js';
 import {
   cardSecretsOf,
@@ -397,7 +398,7 @@ function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
-  z.refine((value) => value > 0 && value <= 2_147_483_647, {
+  z.refine((value) => value > 0 && value <= MAX_TIMER_MS, {
     ...invalidOption('expected a number of milliseconds above 0 (at most 2147483647)'),
     abort: true,
   }),

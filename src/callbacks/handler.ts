@@ -14,6 +14,7 @@
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   callbackDedupeKey,
@@ -264,9 +265,6 @@ export interface CallbackHandlerOptions<
  * ```
  */
 export type CallbackHandler = (request: Request) => Promise<Response>;
-
-/** The longest delay `setTimeout` honours (2^31 − 1 ms); a longer one fires at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 

@@ -99,7 +99,8 @@ export interface VerifiedCallbackUrl {
 }
 
 const SCHEME = 'hosted-payments/v1';
-const MIN_SECRET_LENGTH = 16;
+/** The shortest secret a callback URL is signed or verified with. */
+export const MIN_SECRET_LENGTH = 16;
 const encoder = new TextEncoder();
 
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */

@@ -7,7 +7,7 @@
 
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
-import { signCallbackUrl } from '../callbacks/signing.js';
+import { MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
   checkBrand,
@@ -66,8 +66,6 @@ async function post(io: CliIo, url: string, body: string): Promise<Response | { 
 /** `text` with every URL in it shown as the sandbox log shows one: no query (the signature), no password. */
 const withoutUrls = (text: string): string =>
   text.replace(/\b[a-z][a-z\d+.-]*:\/\/[^\s'"<>]+/gi, (url) => urlForLog(url));
-
-const MIN_SECRET_LENGTH = 16;
 
 /**
  * The secret to sign with and where it came from, undefined when neither `--secret` nor the

@@ -8,10 +8,8 @@
  */
 
 import { checkHttpUrl } from '../validation/url.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { checkBrand } from './payload-values.js';
-
-/** The longest wait a timer can take on every runtime (2^31 − 1 ms); a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** The whole-number options and their ranges, inclusive. */
 export const SANDBOX_NUMBER_RANGES = Object.freeze({

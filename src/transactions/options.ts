@@ -6,8 +6,7 @@
  * @module
  */
 
-/** The longest delay `setTimeout` keeps, 2^31 − 1 ms (about 24.8 days); a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../internal/timers.js';
 
 /**
  * Runs `run` once after `ms`, however long: a delay beyond {@link MAX_TIMER_MS} is armed in

@@ -13,7 +13,8 @@ import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { callbackSettlement, eventSettles } from './callbacks.js';
-import { after, MAX_TIMER_MS, wholeNumberOption } from './options.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
+import { after, wholeNumberOption } from './options.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
