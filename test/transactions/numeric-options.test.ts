@@ -85,6 +85,14 @@ describe('a number option the tracker or a store could not honour is refused whe
     expect((await tracker.get('ORD-1'))?.state).toBe('pending');
   });
 
+  it('names what it got without quoting it, as the sandbox does: null is null', async () => {
+    const error = await caught(() => createMemoryTransactionStore({ maxEntries: null as unknown as number }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      `createMemoryTransactionStore: maxEntries must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, got null`,
+    );
+  });
+
   it('accepts whole numbers, up to the largest safe integer where no timer holds them', () => {
     expect(() =>
       createMemoryTransactionStore({
