@@ -5,7 +5,8 @@
 import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
 import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import { checkPendingQuery, wholeNumberOption } from '../transactions/options.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
+import { checkPendingQuery } from '../transactions/options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.

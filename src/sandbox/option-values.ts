@@ -9,6 +9,7 @@
 
 import { checkHttpUrl } from '../validation/url.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
+import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { checkBrand } from './payload-values.js';
 
 /** The whole-number options and their ranges, inclusive. */
@@ -22,32 +23,13 @@ export const SANDBOX_NUMBER_RANGES = Object.freeze({
   duplicateDeliveries: [0, 10],
 } as const satisfies Record<string, readonly [number, number]>);
 
-/** What `value` is, for a message, without quoting a string. */
-const kind = (value: unknown): string =>
-  value === null ? 'null' : typeof value === 'string' ? 'a string' : typeof value;
-
-/** `value` unless it is a whole number out of `[min, max]` (RangeError) or not a number (TypeError). */
-export function checkWholeNumberOption(
-  where: string,
-  name: keyof typeof SANDBOX_NUMBER_RANGES,
-  value: unknown,
-): void {
-  if (value === undefined) return;
-  const [min, max] = SANDBOX_NUMBER_RANGES[name];
-  const rule = `${where}: ${name} must be a whole number from ${min} to ${max}`;
-  if (typeof value !== 'number') throw new TypeError(`${rule}, got ${kind(value)}`);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new RangeError(`${rule}, got ${String(value)}`);
-  }
-}
-
 /** `undefined`, or a non-empty string; else a `TypeError` naming the option. */
 function checkWord(where: string, name: string, value: unknown, example: string): void {
   if (value === undefined) return;
   const checked = checkBrand(value);
   if (!checked.ok) {
     throw new TypeError(
-      `${where}: ${name} must be a non-empty string without control characters, e.g. ${example}, got ${kind(value)}`,
+      `${where}: ${name} must be a non-empty string without control characters, e.g. ${example}, got ${kindOf(value)}`,
     );
   }
 }
@@ -55,7 +37,7 @@ function checkWord(where: string, name: string, value: unknown, example: string)
 /** `undefined`, or a function; else a `TypeError` naming the option. */
 function checkFunction(where: string, name: string, value: unknown, also = ''): void {
   if (value !== undefined && typeof value !== 'function') {
-    throw new TypeError(`${where}: ${name} must be ${also}a function, got ${kind(value)}`);
+    throw new TypeError(`${where}: ${name} must be ${also}a function, got ${kindOf(value)}`);
   }
 }
 
@@ -86,15 +68,16 @@ export function checkSandboxOptionValues(where: string, options: UncheckedOption
     if (name === 'duplicateDeliveries' && typeof options[name] === 'boolean') continue;
     if (name === 'duplicateDeliveries' && typeof options[name] !== 'number' && options[name] !== undefined) {
       throw new TypeError(
-        `${where}: duplicateDeliveries must be true, false or a whole number from 0 to 10, got ${kind(options[name])}`,
+        `${where}: duplicateDeliveries must be true, false or a whole number from 0 to 10, got ${kindOf(options[name])}`,
       );
     }
-    checkWholeNumberOption(where, name, options[name]);
+    const [min, max] = SANDBOX_NUMBER_RANGES[name];
+    wholeNumberOption(where, name, options[name], min, { min, max });
   }
   const { failureRate } = options;
   if (failureRate !== undefined) {
     const rule = `${where}: failureRate must be a probability from 0 to 1, e.g. 0.2`;
-    if (typeof failureRate !== 'number') throw new TypeError(`${rule}, got ${kind(failureRate)}`);
+    if (typeof failureRate !== 'number') throw new TypeError(`${rule}, got ${kindOf(failureRate)}`);
     if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`${rule}, got ${String(failureRate)}`);
   }
   checkWord(where, 'mobileMoneyBrand', options.mobileMoneyBrand, "'M-PESA'");

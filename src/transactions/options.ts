@@ -1,12 +1,12 @@
 /**
- * The number options of the tracker and its stores: whole numbers the code can honour, checked
- * where they are given. One it could not — `Infinity`, `NaN`, `1.5e308`, a fraction, a string —
- * would otherwise fail later (after a write, on Redis), or be read as another number.
+ * Timers and queries of the tracker and its stores: a delay longer than a timer holds, and the
+ * `listPending` query checked where it is given.
  *
  * @module
  */
 
 import { MAX_TIMER_MS } from '../internal/timers.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
 
 /**
  * Runs `run` once after `ms`, however long: a delay beyond {@link MAX_TIMER_MS} is armed in
@@ -46,29 +46,4 @@ export function checkPendingQuery(
   if (typeof query.createdBefore !== 'number' || !Number.isFinite(query.createdBefore)) {
     throw new TypeError(`${where}: createdBefore must be a finite number of ms since the epoch`);
   }
-}
-
-/**
- * `value` when it is a whole number from `min` (default 1) to `max` (default
- * `Number.MAX_SAFE_INTEGER`); `fallback` when it is `undefined`. Another number is a `RangeError`
- * naming `name`, as the webhook handler's number options are; anything else a `TypeError`.
- *
- * @example
- * ```ts
- * const finishedTtlMs = wholeNumberOption('createMemoryTransactionStore', 'finishedTtlMs', options.finishedTtlMs, 86_400_000);
- * ```
- */
-export function wholeNumberOption(
-  where: string,
-  name: string,
-  value: unknown,
-  fallback: number,
-  { min = 1, max = Number.MAX_SAFE_INTEGER }: { readonly min?: number; readonly max?: number } = {},
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  const number = typeof value === 'number';
-  const got = number ? String(value) : typeof value === 'string' ? 'a string' : typeof value;
-  const message = `${where}: ${name} must be a whole number from ${min} to ${max}, got ${got}`;
-  throw number ? new RangeError(message) : new TypeError(message);
 }

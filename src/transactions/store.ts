@@ -8,7 +8,8 @@
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
-import { checkPendingQuery, wholeNumberOption } from './options.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
+import { checkPendingQuery } from './options.js';
 
 /**
  * What is being paid or paid out: card payment, mobile-money (STK push) payment, hosted checkout,

@@ -14,7 +14,8 @@ import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { callbackSettlement, eventSettles } from './callbacks.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { after, wholeNumberOption } from './options.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
+import { after } from './options.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
