@@ -25,7 +25,7 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import { ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
+import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -493,11 +493,11 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
   const list: readonly unknown[] = typeof secret === 'string' || secret === undefined ? [secret] : secret;
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError(
-      `createCallbackHandler: secret is an empty list; it needs at least 16 characters. ${SECRET_HELP}`,
+      `createCallbackHandler: secret is an empty list; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
     );
   }
   list.forEach((item, index) => {
-    if (typeof item !== 'string' || item.length < 16) {
+    if (typeof item !== 'string' || item.length < MIN_SECRET_LENGTH) {
       const which = list.length === 1 ? 'secret' : `secret[${index}]`;
       const what =
         item === undefined
@@ -508,7 +508,7 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
               ? 'is empty'
               : 'is too short';
       throw new TypeError(
-        `createCallbackHandler: ${which} ${what}; it needs at least 16 characters. ${SECRET_HELP}`,
+        `createCallbackHandler: ${which} ${what}; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
       );
     }
   });
