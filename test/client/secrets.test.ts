@@ -156,6 +156,22 @@ describe('card secrets', () => {
     expect(cause.cause?.code).toBe('ECONNREFUSED');
   });
 
+  it('never leak through a code a custom fetch put on its error', async () => {
+    // A wrapper may put what it was sending in `code`, the one property copied from a cause as
+    // it is besides the message.
+    const error = await failWith({
+      fetch: async (request) => {
+        const body = await request.clone().text();
+        throw Object.assign(new TypeError('fetch failed'), {
+          code: `${request.headers.get('authorization')} ${body}`,
+        });
+      },
+    });
+    expect((error as Error).name).toBe('ConnectionError');
+    expect(leaks(dumps(error))).toEqual([]);
+    expect(dumps(error)).not.toContain('sk_test_secret');
+  });
+
   it('the scanner itself finds the secrets in an unredacted dump', () => {
     expect(leaks(`${echo}`)).toEqual(['card number', 'cvc']);
   });
