@@ -379,8 +379,8 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
 }
 
 /**
- * The failure as a chain of plain errors: name, message and stack with the call's secrets taken
- * out, `code`, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
+ * The failure as a chain of plain errors: name, message, stack and `code` with the call's secrets
+ * taken out, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
  * carry the request it was sending (its body, its Authorization header), and `util.inspect`
  * shows every property of a cause.
  */
@@ -392,7 +392,8 @@ function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
   plain.name = error.name;
   plain.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
   const { code } = error as { code?: unknown };
-  if (typeof code === 'string' || typeof code === 'number') Object.assign(plain, { code });
+  if (typeof code === 'number') Object.assign(plain, { code });
+  if (typeof code === 'string') Object.assign(plain, { code: redactText(code, secrets) });
   return plain;
 }
 
