@@ -30,6 +30,24 @@ describe('initiation response schemas (spec §2.8)', () => {
     expect(mobileMoneyPaymentResponseSchema.safeParse({ message: 'x', status: '200' }).success).toBe(false);
   });
 
+  // A 200 whose message is not the documented text is not a reply the service describes as
+  // "initiated": it must not resolve as one.
+  it.each([
+    ['card', 'Card Payment Failed', cardPaymentResponseSchema],
+    ['card', '', cardPaymentResponseSchema],
+    ['card', 'card payment initiated', cardPaymentResponseSchema],
+    ['payout', 'Mobile Payout Failed', payoutResponseSchema],
+    ['payout', 'Initiated', payoutResponseSchema],
+    ['mobile-money', 'M-PESA Payment Failed', mobileMoneyPaymentResponseSchema],
+    ['mobile-money', ' Payment Initiated', mobileMoneyPaymentResponseSchema],
+    ['mobile-money', 'Insufficient funds', mobileMoneyPaymentResponseSchema],
+  ])('refuses a %s reply with status 200 and the message %j', (_name, message, schema) => {
+    const result = schema.safeParse({ message, status: 200 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['message']);
+    expect(result.error?.issues[0]?.message).toMatch(/^expected .*(Payment|Payout) Initiated/);
+  });
+
   it('takes a checkout reply, tolerating a numeric order_id', () => {
     const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id: 1003 };
     expect(checkoutSessionResponseSchema.parse(reply)).toEqual({ ...reply, order_id: '1003' });
