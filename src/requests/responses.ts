@@ -1,7 +1,12 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
-// documented keys must have the documented types.
+// documented keys must have the documented types, and a message the documented text: a 200 with
+// another message is not a reply the service describes as "initiated".
 import * as z from 'zod/mini';
 import { httpUrlWire } from './fields.js';
+
+/** `message` of a reply: exactly the documented text (`pattern` matches it). */
+const initiatedMessage = (pattern: RegExp, text: string) =>
+  z.string().check(z.regex(pattern, { error: `expected ${text}` }));
 
 /**
  * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }`.
@@ -11,7 +16,10 @@ import { httpUrlWire } from './fields.js';
  * cardPaymentResponseSchema.parse({ message: 'Card Payment Initiated', status: 200 });
  * ```
  */
-export const cardPaymentResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
+export const cardPaymentResponseSchema = z.looseObject({
+  message: initiatedMessage(/^Card Payment Initiated$/, "'Card Payment Initiated'"),
+  status: z.literal(200),
+});
 /**
  * Reply of `initiateCardPayment`.
  *
@@ -24,7 +32,8 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 
 /**
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
- * the brand word (M-PESA or another), so it is not checked: parsing never depends on the brand.
+ * the brand word (M-PESA or another): any non-blank word is taken before ` Payment Initiated`, so
+ * parsing never depends on the brand.
  *
  * @example
  * ```ts
@@ -32,7 +41,7 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
  * ```
  */
 export const mobileMoneyPaymentResponseSchema = z.looseObject({
-  message: z.string(),
+  message: initiatedMessage(/^\S(?:.*\S)? Payment Initiated$/, "'<brand> Payment Initiated'"),
   status: z.literal(200),
 });
 /**
@@ -78,7 +87,10 @@ export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSch
  * payoutResponseSchema.parse({ message: 'Mobile Payout Initiated', status: 200 });
  * ```
  */
-export const payoutResponseSchema = z.looseObject({ message: z.string(), status: z.literal(200) });
+export const payoutResponseSchema = z.looseObject({
+  message: initiatedMessage(/^Mobile Payout Initiated$/, "'Mobile Payout Initiated'"),
+  status: z.literal(200),
+});
 /**
  * Reply of `initiatePayout`.
  *
