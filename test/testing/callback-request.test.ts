@@ -116,6 +116,26 @@ describe('createCallbackRequest builds only what the service could send', () => 
     expect(error.message).toContain('reference');
   });
 
+  it.each([
+    ['payment.card.succeeded', 'amount', 'abc'],
+    ['payment.card.failed', 'amount', '-5'],
+    ['payment.card.succeeded', 'amount captured', '12.5'],
+    ['payment.mobile_money.failed', 'amount', 12.5],
+    ['payout.succeeded', 'payout_fee', 'abc'],
+    ['payout.failed', 'wallet_balance', 'abc'],
+    ['payout.failed', 'amount', ''],
+    ['payout.succeeded', 'currency', 'XYZ'],
+  ] as const)(
+    'refuses a %s override of %s that is not of its form (%j), naming it',
+    async (type, key, value) => {
+      const error = await refusal(() =>
+        createCallbackRequest(type, { secret, overrides: { [key]: value } as never }),
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(new RegExp(`^createCallbackRequest: overrides\\.${key}: expected `));
+    },
+  );
+
   it('refuses an override key the payload of the type does not have, naming it', async () => {
     const error = await refusal(() =>
       createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
