@@ -109,6 +109,23 @@ describe('buildCardPaymentRequest', () => {
     expect(build(zeros, { cardFieldEncoding: 'string' }).card_details.card_number).toBe('0000000000000000');
   });
 
+  it('checks the card fields it sends, even when a getter gives another value on a later read', () => {
+    // First read 737 / July 2031, every later read 042 / December 2029.
+    const card = { ...cardPaymentInput.card_details };
+    for (const [key, first, later] of [
+      ['cvc', '737', '042'],
+      ['expiry_month', 7, 12],
+      ['expiry_year', 2031, 2029],
+    ] as const) {
+      let reads = 0;
+      Object.defineProperty(card, key, { enumerable: true, get: () => (reads++ === 0 ? first : later) });
+    }
+    expect(issuesOf(() => build({ ...cardPaymentInput, card_details: card })).sort()).toEqual([
+      'card_details.cvc: cvc_leading_zero',
+      'card_details.expiry_year: card_expired',
+    ]);
+  });
+
   it('rejects an expired card and accepts one expiring this month', () => {
     expect(issuesOf(() => build(withCard({ expiry_month: 12, expiry_year: 2029 })))).toEqual([
       'card_details.expiry_year: card_expired',
