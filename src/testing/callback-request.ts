@@ -5,6 +5,8 @@ import { signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import {
+  checkCurrency,
+  checkPayloadAmount,
   checkPayloadReference,
   isCallbackEventType,
   referenceFields,
@@ -42,7 +44,9 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
   readonly url?: string;
   /**
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
-   * has, each with the type the service sends it as.
+   * has, each with the type the service sends it as; an amount (`amount`, `amount captured`,
+   * `amount_captured`, `payout_fee`, `wallet_balance`) a whole number of at least 0, a `currency`
+   * an ISO 4217 code.
    */
   readonly overrides?: Partial<CallbackPayloadByType[T]>;
 }
@@ -65,7 +69,31 @@ const issueMessage = (issue: z.core.$ZodIssue): string =>
     ? `expected ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`
     : issue.message;
 
-/** The fixture of `type` with `overrides`, each key one the payload has, each value of its type. */
+/** The payload keys holding money: each a whole number, as `buildCallbackPayload`'s `amount`. */
+const AMOUNT_KEYS: readonly string[] = [
+  'amount',
+  'amount captured',
+  'amount_captured',
+  'payout_fee',
+  'wallet_balance',
+];
+
+/** Refuses an override whose value, of the right type, is not of the field's form. */
+function checkOverrideForm(type: CallbackEventType, key: string, value: unknown): void {
+  const checked = AMOUNT_KEYS.includes(key)
+    ? checkPayloadAmount(type, value)
+    : key === 'currency'
+      ? checkCurrency(value)
+      : undefined;
+  if (checked !== undefined && !checked.ok) {
+    throw new TypeError(`${WHERE}: overrides.${key}: ${checked.message}`);
+  }
+}
+
+/**
+ * The fixture of `type` with `overrides`, each key one the payload has, each value of its type
+ * and, for amounts and the currency, of its form.
+ */
 function overridden(type: CallbackEventType, overrides: unknown): Record<string, unknown> {
   if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null)) {
     throw new TypeError(`${WHERE}: overrides must be an object of payload fields`);
@@ -85,6 +113,7 @@ function overridden(type: CallbackEventType, overrides: unknown): Record<string,
     const issue = parsed.error.issues[0]!;
     throw new TypeError(`${WHERE}: overrides.${issue.path.join('.')}: ${issueMessage(issue)}`);
   }
+  for (const [key, value] of Object.entries(overrides ?? {})) checkOverrideForm(type, key, value);
   return fixture;
 }
 
@@ -122,7 +151,8 @@ function referenceOf(
  * — the payload's own reference field set to the same reference — exactly what the service
  * would send. Hand it to a Fetch handler, or to your framework's test client. A `TypeError`
  * naming the option refuses what the service could not send: an unknown type, a missing `secret`,
- * an override key or value type the payload does not have, a reference its payload cannot carry.
+ * an override key or value type the payload does not have, an amount that is not a whole number or
+ * a currency that is not an ISO 4217 code, a reference its payload cannot carry.
  *
  * @example
  * ```ts
