@@ -48,6 +48,21 @@ describe('createCallbackRequest', () => {
     expect(String(events[0]?.amount)).toBe('777');
   });
 
+  it.each([
+    ['payment.card.succeeded', '999', 'amount captured'],
+    ['payment.mobile_money.succeeded', 999, 'amount_captured'],
+  ] as const)(
+    'carries an amount override of %s into its captured amount, so the handler accepts it',
+    async (type, amount, captured) => {
+      const { handler, events } = handlerWithInbox();
+      const request = await createCallbackRequest(type, { secret, overrides: { amount } });
+      const body = (await request.clone().json()) as Record<string, unknown>;
+      expect(body[captured]).toBe(amount);
+      expect((await handler(request)).status).toBe(200);
+      expect(events[0]).toMatchObject({ type, amount: '999' });
+    },
+  );
+
   it('is refused by a handler with another secret (401), so a test can prove the route verifies', async () => {
     const other = createCallbackHandler({
       secret: 'another-secret-0123456789',
