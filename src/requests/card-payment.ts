@@ -1,6 +1,6 @@
 // Endpoint 1 (spec §4): card payment. Wire schema, input type and builder.
 import * as z from 'zod/mini';
-import type { ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
 import {
   checkCardNumber,
@@ -217,6 +217,10 @@ export function buildCardPaymentRequest(
     extra: cardOptionIssues(input, options),
     prefix: 'Invalid card payment',
   });
+  // The rules again on the parsed values, the ones sent: a getter may have given the schema
+  // other values than it gave the rules above.
+  const sent = cardOptionIssues(parsed, options);
+  if (sent.length > 0) throw new ValidationError(sent, { prefix: 'Invalid card payment' });
   const { customer_details: customer, card_details: card } = parsed;
   const asString = options.cardFieldEncoding === 'string';
   return compact({
