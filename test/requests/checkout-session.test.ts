@@ -31,6 +31,14 @@ describe('buildCheckoutSessionRequest', () => {
     expect(body.amount.order_id).toBe(1003);
   });
 
+  // The callback echoes the order_id sent: '007' would go out as 7 and come back as '7', never
+  // matching the order the merchant stored.
+  it.each(['007', '00', '01003'])('refuses order_id %j, a digit string with a leading zero', (order_id) => {
+    const input = { ...checkoutSessionInput, amount: { ...checkoutSessionInput.amount, order_id } };
+    expect(issuesOf(() => build(input))).toEqual(['amount.order_id: invalid_integer']);
+    expect(() => build(input)).toThrow(/leading zero/);
+  });
+
   it('requires amount with order_id and total, and the e-mail (spec §4 rule 2)', () => {
     const { amount: _amount, ...rest } = checkoutSessionInput;
     expect(issuesOf(() => build(rest))).toEqual(['amount: invalid_type']);

@@ -64,6 +64,7 @@ describe('buildMobileMoneyPaymentRequest', () => {
     [{ unit_price: '1e3' }, 'products.0.unit_price: invalid_unit_price'],
     [{ product_name: '' }, 'products.0.product_name: empty'],
     [{ product_id: 1.5 }, 'products.0.product_id: invalid_integer'],
+    [{ product_id: '012' }, 'products.0.product_id: invalid_integer'],
   ])('rejects product %j', (product, expected) => {
     const products = [{ ...mobileMoneyPaymentInput.products[0], ...product }];
     expect(issuesOf(() => build({ ...mobileMoneyPaymentInput, products }))).toEqual([expected]);
@@ -76,6 +77,7 @@ describe('buildMobileMoneyPaymentRequest', () => {
     [{ delivery_fee: -1 }, 'amount.delivery_fee: too_small'],
     [{ currency: 'KE' }, 'amount.currency: invalid_currency'],
     [{ order_id: 'abc' }, 'amount.order_id: invalid_integer'],
+    [{ order_id: '0042' }, 'amount.order_id: invalid_integer'],
   ])('rejects amount %j', (amount, expected) => {
     expect(
       issuesOf(() =>
