@@ -55,7 +55,7 @@ describe('createCallbackRequest', () => {
     'carries an amount override of %s into its captured amount, so the handler accepts it',
     async (type, amount, captured) => {
       const { handler, events } = handlerWithInbox();
-      const request = await createCallbackRequest(type, { secret, overrides: { amount } });
+      const request = await createCallbackRequest(type, { secret, overrides: { amount } as never });
       const body = (await request.clone().json()) as Record<string, unknown>;
       expect(body[captured]).toBe(amount);
       expect((await handler(request)).status).toBe(200);
