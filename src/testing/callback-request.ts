@@ -46,7 +46,8 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
    * has, each with the type the service sends it as; an amount (`amount`, `amount captured`,
    * `amount_captured`, `payout_fee`, `wallet_balance`) a whole number of at least 0, a `currency`
-   * an ISO 4217 code.
+   * an ISO 4217 code. On a card or mobile-money success the captured amount follows `amount`
+   * unless overridden too.
    */
   readonly overrides?: Partial<CallbackPayloadByType[T]>;
 }
@@ -78,6 +79,12 @@ const AMOUNT_KEYS: readonly string[] = [
   'wallet_balance',
 ];
 
+/** The captured amount of a success, which the service sends equal to its `amount`. */
+const CAPTURED_KEYS: Readonly<Partial<Record<CallbackEventType, string>>> = {
+  'payment.card.succeeded': 'amount captured',
+  'payment.mobile_money.succeeded': 'amount_captured',
+};
+
 /** Refuses an override whose value, of the right type, is not of the field's form. */
 function checkOverrideForm(type: CallbackEventType, key: string, value: unknown): void {
   const checked = AMOUNT_KEYS.includes(key)
@@ -98,22 +105,25 @@ function overridden(type: CallbackEventType, overrides: unknown): Record<string,
   if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null)) {
     throw new TypeError(`${WHERE}: overrides must be an object of payload fields`);
   }
+  const given = (overrides ?? {}) as Readonly<Record<string, unknown>>;
   const schema = callbackSchemas[type];
   const keys = Object.keys(schema.shape);
-  for (const key of Object.keys(overrides ?? {})) {
+  for (const key of Object.keys(given)) {
     if (!keys.includes(key)) {
       throw new TypeError(
         `${WHERE}: overrides: unknown key ${JSON.stringify(key)}; a ${type} payload has ${keys.join(', ')}`,
       );
     }
   }
-  const fixture: Record<string, unknown> = { ...callbackFixtures[type], ...overrides };
+  const fixture: Record<string, unknown> = { ...callbackFixtures[type], ...given };
+  const captured = CAPTURED_KEYS[type];
+  if (captured !== undefined && 'amount' in given && !(captured in given)) fixture[captured] = given.amount;
   const parsed = safeParse(schema, fixture);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new TypeError(`${WHERE}: overrides.${issue.path.join('.')}: ${issueMessage(issue)}`);
   }
-  for (const [key, value] of Object.entries(overrides ?? {})) checkOverrideForm(type, key, value);
+  for (const [key, value] of Object.entries(given)) checkOverrideForm(type, key, value);
   return fixture;
 }
 
