@@ -100,13 +100,19 @@ export const referenceIdInput = checked<number | bigint | string, number>(
   'expected 12 digits as a number, bigint or string',
 );
 
-/** A non-negative safe integer given as a number or a digit string (order_id, product_id). */
+/**
+ * A non-negative safe integer given as a number or a digit string (order_id, product_id). A string
+ * with a leading zero is refused: '007' would be sent as 7, and echoed back as another reference.
+ */
 export const integerIdInput = (what: string) =>
   checked<number | string, number>((value) => {
-    const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+    const number = typeof value === 'string' && /^(?:0|[1-9]\d{0,14})$/.test(value) ? Number(value) : value;
     return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
       ? pass(number)
-      : fail('invalid_integer', `expected ${what} as a whole number (JSON integer)`);
+      : fail(
+          'invalid_integer',
+          `expected ${what} as a whole number (JSON integer), or its digits without a leading zero`,
+        );
   }, `expected ${what} as an integer`);
 
 // ---- wire side (spec §2 types) ----
