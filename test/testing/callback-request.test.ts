@@ -151,6 +151,27 @@ describe('createCallbackRequest builds only what the service could send', () => 
     },
   );
 
+  it.each([
+    ['checkout.succeeded', 'payment_status', 'Payment Incomplete.'],
+    ['checkout.succeeded', 'payment_method', 'MOBILE-MONEY'],
+    ['payment.card.succeeded', 'paid', 'False'],
+    ['payment.card.failed', 'payment status', 'Payment pending.'],
+    ['payment.mobile_money.succeeded', 'response_status', 406],
+    ['payment.mobile_money.failed', 'response_status', 200],
+    ['payment.card.succeeded', 'timestamp', -1],
+  ] as const)(
+    'refuses a %s override of %s (%j) that makes a payload of another outcome, or one the handler refuses or warns about',
+    async (type, key, value) => {
+      const error = await refusal(() =>
+        createCallbackRequest(type, { secret, overrides: { [key]: value } as never }),
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/^createCallbackRequest: overrides/);
+      expect(error.message).toContain(key);
+      expect(error.message).toContain(type);
+    },
+  );
+
   it('refuses an override key the payload of the type does not have, naming it', async () => {
     const error = await refusal(() =>
       createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
