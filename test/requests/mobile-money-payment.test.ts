@@ -62,12 +62,27 @@ describe('buildMobileMoneyPaymentRequest', () => {
     [{ quantity: 1.5 }, 'products.0.quantity: invalid_quantity'],
     [{ quantity: '0' }, 'products.0.quantity: invalid_quantity'],
     [{ unit_price: '1e3' }, 'products.0.unit_price: invalid_unit_price'],
+    [{ unit_price: '007.5' }, 'products.0.unit_price: invalid_unit_price'],
+    [{ unit_price: '00' }, 'products.0.unit_price: invalid_unit_price'],
     [{ product_name: '' }, 'products.0.product_name: empty'],
     [{ product_id: 1.5 }, 'products.0.product_id: invalid_integer'],
     [{ product_id: '012' }, 'products.0.product_id: invalid_integer'],
   ])('rejects product %j', (product, expected) => {
     const products = [{ ...mobileMoneyPaymentInput.products[0], ...product }];
     expect(issuesOf(() => build({ ...mobileMoneyPaymentInput, products }))).toEqual([expected]);
+  });
+
+  it('takes only a unit_price string without a leading zero on the wire, as the builder writes it', () => {
+    const body = build(mobileMoneyPaymentInput);
+    for (const [unit_price, ok] of [
+      ['0.50', true],
+      ['0', true],
+      ['007.5', false],
+      ['00', false],
+    ] as const) {
+      const products = [{ ...body.products![0]!, unit_price }];
+      expect(mobileMoneyPaymentRequestSchema.safeParse({ ...body, products }).success).toBe(ok);
+    }
   });
 
   it.each([
