@@ -76,9 +76,11 @@ export const mobileMoneyProductWire = z.strictObject({
   product_id: z.optional(z.int()),
   product_name: nonEmptyStringWire,
   quantity: wholeNumberStringWire(1),
-  unit_price: z
-    .string()
-    .check(z.regex(/^\d+(?:\.\d+)?$/, { error: 'expected a string of a price of at least 0' })),
+  unit_price: z.string().check(
+    z.regex(/^(?:0|[1-9]\d*)(?:\.\d+)?$/, {
+      error: 'expected a string of a price of at least 0, without a leading zero',
+    }),
+  ),
 });
 
 // ---- amount (spec §2.3; fees ≥ 0, total ≥ 1: see the README "choices" table) ----

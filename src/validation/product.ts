@@ -23,13 +23,16 @@ export interface UnitPrice {
   readonly text: string;
 }
 
-/** Product unit price: a finite number of at least 0, as a number or decimal string */
+/**
+ * Product unit price: a finite number of at least 0, as a number or decimal string; a string goes
+ * on the mobile-money wire as written, so one with a leading zero ('007.5') is refused.
+ */
 export function checkUnitPrice(input: unknown): Check<UnitPrice> {
   const text = typeof input === 'number' ? String(input) : input;
-  if (typeof text === 'string' && /^\d{1,15}(?:\.\d{1,10})?$/.test(text))
+  if (typeof text === 'string' && /^(?:0|[1-9]\d{0,14})(?:\.\d{1,10})?$/.test(text))
     return pass({ number: Number(text), text });
   return fail(
     'invalid_unit_price',
-    `expected a price of at least 0 (e.g. 1500 or "1500.50"), got ${preview(input)}`,
+    `expected a price of at least 0 written with digits and an optional decimal point, no leading zero (e.g. 1500 or "1500.50"), got ${preview(input)}`,
   );
 }
