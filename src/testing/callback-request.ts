@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { CallbackEventType } from '../callbacks/events.js';
+import { safeParseCallback } from '../callbacks/parse.js';
 import { callbackSchemas } from '../callbacks/schemas.js';
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
@@ -128,6 +129,35 @@ function overridden(type: CallbackEventType, overrides: unknown): Record<string,
 }
 
 /**
+ * Refuses a payload that `parseCallback` (and so the handler) would not read as `type` with the
+ * fixture's own warnings: overrides that change its outcome (`paid`, a payment status, a
+ * mobile-money `response_status`, a checkout's `payment_method`), that make it one the handler
+ * answers 422, or that add a warning (a `timestamp` that is not Unix seconds).
+ */
+function checkReadAs(type: CallbackEventType, payload: Record<string, unknown>, overrides: string[]): void {
+  const keys = overrides.join(', ');
+  const result = safeParseCallback(payload);
+  if (!result.success) {
+    throw new TypeError(
+      `${WHERE}: overrides (${keys}): the handler refuses this ${type} payload (${result.error.reason}): ${result.error.message}`,
+    );
+  }
+  const { event } = result;
+  if (event.type !== type) {
+    throw new TypeError(
+      `${WHERE}: overrides (${keys}) make this a ${event.type} payload, not ${type}; ask for ${JSON.stringify(event.type)} instead`,
+    );
+  }
+  const own = safeParseCallback(callbackFixtures[type]).event?.warnings.map((warning) => warning.code) ?? [];
+  const warning = event.warnings.find((each) => !own.includes(each.code));
+  if (warning !== undefined) {
+    throw new TypeError(
+      `${WHERE}: overrides (${keys}): the handler would read this ${type} payload with warning ${warning.code}: ${warning.message}`,
+    );
+  }
+}
+
+/**
  * The reference to sign: `reference`, else the override of the payload's reference field, else the
  * fixture's own (or `'ORDER-1001'`); one the payload of `type` can carry.
  */
@@ -162,7 +192,9 @@ function referenceOf(
  * would send. Hand it to a Fetch handler, or to your framework's test client. A `TypeError`
  * naming the option refuses what the service could not send: an unknown type, a missing `secret`,
  * an override key or value type the payload does not have, an amount that is not a whole number or
- * a currency that is not an ISO 4217 code, a reference its payload cannot carry.
+ * a currency that is not an ISO 4217 code, a reference its payload cannot carry, and overrides
+ * after which `parseCallback` would not read the payload as `type` without a new warning (a
+ * `paid`, payment status or `response_status` of the other outcome, a `timestamp` in milliseconds).
  *
  * @example
  * ```ts
@@ -193,6 +225,7 @@ export async function createCallbackRequest<T extends CallbackEventType>(
   const reference = referenceOf(type, options, fixture);
   const field = referenceFields[type];
   if (field !== undefined) fixture[field] = reference;
+  checkReadAs(type, fixture, Object.keys(options.overrides ?? {}));
   const url = await signCallbackUrl(options.url ?? DEFAULT_URL, { secret: options.secret, reference });
   return new Request(url, {
     method: 'POST',
