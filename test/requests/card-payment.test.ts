@@ -294,4 +294,16 @@ describe('cardPaymentRequestSchema', () => {
       'expected a whole number of at least 0',
     ]);
   });
+
+  it('names the rule of a card field given as a digit string of the wrong form', () => {
+    const body = build(cardPaymentInput);
+    const messages = (card: Record<string, unknown>) =>
+      cardPaymentRequestSchema
+        .safeParse({ ...body, card_details: { ...body.card_details, ...card } })
+        .error?.issues.map((issue) => issue.message);
+    expect(messages({ expiry_month: '13' })).toEqual(['expected a month from 1 to 12']);
+    expect(messages({ expiry_month: '007' })).toEqual(['expected a month from 1 to 12']);
+    expect(messages({ expiry_year: '31' })).toEqual(['expected a 4-digit year']);
+    expect(messages({ cvc: '12' })).toEqual(['expected 3 digits']);
+  });
 });
