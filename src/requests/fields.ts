@@ -174,7 +174,9 @@ export const intWire = (error: string, min = 0, max = Number.MAX_SAFE_INTEGER) =
 
 /** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
 const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>
-  z.union([intWire(error, min, max), z.string().check(z.regex(pattern))], { error: expecting(error) });
+  z.union([intWire(error, min, max), z.string().check(z.regex(pattern, { error }))], {
+    error: expecting(error),
+  });
 
 export const expiryMonthWire = intOrDigits(1, 12, /^(?:0?[1-9]|1[0-2])$/, 'expected a month from 1 to 12');
 
