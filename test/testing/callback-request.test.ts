@@ -172,6 +172,27 @@ describe('createCallbackRequest builds only what the service could send', () => 
     },
   );
 
+  it.each(['ftp://shop.example/hooks', 'shop.example/hooks', 'https://merchant:hunter2@shop.example/hooks'])(
+    'refuses the url %s in its own name, never quoting the URL or its password',
+    async (url) => {
+      const error = await refusal(() => createCallbackRequest('payout.failed', { secret, url }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/^createCallbackRequest: url: expected /);
+      expect(error.message).not.toContain('hunter2');
+      expect(error.message).not.toContain('hp_sig');
+    },
+  );
+
+  it.each(['short', ''])(
+    'refuses the secret %j in its own name, saying it needs 16 characters',
+    async (bad) => {
+      const error = await refusal(() => createCallbackRequest('payout.failed', { secret: bad }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/^createCallbackRequest: secret: /);
+      expect(error.message).toContain('16 characters');
+    },
+  );
+
   it('refuses an override key the payload of the type does not have, naming it', async () => {
     const error = await refusal(() =>
       createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
