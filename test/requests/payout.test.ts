@@ -117,6 +117,16 @@ describe('buildPayoutRequest', () => {
     ).toEqual([expected]);
   });
 
+  it.each([
+    ['a zero-width space', '\u200b'],
+    ['a word joiner', '\u2060'],
+    ['a soft hyphen', '\u00ad'],
+    ['spaces and zero-width characters', ' \u200b\ufeff '],
+  ])('refuses a full_name of %s only, as it refuses a blank one', (_what, full_name) => {
+    const input = { ...payoutInput, customer_details: { ...payoutInput.customer_details, full_name } };
+    expect(issuesOf(() => build(input))).toEqual(['customer_details.full_name: empty']);
+  });
+
   it('rejects a bad destination and webhook URL', () => {
     const input = {
       ...payoutInput,
