@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import type { CallbackEventType } from '../callbacks/events.js';
 import { safeParseCallback } from '../callbacks/parse.js';
 import { callbackSchemas } from '../callbacks/schemas.js';
-import { signCallbackUrl } from '../callbacks/signing.js';
+import { MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import {
@@ -14,6 +14,7 @@ import {
   unknownEventTypeMessage,
 } from '../sandbox/payload-values.js';
 import type { CallbackPayloadByType } from '../sandbox/payloads.js';
+import { checkHttpUrl } from '../validation/url.js';
 import { callbackFixtures } from './fixtures.js';
 
 /**
@@ -41,7 +42,10 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
    * `order_id`; a reference that contradicts the override of its field is refused.
    */
   readonly reference?: string;
-  /** Your webhook route's URL. Default `'https://shop.example/webhooks/payments'`. */
+  /**
+   * Your webhook route's URL: an absolute http(s) URL without a user name or password. Default
+   * `'https://shop.example/webhooks/payments'`.
+   */
   readonly url?: string;
   /**
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
@@ -190,7 +194,8 @@ function referenceOf(
  * POSTed as JSON to your route's URL signed with `signCallbackUrl` for `secret` and `reference`
  * — the payload's own reference field set to the same reference — exactly what the service
  * would send. Hand it to a Fetch handler, or to your framework's test client. A `TypeError`
- * naming the option refuses what the service could not send: an unknown type, a missing `secret`,
+ * naming the option refuses what the service could not send: an unknown type, a `secret` missing
+ * or under 16 characters, a `url` that is not http(s) or carries a user name or password,
  * an override key or value type the payload does not have, an amount that is not a whole number or
  * a currency that is not an ISO 4217 code, a reference its payload cannot carry, and overrides
  * after which `parseCallback` would not read the payload as `type` without a new warning (a
@@ -221,12 +226,19 @@ export async function createCallbackRequest<T extends CallbackEventType>(
   if (typeof options.secret !== 'string') {
     throw new TypeError(`${WHERE}: secret is required: the secret your handler verifies with, as a string`);
   }
+  if (options.secret.length < MIN_SECRET_LENGTH) {
+    throw new TypeError(
+      `${WHERE}: secret: expected at least ${MIN_SECRET_LENGTH} characters, as the handler requires; pass the secret your handler verifies with`,
+    );
+  }
+  const target = checkHttpUrl(options.url ?? DEFAULT_URL);
+  if (!target.ok) throw new TypeError(`${WHERE}: url: ${target.message}`);
   const fixture = overridden(type, options.overrides);
   const reference = referenceOf(type, options, fixture);
   const field = referenceFields[type];
   if (field !== undefined) fixture[field] = reference;
   checkReadAs(type, fixture, Object.keys(options.overrides ?? {}));
-  const url = await signCallbackUrl(options.url ?? DEFAULT_URL, { secret: options.secret, reference });
+  const url = await signCallbackUrl(target.value, { secret: options.secret, reference });
   return new Request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-testing' },
