@@ -193,6 +193,19 @@ describe('createCallbackRequest builds only what the service could send', () => 
     },
   );
 
+  it.each([
+    ['an array', []],
+    ['a Map', new Map([['amount', '5']])],
+  ])('refuses overrides given as %s, whose fields would be dropped', async (_, overrides) => {
+    const error = await refusal(() =>
+      createCallbackRequest('payout.failed', { secret, overrides: overrides as never }),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(
+      /^createCallbackRequest: overrides must be a plain object of payload fields/,
+    );
+  });
+
   it('refuses an override key the payload of the type does not have, naming it', async () => {
     const error = await refusal(() =>
       createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
