@@ -45,13 +45,17 @@ export const expecting =
   (issue: { input?: unknown }): string =>
     issue.input === undefined ? `required (${message})` : message;
 
-/** A required, non-blank string. */
+/**
+ * A required string with something to show: not empty, and not only white space or invisible
+ * format characters (zero-width space, word joiner, soft hyphen).
+ */
 export const textInput = (what = 'text') =>
-  z
-    .string({ error: expecting(`expected ${what} as a string`) })
-    .check(
-      z.refine((value) => value.trim() !== '', { error: 'must not be empty', params: { code: 'empty' } }),
-    );
+  z.string({ error: expecting(`expected ${what} as a string`) }).check(
+    z.refine((value) => /[^\s\p{Cf}]/u.test(value), {
+      error: 'must not be empty, nor only white space or invisible characters',
+      params: { code: 'empty' },
+    }),
+  );
 
 // z.email()'s own default pattern, as a plain regex check.
 const emailPattern =
