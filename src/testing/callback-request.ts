@@ -75,6 +75,22 @@ const issueMessage = (issue: z.core.$ZodIssue): string =>
     ? `expected ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`
     : issue.message;
 
+/** An object literal (or one without a prototype): what `overrides` is read as, key by key. */
+const isPlainObject = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+/** What a value that is not a plain object is, without showing it: `an array`, `a Map`, `a string`. */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  const name: unknown = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' ? `a ${name}` : 'an object';
+}
+
 /** The payload keys holding money: each a whole number, as `buildCallbackPayload`'s `amount`. */
 const AMOUNT_KEYS: readonly string[] = [
   'amount',
@@ -107,8 +123,10 @@ function checkOverrideForm(type: CallbackEventType, key: string, value: unknown)
  * and, for amounts and the currency, of its form.
  */
 function overridden(type: CallbackEventType, overrides: unknown): Record<string, unknown> {
-  if (overrides !== undefined && (typeof overrides !== 'object' || overrides === null)) {
-    throw new TypeError(`${WHERE}: overrides must be an object of payload fields`);
+  if (overrides !== undefined && !isPlainObject(overrides)) {
+    throw new TypeError(
+      `${WHERE}: overrides must be a plain object of payload fields, e.g. { amount: '999' }, got ${describe(overrides)}`,
+    );
   }
   const given = (overrides ?? {}) as Readonly<Record<string, unknown>>;
   const schema = callbackSchemas[type];
