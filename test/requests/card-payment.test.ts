@@ -234,6 +234,23 @@ describe('options of buildCardPaymentRequest', () => {
     expect(error.issues.map((issue) => issue.path.join('.'))).toEqual(['now']);
   });
 
+  it('builds with the option values it checked, even when a getter gives others on a later read', () => {
+    // First read 'integer' and the test clock, every later read 'bogus' and an invalid Date.
+    const options = {};
+    for (const [key, first, later] of [
+      ['cardFieldEncoding', 'integer', 'bogus'],
+      ['now', now, new Date(Number.NaN)],
+    ] as const) {
+      let reads = 0;
+      Object.defineProperty(options, key, { enumerable: true, get: () => (reads++ === 0 ? first : later) });
+    }
+    expect(
+      issuesOf(() =>
+        buildCardPaymentRequest(withCard({ cvc: '012', expiry_month: 12, expiry_year: 2029 }), options),
+      ).sort(),
+    ).toEqual(['card_details.cvc: cvc_leading_zero', 'card_details.expiry_year: card_expired']);
+  });
+
   it('accepts every documented option value, and undefined for each', () => {
     for (const options of [
       {},
