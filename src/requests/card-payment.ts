@@ -212,21 +212,21 @@ export function buildCardPaymentRequest(
   input: CardPaymentInput,
   options: CardPaymentBuildOptions = {},
 ): CardPaymentRequest {
-  checkBuildOptions(cardPaymentBuildOptionsSchema, options, 'card payment');
+  const checkedOptions = checkBuildOptions(cardPaymentBuildOptionsSchema, options, 'card payment');
   const parsed = parseOrThrow(cardPaymentInputSchema, input, {
-    extra: cardOptionIssues(input, options),
+    extra: cardOptionIssues(input, checkedOptions),
     prefix: 'Invalid card payment',
   });
   // The rules again on the parsed values, the ones sent: a getter may have given the schema
   // other values than it gave the rules above.
-  const sent = cardOptionIssues(parsed, options);
+  const sent = cardOptionIssues(parsed, checkedOptions);
   if (sent.length > 0) throw new ValidationError(sent, { prefix: 'Invalid card payment' });
   const { customer_details: customer, card_details: card } = parsed;
-  const asString = options.cardFieldEncoding === 'string';
+  const asString = checkedOptions.cardFieldEncoding === 'string';
   return compact({
     customer_details: compact({
       // The input's payment_method, when present, was checked to be this very value.
-      payment_method: options.paymentMethod ?? 'CARD',
+      payment_method: checkedOptions.paymentMethod ?? 'CARD',
       full_name: customer.full_name,
       location: customer.location,
       phone_number: customer.phone_number,

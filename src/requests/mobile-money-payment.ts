@@ -112,14 +112,18 @@ export function buildMobileMoneyPaymentRequest(
   input: MobileMoneyPaymentInput,
   options: MobileMoneyPaymentBuildOptions = {},
 ): MobileMoneyPaymentRequest {
-  checkBuildOptions(mobileMoneyPaymentBuildOptionsSchema, options, 'mobile-money payment');
+  const checkedOptions = checkBuildOptions(
+    mobileMoneyPaymentBuildOptionsSchema,
+    options,
+    'mobile-money payment',
+  );
   const parsed = parseOrThrow(mobileMoneyPaymentInputSchema, input, {
     prefix: 'Invalid mobile-money payment',
   });
   const customer = parsed.customer_details;
   return compact({
     customer_details: compact({
-      payment_method: customer.payment_method ?? options.paymentMethod ?? 'MOBILE-MONEY',
+      payment_method: customer.payment_method ?? checkedOptions.paymentMethod ?? 'MOBILE-MONEY',
       full_name: customer.full_name,
       location: customer.location,
       phone_number: customer.phone_number,

@@ -32,7 +32,14 @@ export const clockOption = option<Date>(
   'expected a valid Date (the clock the card expiry is checked against)',
 );
 
-/** Throws a `ValidationError` (`Invalid <what> options: …`) naming every option that is not valid. */
-export function checkBuildOptions(schema: z.core.$ZodType, options: unknown, what: string): void {
-  parseOrThrow(schema, options, { prefix: `Invalid ${what} options` });
+/**
+ * The options as checked (a copy: the builder reads no value twice), or a `ValidationError`
+ * (`Invalid <what> options: …`) naming every option that is not valid.
+ */
+export function checkBuildOptions<T extends object>(
+  schema: z.core.$ZodType<T | undefined>,
+  options: unknown,
+  what: string,
+): T | Record<string, never> {
+  return parseOrThrow(schema, options, { prefix: `Invalid ${what} options` }) ?? {};
 }

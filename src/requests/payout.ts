@@ -173,7 +173,7 @@ const payoutBuildOptionsSchema = buildOptions({
  * ```
  */
 export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptions = {}): PayoutRequest {
-  checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
+  const checkedOptions = checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
   const parsed = parseOrThrow(payoutInputSchema, input, {
     prefix: 'Invalid payout',
     hints: {
@@ -192,7 +192,7 @@ export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptio
     },
     webhook_endpoint: { ...parsed.webhook_endpoint },
   };
-  return options.payoutRecipientKey === 'client_details'
+  return checkedOptions.payoutRecipientKey === 'client_details'
     ? { client_details: recipient, ...rest }
     : { customer_details: recipient, ...rest };
 }
