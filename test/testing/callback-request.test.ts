@@ -206,6 +206,21 @@ describe('createCallbackRequest builds only what the service could send', () => 
     );
   });
 
+  it.each([
+    ['checkout.failed', 'order_id', '007'],
+    ['payout.succeeded', 'reference_id', '012345678901'],
+    ['payment.mobile_money.failed', 'transaction_reference', ' '],
+  ] as const)(
+    'refuses a %s override of %s (%j) its payload cannot carry, naming that override',
+    async (type, key, value) => {
+      const error = await refusal(() =>
+        createCallbackRequest(type, { secret, overrides: { [key]: value } as never }),
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(new RegExp(`^createCallbackRequest: overrides\\.${key}: expected `));
+    },
+  );
+
   it('refuses an override key the payload of the type does not have, naming it', async () => {
     const error = await refusal(() =>
       createCallbackRequest('payout.failed', { secret, overrides: { amout: '5' } as never }),
