@@ -106,13 +106,18 @@ const CAPTURED_KEYS: Readonly<Partial<Record<CallbackEventType, string>>> = {
   'payment.mobile_money.succeeded': 'amount_captured',
 };
 
-/** Refuses an override whose value, of the right type, is not of the field's form. */
+/**
+ * Refuses an amount, currency or reference override that is not of its field's form, with the
+ * rule the payload builders use.
+ */
 function checkOverrideForm(type: CallbackEventType, key: string, value: unknown): void {
   const checked = AMOUNT_KEYS.includes(key)
     ? checkPayloadAmount(type, value)
     : key === 'currency'
       ? checkCurrency(value)
-      : undefined;
+      : key === referenceFields[type]
+        ? checkPayloadReference(type, value)
+        : undefined;
   if (checked !== undefined && !checked.ok) {
     throw new TypeError(`${WHERE}: overrides.${key}: ${checked.message}`);
   }
@@ -120,7 +125,7 @@ function checkOverrideForm(type: CallbackEventType, key: string, value: unknown)
 
 /**
  * The fixture of `type` with `overrides`, each key one the payload has, each value of its type
- * and, for amounts and the currency, of its form.
+ * and, for amounts, the currency and the reference field, of its form.
  */
 function overridden(type: CallbackEventType, overrides: unknown): Record<string, unknown> {
   if (overrides !== undefined && !isPlainObject(overrides)) {
@@ -144,6 +149,9 @@ function overridden(type: CallbackEventType, overrides: unknown): Record<string,
   const parsed = safeParse(schema, fixture);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
+    // A value of the right type in the wrong form: the form check's words say what it should be.
+    const key = String(issue.path[0]);
+    if (issue.code !== 'invalid_type') checkOverrideForm(type, key, fixture[key]);
     throw new TypeError(`${WHERE}: overrides.${issue.path.join('.')}: ${issueMessage(issue)}`);
   }
   for (const [key, value] of Object.entries(given)) checkOverrideForm(type, key, value);
