@@ -67,8 +67,15 @@ let networkRequests = 0;
 const server = setupServer(
   // The documented replies; a checkout echoes the order_id it was sent.
   http.post(`${baseUrl}/*`, async ({ request }) => {
-    if (!new URL(request.url).pathname.startsWith('/checkout.sessions/')) {
-      return HttpResponse.json({ message: 'Initiated', status: 200 });
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/api/payout/')) {
+      return HttpResponse.json({ message: 'Mobile Payout Initiated', status: 200 });
+    }
+    if (!pathname.startsWith('/checkout.sessions/')) {
+      // A card payment carries card_details; a mobile-money reply names the brand it was sent.
+      const sent = (await request.json()) as { payment_method?: unknown; card_details?: unknown };
+      const brand = sent.card_details === undefined ? String(sent.payment_method) : 'Card';
+      return HttpResponse.json({ message: `${brand} Payment Initiated`, status: 200 });
     }
     const sent = (await request.json()) as { amount?: { order_id?: unknown } };
     return HttpResponse.json({
