@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ValidationError, formatIssues } from '../../src/errors.js';
 import { parseOrThrow, toValidationIssues } from '../../src/internal/issues.js';
+import { buildPayoutRequest, payoutRequestSchema } from '../../src/requests/payout.js';
+import { payoutInput } from '../helpers/inputs.js';
 
 describe('toValidationIssues', () => {
   it('gives each unknown key its own issue, with a hint when there is one', () => {
@@ -33,6 +35,24 @@ describe('toValidationIssues', () => {
     expect(toValidationIssues(result.error!.issues)).toEqual([
       { path: ['n'], code: 'invalid_type', message: expect.any(String) },
     ]);
+  });
+});
+
+describe('the words of an issue a merchant reads', () => {
+  it('says an array is an array, not an object', () => {
+    const schema = z.strictObject({ customer_details: z.strictObject({ full_name: z.string() }) });
+    expect(() => parseOrThrow(schema, { customer_details: [] })).toThrow(
+      /customer_details: expected object, got array/,
+    );
+  });
+
+  it('reports the payout branch whose recipient key was given, not the one that wants another key', () => {
+    const body = { ...buildPayoutRequest(payoutInput), customer_details: {} };
+    const result = payoutRequestSchema.safeParse(body);
+    expect(result.success).toBe(false);
+    const paths = toValidationIssues(result.error!.issues).map((issue) => issue.path.join('.'));
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.every((path) => path.startsWith('customer_details.'))).toBe(true);
   });
 });
 
