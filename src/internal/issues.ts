@@ -19,7 +19,7 @@ const typeMessages: z.core.$ZodErrorMap = (issue) =>
   issue.code === 'invalid_type'
     ? issue.input === undefined
       ? `required (expected ${issue.expected})`
-      : `expected ${issue.expected}, got ${issue.input === null ? 'null' : typeof issue.input}`
+      : `expected ${issue.expected}, got ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`
     : undefined;
 
 /** A zod error for an option that is not valid: its message, and the issue code `invalid_option`. */
@@ -43,8 +43,17 @@ export function toValidationIssues(
       issue.errors.length > 0 &&
       issue.errors.every((branch) => branch.length > 0)
     ) {
-      // An object union (payout: customer_details | client_details): report the branch that came closest.
-      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      // An object union (payout: customer_details | client_details): report the branch that came
+      // closest — first the one that finds no key given unknown (the merchant chose its keys),
+      // then the one with the fewest issues.
+      const unknownKeys = (branch: readonly ZodIssue[]) =>
+        branch.filter((inner) => inner.code === 'unrecognized_keys' && inner.path.length === 0).length;
+      const closest = issue.errors.reduce((best, branch) =>
+        unknownKeys(branch) < unknownKeys(best) ||
+        (unknownKeys(branch) === unknownKeys(best) && branch.length < best.length)
+          ? branch
+          : best,
+      );
       if (closest.some((inner) => inner.path.length > 0 || inner.code === 'unrecognized_keys')) {
         out.push(...toValidationIssues(closest, hints, path));
         continue;
