@@ -339,7 +339,10 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
     readBody: async (max, timeoutMs) => {
       const bytes = bufferedBody(req);
       if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
-      return bytes.byteLength > max ? 'too_large' : bytes;
+      // What a parser left can be shorter than what was posted (express.json() drops the
+      // whitespace): the declared length is held to the cap as well, as when reading the stream.
+      const declared = Number(req.headers['content-length']);
+      return bytes.byteLength > max || declared > max ? 'too_large' : bytes;
     },
     // An invalid Host or request-target has no URL of its own: the Request then names a
     // placeholder (`http://invalid.invalid/`), its headers still the ones received.

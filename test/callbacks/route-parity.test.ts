@@ -67,6 +67,11 @@ const typeOf = (delivery: Delivery): string =>
   delivery.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
 const encodingOf = (delivery: Delivery): string | undefined =>
   delivery.headers.find(([name]) => name.toLowerCase() === 'content-encoding')?.[1];
+/** The delivery as a parser that decoded its body passes it on: without Content-Encoding. */
+const withoutEncoding = (delivery: Delivery): Delivery => ({
+  ...delivery,
+  headers: delivery.headers.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
+});
 /** Whether express.json() (its default `type`) reads this delivery's body. */
 const parsedByExpressJson = (delivery: Delivery): boolean =>
   /^application\/json\s*(?:;|$)/i.test(typeOf(delivery)) && delivery.method !== 'GET';
@@ -132,27 +137,27 @@ const ALLOWED_DIFFERENCES: readonly AllowedDifference[] = [
     answer: { status: 405, error: undefined, allow: 'POST', events: [] },
   },
   {
-    name: 'express.json() decodes Content-Encoding before the route',
-    reason:
-      'the parser inflates the body (and reads an empty Content-Encoding as identity), so the route takes the body as decoded; it answers as node:http does to the same body sent without Content-Encoding',
-    doors: ['express.json()'],
-    covers: (delivery) => parsedByExpressJson(delivery) && encodingOf(delivery) !== undefined,
-    answer: (delivery) => ({
-      ...delivery,
-      headers: delivery.headers.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
-    }),
-  },
-  {
     name: 'express.json() passes the route a value, not the bytes, of a body with no declared length',
     reason:
-      'a chunked body has no Content-Length, and the parser keeps only the value it parsed: the route measures the re-serialised value against maxBodyBytes (the parser’s own limit bounds what is read); it answers as node:http does to that text',
+      'a chunked body has no Content-Length, and the parser keeps only the value it parsed: the route measures the re-serialised value against maxBodyBytes (the parser’s own limit bounds what is read); it answers as node:http does to that text, sent without Content-Encoding (the parser decoded it)',
     doors: ['express.json()'],
     covers: (delivery) =>
       parsedByExpressJson(delivery) &&
       delivery.framing === 'chunked' &&
       delivery.body.byteLength > maxBodyBytes &&
       reserialised(delivery) !== undefined,
-    answer: (delivery) => ({ ...delivery, body: encoder.encode(reserialised(delivery)!) }),
+    answer: (delivery) => ({
+      ...withoutEncoding(delivery),
+      body: encoder.encode(reserialised(delivery)!),
+    }),
+  },
+  {
+    name: 'express.json() decodes Content-Encoding before the route',
+    reason:
+      'the parser inflates the body (and reads an empty Content-Encoding as identity), so the route takes the body as decoded; it answers as node:http does to the same body sent without Content-Encoding',
+    doors: ['express.json()'],
+    covers: (delivery) => parsedByExpressJson(delivery) && encodingOf(delivery) !== undefined,
+    answer: withoutEncoding,
   },
   {
     name: 'express.json() repairs bytes that are not UTF-8',
