@@ -128,7 +128,8 @@ const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
  * `express.json()` parsed from a JSON body (Content-Type `application/json` or `…+json`),
  * re-serialised. Anything else is not what the sender posted — nothing at all (a middleware read
  * the stream and kept the bytes elsewhere: the body is out of reach, not empty), a parsed form
- * (`express.urlencoded()`), text a decoder repaired (U+FFFD: the bytes were not UTF-8), a string
+ * (`express.urlencoded()`), text or a parsed value holding U+FFFD (what a decoder puts in place
+ * of bytes that are not UTF-8; the Fetch handler refuses those bytes), a string
  * whose UTF-8 length is not the Content-Length of an unencoded body (the one
  * `express.json({ strict: false })` unwrapped from a JSON string) — and throws a PaymentsError
  * (500 `handler_failed`, so the sender retries) that says how to mount the route.
@@ -146,7 +147,8 @@ function bufferedBody(req: NodeRequest): Uint8Array | undefined {
     }
   }
   if (typeof body === 'object' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-    return encoder.encode(JSON.stringify(body));
+    const text = JSON.stringify(body);
+    if (!text.includes('\uFFFD')) return encoder.encode(text);
   }
   throw new PaymentsError(
     "toNodeListener: req.body is not the posted body (a middleware such as express.urlencoded() already read it); mount the webhook route before it, or give it express.raw({ type: '*/*' })",
@@ -243,10 +245,10 @@ function asWritten(url: URL, pathAndQuery: string): URL {
  * is refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so
  * there is one implementation). It reads the raw stream itself (no further than the handler's
  * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or takes what a body parser left in
- * `req.body`: `express.raw()`'s Buffer, `express.text()`'s text, or the value `express.json()`
+ * `req.body` (over `maxBodyBytes` by its length or its Content-Length: 413): `express.raw()`'s Buffer, `express.text()`'s text, or the value `express.json()`
  * parsed from a JSON body, re-serialised. A parser's output that is not the posted body (a form
- * `express.urlencoded()` parsed, text that was not UTF-8, a string `express.json({ strict: false })`
- * unwrapped from a JSON string), and a body a middleware read and left out of `req.body`, are
+ * `express.urlencoded()` parsed, text or a parsed JSON value holding U+FFFD (bytes that were not
+ * UTF-8, decoded), a string `express.json({ strict: false })` unwrapped from a JSON string), and a body a middleware read and left out of `req.body`, are
  * answered 500 `handler_failed`, and `onError` gets a `PaymentsError` saying to mount the route
  * before body parsers or give it `express.raw()`. A stream it would read itself whose
  * Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a parser's
