@@ -99,6 +99,32 @@ describe('the Fetch handler and a body longer than its Content-Length', () => {
   );
 });
 
+describe('the Fetch handler and a body stream that does not give bytes', () => {
+  it.each([
+    ['one string over the cap', [`${body}${' '.repeat(10_000)}`]],
+    ['several strings', [body, ' '.repeat(10_000)]],
+  ])(
+    'refuses a stream of strings (500 handler_failed: the Request was built wrong), whatever maxBodyBytes says: %s',
+    async (_name, strings) => {
+      const { handler, events, refusals } = route({ maxBodyBytes: 100 });
+      // A string chunk has no byteLength to count against the cap.
+      const stream = new ReadableStream<string>({
+        start(controller) {
+          for (const chunk of strings) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+      const url = await signCallbackUrl('https://shop.example/hooks', { secret, reference: '123456789012' });
+      const request = new Request(url, { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+      const response = await handler(request);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: 'handler_failed' });
+      expect(events).toEqual([]);
+      expect(refusals).toEqual([expect.stringMatching(/^500 handler_failed .*not bytes/)]);
+    },
+  );
+});
+
 describe('toNodeListener behind a body parser (express 5)', () => {
   const parserHelp = /not the posted body.*mount the webhook route before it.*express\.raw/;
 
