@@ -432,6 +432,13 @@ async function readChunks(
       return 'timeout';
     }
     if (next.done) break;
+    if (!(next.value instanceof Uint8Array)) {
+      // A Request built in process can stream strings; they have no byte length to hold to `max`.
+      await reader.cancel().catch(() => undefined);
+      throw new PaymentsError(
+        'The callback Request body stream gave a chunk that is not bytes (Uint8Array); build the Request with a byte stream, a string or a Buffer',
+      );
+    }
     total += next.value.byteLength;
     if (total > max) {
       await reader.cancel().catch(() => undefined);
