@@ -58,6 +58,10 @@ const mobileMoneyResponseStatuses: [Value, Says][] = [
   [406, 'failure'],
   [500, 'failure'],
   ['OK', 'unrecognised'],
+  // A code is a whole number from 0 written with at most 9 digits, as a number as in a string.
+  [-406, 'unrecognised'],
+  ['-406', 'unrecognised'],
+  [1_000_000_000, 'unrecognised'],
   [MISSING, 'missing'],
 ];
 const payoutStatuses: [Value, Says][] = [
