@@ -22,7 +22,7 @@
  * | shape | success key present | success key absent | `amount captured` | `amount_captured` | — | `payout_fee` |
  * | `payment status` / `payment_status` (each one present) | `Payment complete.` | `Payment incomplete.` | yes | yes | yes | when present |
  * | `paid` | `'True'` | `'False'` | yes | yes | yes | when present |
- * | `response_status` | 200 | any other integer | — | yes | — | — |
+ * | `response_status` | 200 | any other code (a whole number from 0, at most 9 digits) | — | yes | — | — |
  * | `status` | `Success` | `Failed` | — | — | — | yes |
  *
  * Status words are read with surrounding ASCII blanks (space, tab, line breaks; not NBSP or other
@@ -35,7 +35,7 @@
  * status key (`response_status` in a card payload, `status` in a mobile-money one), or a signal
  * key spelt another way (`Paid`, `paymentStatus`, `payment-status`, `response status`: letter
  * case, blanks, `_` and `-` ignored). A `status` outside a payout is read as `Success` / `Failed`
- * or as a code (200 success, any other integer failure). Such a signal can only agree or make
+ * or as a code (200 success, any other code failure). Such a signal can only agree or make
  * the outcome undecidable; it is never required.
  *
  * **3. The signals decide**, top row first:
@@ -372,10 +372,16 @@ const shapeSignal = (payload: Record<string, unknown>, successKey: string): Sign
   shape: true,
 });
 
-/** Mobile money only: 200 on success, a failure code (406 for insufficient funds) otherwise. */
+/** The largest code: nine digits, in a number as in a string. */
+const MAX_CODE = 999_999_999;
+
+/**
+ * Mobile money only: 200 on success, a failure code (406 for insufficient funds) otherwise. A code
+ * is a whole number from 0 with at most nine digits, given as a number or a string of digits.
+ */
 function readResponseStatus(value: unknown): Says {
   const code =
-    typeof value === 'number' && Number.isSafeInteger(value)
+    typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_CODE
       ? value
       : typeof value === 'string' && /^(?:0|[1-9]\d{0,8})$/.test(value)
         ? Number(value)
