@@ -479,6 +479,22 @@ describe('the redirect card success contradiction (paid False + Payment complete
   });
 });
 
+describe('a byte order mark before the JSON', () => {
+  const json = JSON.stringify(cardSuccess);
+
+  it('is read the same in a string as in bytes: one leading BOM is skipped', () => {
+    const bytes = new TextEncoder().encode(`\uFEFF${json}`);
+    expect(parseCallback(bytes).type).toBe('payment.card.succeeded');
+    expect(parseCallback(`\uFEFF${json}`).type).toBe('payment.card.succeeded');
+  });
+
+  it('two are not JSON, in a string as in bytes', () => {
+    const text = `\uFEFF\uFEFF${json}`;
+    expect(safeParseCallback(new TextEncoder().encode(text)).error?.reason).toBe('invalid_json');
+    expect(safeParseCallback(text).error?.reason).toBe('invalid_json');
+  });
+});
+
 describe('rejections name the closest variant and the keys, never a value', () => {
   const without = <T extends object>(payload: T, key: keyof T) => {
     const copy: Record<string, unknown> = { ...(payload as Record<string, unknown>) };
