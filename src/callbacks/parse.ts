@@ -65,14 +65,18 @@ export type SafeParseCallbackResult =
   | { readonly success: true; readonly event: CallbackEvent; readonly error?: never }
   | { readonly success: false; readonly error: CallbackParseError; readonly event?: never };
 
+/** Refuses bytes that are not UTF-8; skips one leading byte order mark. */
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** The body as a value: parsed when it is JSON text or bytes, as given otherwise. */
+/**
+ * The body as a value: parsed when it is JSON text or bytes, as given otherwise. One leading byte
+ * order mark is skipped, in a string as in bytes.
+ */
 function readBody(body: unknown): unknown {
   if (typeof body !== 'string' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) return body;
   let text: string;
   try {
-    text = typeof body === 'string' ? body : decoder.decode(body);
+    text = typeof body !== 'string' ? decoder.decode(body) : body.startsWith('\uFEFF') ? body.slice(1) : body;
   } catch {
     throw new CallbackParseError('Callback body is not valid UTF-8 text', { reason: 'invalid_json' });
   }
