@@ -590,6 +590,17 @@ describe('PaymentsClient({ transactions }): initiating again under a recorded re
   });
 });
 
+describe('PaymentsClient({ transactions }): a 200 that does not say initiated', () => {
+  it('is an ApiError, and the record stays pending: the service may have started the payment', async () => {
+    const { client: vague, sent } = clientAnswering(() =>
+      Response.json({ message: 'Payment Failed', status: 200 }),
+    );
+    await expect(vague.initiateMobileMoneyPayment(stkPush('TRK-VAGUE-200'))).rejects.toBeInstanceOf(ApiError);
+    expect(sent).toHaveLength(1);
+    expect(await tracker.get('TRK-VAGUE-200')).toMatchObject({ state: 'pending' });
+  });
+});
+
 describe('PaymentsClient({ transactions }): when the tracker cannot follow a refusal', () => {
   it("a refusal whose record the store cannot expire: the ApiError, carrying the store's error; the record stays pending", async () => {
     const store = createMemoryTransactionStore();
