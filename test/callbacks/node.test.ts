@@ -579,3 +579,24 @@ describe('toNodeListener: one implementation', () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe('toNodeListener: a message node:http refuses, passed on by another runtime', () => {
+  it('refuses a body whose Content-Length is given twice (400 invalid_payload), closing the connection', async () => {
+    const { handler, events } = makeHandler();
+    const listener = toNodeListener(handler);
+    const base = await listen(
+      http.createServer((req, res) => {
+        // What Bun's node:http hands over for a Content-Length given twice: both lines, one length.
+        req.rawHeaders.push('content-length', req.headers['content-length'] ?? '');
+        listener(req, res);
+      }),
+    );
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '1003' });
+    const body = JSON.stringify(checkoutFailure);
+    const response = await rawPost(url, [body], { 'content-length': String(Buffer.byteLength(body)) });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual({ error: 'invalid_payload' });
+    expect(response.connection).toBe('close');
+    expect(events).toEqual([]);
+  });
+});

