@@ -252,7 +252,9 @@ function asWritten(url: URL, pathAndQuery: string): URL {
  * answered 500 `handler_failed`, and `onError` gets a `PaymentsError` saying to mount the route
  * before body parsers or give it `express.raw()`. A stream it would read itself whose
  * Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a parser's
- * output is taken as inflated). The Request URL is built from
+ * output is taken as inflated). A message with Content-Length given more than once (node:http
+ * refuses it itself; another runtime's node:http may pass it on) is answered 400
+ * `invalid_payload`, unread. The Request URL is built from
  * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
  * header (under node:http2's compatibility API, `:authority`), which must be one valid
  * `host[:port]`; an absolute-form target must name that same host, and the path must be one the
@@ -339,6 +341,9 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
     method,
     url,
     readBody: async (max, timeoutMs) => {
+      // node:http refuses such a message before the route runs; a runtime whose parser passes it
+      // on framed the body by one of the lengths, which the route cannot check.
+      if (repeatsContentLength(req)) throw new Error('Content-Length is given more than once');
       const bytes = bufferedBody(req);
       if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
       // What a parser left can be shorter than what was posted (express.json() drops the
@@ -351,6 +356,16 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
     toRequest: () =>
       (request ??= new Request(url ?? 'http://invalid.invalid/', { method, headers: fetchHeaders(req) })),
   };
+}
+
+/** Whether the request has more than one Content-Length line (names compared by length first). */
+function repeatsContentLength(req: NodeRequest): boolean {
+  let lines = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.length === 14 && name.toLowerCase() === 'content-length' && ++lines > 1) return true;
+  }
+  return false;
 }
 
 /** The request's headers as Fetch `Headers` (the body is not included: the core has read it). */
