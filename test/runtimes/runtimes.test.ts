@@ -181,7 +181,7 @@ const runtimeAnswers: Record<'bun' | 'deno', Record<string, Pinned>> = {
     },
     'a chunked body with chunk extensions': {
       because:
-        'Bun\'s chunked decoder refuses a quoted-string chunk extension (`;q="a b"`, RFC 9112 §7.1.1) while the route reads the body: it answers 400 itself and the route hears a failed read',
+        'Bun\'s chunked decoder refuses a quoted-string chunk-extension value holding a space (`;q="a b"`, which RFC 9112 allows) while the route reads the body: Bun answers 400 itself and the route hears a failed read',
       record: parserRefusal(['400 invalid_payload']),
     },
   },
