@@ -241,28 +241,29 @@ function asWritten(url: URL, pathAndQuery: string): URL {
 }
 
 /**
- * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function
- * is refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so
- * there is one implementation). It reads the raw stream itself (no further than the handler's
+ * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function is
+ * refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so there is
+ * one implementation). It reads the raw stream itself (no further than the handler's
  * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or takes what a body parser left in
- * `req.body` (over `maxBodyBytes` by its length or its Content-Length: 413): `express.raw()`'s Buffer, `express.text()`'s text, or the value `express.json()`
- * parsed from a JSON body, re-serialised. A parser's output that is not the posted body (a form
- * `express.urlencoded()` parsed, text or a parsed JSON value holding U+FFFD (bytes that were not
- * UTF-8, decoded), a string `express.json({ strict: false })` unwrapped from a JSON string), and a body a middleware read and left out of `req.body`, are
- * answered 500 `handler_failed`, and `onError` gets a `PaymentsError` saying to mount the route
- * before body parsers or give it `express.raw()`. A stream it would read itself whose
- * Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a parser's
- * output is taken as inflated). A message with Content-Length given more than once (node:http
- * refuses it itself; another runtime's node:http may pass it on) is answered 400
- * `invalid_payload`, unread. The Request URL is built from
- * the path and query of the request-target (`originalUrl` on Express, else `url`) and the Host
- * header (under node:http2's compatibility API, `:authority`), which must be one valid
- * `host[:port]`; an absolute-form target must name that same host, and the path must be one the
- * URL parser keeps as written. Anything else (Host missing or given twice, an HTTP/2 `host` header
- * that is not the `:authority`, a path with dot segments such as `/a/../b` or `/a/%2e%2e/b`, or a
- * backslash) gets 400 `invalid_request` (and `onError` hears of it) before any other check: a
- * router matches the path as written, so the path verified must be that one. Set the handler's `publicOrigin` in
- * production: the host is then checked against it, not against the Host the client sent.
+ * `req.body` (413 when over `maxBodyBytes` by its length or its Content-Length): `express.raw()`'s
+ * Buffer, `express.text()`'s text, or the value `express.json()` parsed from a JSON body,
+ * re-serialised. A parser's output that is not the posted body (a form `express.urlencoded()`
+ * parsed, text or a parsed JSON value holding U+FFFD (bytes that were not UTF-8, decoded), a string
+ * `express.json({ strict: false })` unwrapped from a JSON string), and a body a middleware read and
+ * left out of `req.body`, are answered 500 `handler_failed`, and `onError` gets a `PaymentsError`
+ * saying to mount the route before body parsers or give it `express.raw()`. A stream it would read
+ * itself whose Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a
+ * parser's output is taken as inflated). A message with Content-Length given more than once
+ * (node:http refuses it itself; another runtime's node:http may pass it on) is answered 400
+ * `invalid_payload`, unread. The Request URL is built from the path and query of the request-target
+ * (`originalUrl` on Express, else `url`) and the Host header (under node:http2's compatibility API,
+ * `:authority`), which must be one valid `host[:port]`; an absolute-form target must name that same
+ * host, and the path must be one the URL parser keeps as written. Anything else (Host missing or
+ * given twice, an HTTP/2 `host` header that is not the `:authority`, a path with dot segments such
+ * as `/a/../b` or `/a/%2e%2e/b`, or a backslash) gets 400 `invalid_request` (and `onError` hears of
+ * it) before any other check: a router matches the path as written, so the path verified must be
+ * that one. Set the handler's `publicOrigin` in production: the host is then checked against it,
+ * not against the Host the client sent.
  *
  * @example
  * ```ts
