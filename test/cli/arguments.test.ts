@@ -149,6 +149,26 @@ describe('trigger and sandbox refuse a flag value the payload could not carry', 
     ['a checkout --reference ORDER-7', trigger('checkout.succeeded', '--reference', 'ORDER-7'), 'order_id'],
     ['an empty --brand', trigger('payment.mobile_money.succeeded', '--brand', ''), '--brand'],
     ['an empty --reference', trigger('payment.card.succeeded', '--reference', ''), '--reference'],
+    [
+      '--currency for a mobile-money payload, which carries none',
+      trigger('payment.mobile_money.succeeded', '--currency', 'USD'),
+      '--currency',
+    ],
+    [
+      '--currency for a checkout payload, which carries none',
+      trigger('checkout.succeeded', '--currency', 'KES'),
+      '--currency',
+    ],
+    [
+      '--brand for a card payload, which carries none',
+      trigger('payment.card.succeeded', '--brand', 'M-PESA'),
+      '--brand',
+    ],
+    [
+      '--brand for a payout payload, which carries none',
+      trigger('payout.failed', '--brand', 'M-PESA'),
+      '--brand',
+    ],
   ])('%s exits 2 naming it, posting nothing', async (_, argv, named) => {
     const { io, err, posted } = capture();
     expect(await run(argv, io)).toBe(2);
@@ -160,6 +180,12 @@ describe('trigger and sandbox refuse a flag value the payload could not carry', 
     const { io, err } = capture({ onListening: () => expect.fail('the sandbox started') });
     expect(await run(['sandbox', '--port', '0', '--brand', ''], io)).toBe(2);
     expect(err()).toContain('--brand');
+  });
+
+  it('signs --reference into the URL of a card success, whose payload has no field for it', async () => {
+    const { io, posted } = capture();
+    expect(await run(trigger('payment.card.succeeded', '--reference', 'ORDER-77'), io)).toBe(0);
+    expect(new URL(posted[0]!.url).searchParams.get('hp_ref')).toBe('ORDER-77');
   });
 
   it('a payout in kes carries KES, as the request builders send it', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callbackEventTypes } from '../../src/callbacks/events.js';
 import { parseCallback } from '../../src/callbacks/parse.js';
+import { callbackPayloadOptions } from '../../src/sandbox/payloads.js';
 import {
   callbackSchemas,
   type CardPaymentFailureCallback,
@@ -48,9 +49,7 @@ describe('callback payload builders', () => {
   );
 
   it.each(callbackEventTypes)('buildCallbackPayload(%s) parses as its own type', (type) => {
-    expect(
-      parseCallback(buildCallbackPayload(type, { brand: 'M-PESA', reference: '123456789012' })).type,
-    ).toBe(type);
+    expect(parseCallback(buildCallbackPayload(type)).type).toBe(type);
   });
 
   it('use the spec keys, types and texts (spec §2.9)', () => {
@@ -167,30 +166,58 @@ describe('buildCallbackPayload refuses what the service would never send', () =>
   });
 
   it.each([
-    ['currency', { currency: 'XYZ' }],
-    ['currency', { currency: 'abcd' }],
-    ['brand', { brand: '' }],
-  ] as const)('refuses a bad %s', (name, options) => {
-    const error = refusal(() => buildCallbackPayload('payout.failed', options));
+    ['currency', 'payout.failed', { currency: 'XYZ' }],
+    ['currency', 'payout.failed', { currency: 'abcd' }],
+    ['brand', 'payment.mobile_money.succeeded', { brand: '' }],
+  ] as const)('refuses a bad %s', (name, type, options) => {
+    const error = refusal(() => buildCallbackPayload(type, options));
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(new RegExp(`^buildCallbackPayload: ${name}: `));
   });
 
   it('builds what the callback schemas accept for good values, the currency upper-cased', () => {
+    const reference = { payout: '123456789012', checkout: '42', payment: 'R-1' };
     for (const type of callbackEventTypes) {
-      const reference = type.startsWith('payout.')
-        ? '123456789012'
-        : type.startsWith('checkout.')
-          ? '42'
-          : 'R-1';
+      const carries = callbackPayloadOptions[type];
       const payload = buildCallbackPayload(type, {
-        reference,
         amount: 250,
-        currency: 'usd',
-        brand: 'M-PESA',
+        ...(carries.includes('reference') && { reference: reference[type.split('.')[0] as 'payout'] }),
+        ...(carries.includes('currency') && { currency: 'usd' }),
+        ...(carries.includes('brand') && { brand: 'M-PESA' }),
       });
       expect(callbackSchemas[type].safeParse(payload).success).toBe(true);
       if ('currency' in payload) expect(payload.currency).toBe('USD');
     }
+  });
+
+  it.each([
+    ['payment.mobile_money.succeeded', { currency: 'KES' }, 'currency'],
+    ['payment.mobile_money.failed', { currency: 'USD' }, 'currency'],
+    ['checkout.failed', { currency: 'KES' }, 'currency'],
+    ['payment.card.succeeded', { brand: 'M-PESA' }, 'brand'],
+    ['payment.mobile_money.failed', { brand: 'M-PESA' }, 'brand'],
+    ['checkout.succeeded', { brand: 'M-PESA' }, 'brand'],
+    ['payout.failed', { brand: 'M-PESA' }, 'brand'],
+    ['payment.card.failed', { reference: 'ORDER-7' }, 'reference'],
+    ['payment.mobile_money.succeeded', { reference: 'ORDER-7' }, 'reference'],
+  ] as const)('refuses for %s an option %j its payload has no place for', (type, options, name) => {
+    const error = refusal(() => buildCallbackPayload(type, options));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(
+      new RegExp(`^buildCallbackPayload: ${name}: a ${type.replace('.', '\\.')} payload`),
+    );
+  });
+
+  it('names, per type, the options its payload carries', () => {
+    expect(callbackPayloadOptions).toEqual({
+      'payment.card.succeeded': ['amount', 'currency'],
+      'payment.card.failed': ['amount', 'currency'],
+      'payment.mobile_money.succeeded': ['amount', 'brand'],
+      'payment.mobile_money.failed': ['amount', 'reference'],
+      'checkout.succeeded': ['amount', 'reference'],
+      'checkout.failed': ['amount', 'reference'],
+      'payout.succeeded': ['amount', 'currency', 'reference'],
+      'payout.failed': ['amount', 'currency', 'reference'],
+    });
   });
 });
