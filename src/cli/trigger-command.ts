@@ -17,7 +17,11 @@ import {
   isCallbackEventType,
   unknownEventTypeMessage,
 } from '../sandbox/payload-values.js';
-import { buildCallbackPayload, DEFAULT_MOBILE_MONEY_BRAND } from '../sandbox/payloads.js';
+import {
+  buildCallbackPayload,
+  callbackPayloadOptions,
+  DEFAULT_MOBILE_MONEY_BRAND,
+} from '../sandbox/payloads.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkHttpUrl } from '../validation/url.js';
 import type { CliIo } from './io.js';
@@ -90,13 +94,28 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: st
   return { secret };
 }
 
-async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Outcome> {
+/**
+ * Posts the delivery and says how it went. `given(flag)` is true for a flag typed on the command
+ * line (not its default): `--currency` and `--brand` are refused where the payload has no place
+ * for them.
+ */
+async function trigger(
+  io: CliIo,
+  type: string,
+  flags: TriggerFlags,
+  given: (flag: 'currency' | 'brand') => boolean,
+): Promise<Outcome> {
   if (!isCallbackEventType(type)) return { code: 2, error: unknownEventTypeMessage(type) };
   const reference = checkPayloadReference(type, flags.reference ?? defaultReference(type));
   if (!reference.ok) return { code: 2, error: `--reference: ${reference.message}` };
   const positive = checkWholeNumber(flags.amount, 1);
   const amount = positive.ok ? checkPayloadAmount(type, positive.value) : positive;
   if (!amount.ok) return { code: 2, error: `--amount: ${amount.message}` };
+  for (const flag of ['currency', 'brand'] as const) {
+    if (given(flag) && !callbackPayloadOptions[type].includes(flag)) {
+      return { code: 2, error: `--${flag}: a ${type} payload has no place for it; leave it out` };
+    }
+  }
   const currency = checkCurrency(flags.currency);
   if (!currency.ok) return { code: 2, error: `--currency: ${currency.message}` };
   const brand = checkBrand(flags.brand);
@@ -116,11 +135,13 @@ async function trigger(io: CliIo, type: string, flags: TriggerFlags): Promise<Ou
     // The checks above leave only the reference (well-formed Unicode) for signCallbackUrl to refuse.
     return { code: 2, error: `--reference: ${error instanceof Error ? error.message : String(error)}` };
   }
+  // The payload gets the currency and brand where it has a place for them (defaults included).
+  const carries = callbackPayloadOptions[type];
   const payload = buildCallbackPayload(type, {
-    reference: reference.value,
     amount: amount.value,
-    currency: currency.value,
-    brand: brand.value,
+    reference: reference.value,
+    ...(carries.includes('currency') && { currency: currency.value }),
+    ...(carries.includes('brand') && { brand: brand.value }),
   });
   const body = JSON.stringify(payload);
   let allAccepted = true;
@@ -161,8 +182,8 @@ export function triggerCommand(command: Command, io: CliIo, setExitCode: (code: 
         .argParser(integer('a count', 1, 100))
         .default(1),
     )
-    .action(async (type: string, flags: TriggerFlags) => {
-      const outcome = await trigger(io, type, flags);
+    .action(async (type: string, flags: TriggerFlags, self: Command) => {
+      const outcome = await trigger(io, type, flags, (flag) => self.getOptionValueSource(flag) !== 'default');
       if (outcome.error) io.stderr(`error: ${outcome.error}\n`);
       setExitCode(outcome.code);
     });

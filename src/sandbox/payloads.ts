@@ -408,17 +408,21 @@ export function payoutFailurePayload(input: PayoutPayloadInput): PayoutFailureCa
  * ```ts
  * import { type BuildCallbackPayloadOptions } from 'hosted-payments/testing';
  *
- * const options: BuildCallbackPayloadOptions = { brand: 'M-PESA', reference: 'ORDER-7', amount: 250 };
+ * const options: BuildCallbackPayloadOptions = { reference: 'ORDER-7', amount: 250, currency: 'USD' };
  * ```
  */
 export interface BuildCallbackPayloadOptions {
-  /** Mobile-money brand word; default `'MOBILE-MONEY'`. */
+  /** Mobile-money brand word, for a mobile-money success only; default `'MOBILE-MONEY'`. */
   brand?: string;
-  /** The merchant reference: `transaction_reference`, `order_id` or `reference_id` where the payload has one. */
+  /**
+   * The merchant reference, written where the payload has a field for it: `transaction_reference`
+   * (mobile-money failure), `order_id` (checkout), `reference_id` (payout). The card and
+   * mobile-money success payloads carry none (the reference is in the signed URL).
+   */
   reference?: string;
   /** Amount; default `'1500'`. */
   amount?: string | number;
-  /** Currency; default `'KES'`. */
+  /** Currency, for card and payout payloads (the others carry none); default `'KES'`. */
   currency?: string;
 }
 
@@ -430,6 +434,20 @@ const BUILD_OPTIONS: OptionNames<BuildCallbackPayloadOptions> = {
   currency: true,
 };
 
+/** Which {@link buildCallbackPayload} options each type's payload has a place for. */
+export const callbackPayloadOptions: Readonly<
+  Record<CallbackEventType, readonly (keyof BuildCallbackPayloadOptions)[]>
+> = Object.freeze({
+  'payment.card.succeeded': ['amount', 'currency'],
+  'payment.card.failed': ['amount', 'currency'],
+  'payment.mobile_money.succeeded': ['amount', 'brand'],
+  'payment.mobile_money.failed': ['amount', 'reference'],
+  'checkout.succeeded': ['amount', 'reference'],
+  'checkout.failed': ['amount', 'reference'],
+  'payout.succeeded': ['amount', 'currency', 'reference'],
+  'payout.failed': ['amount', 'currency', 'reference'],
+});
+
 /** The checked value, or a `TypeError` naming the option. */
 function valueOf<T>(name: string, check: Check<T>): T {
   if (!check.ok) throw new TypeError(`buildCallbackPayload: ${name}: ${check.message}`);
@@ -439,7 +457,8 @@ function valueOf<T>(name: string, check: Check<T>): T {
 /**
  * A fresh payload of the given event type with sample values — what the CLI's `trigger` posts.
  * Only what the service could send: an unknown type or option is a `TypeError` naming it, and so
- * are an `amount` that is not a whole number (a mobile-money one above 2^53 too), a `reference` the
+ * are a `currency` or `brand` the type's payload has no place for (a `currency` for mobile money
+ * or a checkout, a `brand` outside a mobile-money success), an `amount` that is not a whole number (a mobile-money one above 2^53 too), a `reference` the
  * payload cannot carry (a payout's is a 12-digit `reference_id`, a checkout's a whole-number
  * `order_id`), a `currency` that is not an ISO 4217 code (one in lower case is upper-cased, as the
  * request builders do) and an empty `brand`.
@@ -459,6 +478,14 @@ export function buildCallbackPayload<T extends CallbackEventType>(
   if (!isCallbackEventType(type))
     throw new TypeError(`buildCallbackPayload: ${unknownEventTypeMessage(type)}`);
   refuseUnknownOptions('buildCallbackPayload', options, BUILD_OPTIONS);
+  // A reference is the delivery's (signed into its URL) even where the payload has no field for it.
+  for (const name of ['currency', 'brand'] as const) {
+    if (options[name] !== undefined && !callbackPayloadOptions[type].includes(name)) {
+      throw new TypeError(
+        `buildCallbackPayload: ${name}: a ${type} payload has no place for it; leave it out`,
+      );
+    }
+  }
   const brand = valueOf('brand', checkBrand(options.brand ?? DEFAULT_MOBILE_MONEY_BRAND));
   const amount = valueOf('amount', checkPayloadAmount(type, options.amount ?? '1500'));
   const currency = valueOf('currency', checkCurrency(options.currency ?? 'KES'));
