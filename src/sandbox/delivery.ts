@@ -155,9 +155,24 @@ function refusalReason(text: string): string | undefined {
   }
 }
 
+/** Where a redirect pointed, as safe to log as the callback URL itself (`?…` for a query). */
+function redirectReason(location: string | null, url: string): string {
+  let target = '(no location)';
+  if (location !== null) {
+    try {
+      target = urlForLog(new URL(location, url).href);
+    } catch {
+      target = '(invalid location)';
+    }
+  }
+  return `redirect to ${target} (not followed)`;
+}
+
 /**
  * The default transport: `POST` the JSON body with `fetch` to the URL exactly as the merchant
- * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer.
+ * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer. A
+ * redirect is not followed: a 301 or 302 would turn the POST into a GET without the callback, and
+ * any redirect would deliver it somewhere the merchant did not name; it counts as not delivered.
  */
 export const fetchTransport: CallbackTransport = async ({ url, body, signal }) => {
   const response = await fetch(url, {
@@ -165,9 +180,13 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
     headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-sandbox' },
     body,
     signal,
+    redirect: 'manual',
   });
   const text = await response.text().catch(() => '');
   if (response.ok) return response.status;
+  if (response.status >= 300 && response.status < 400) {
+    return { status: response.status, reason: redirectReason(response.headers.get('location'), url) };
+  }
   const reason = refusalReason(text);
   return reason ? { status: response.status, reason } : response.status;
 };
