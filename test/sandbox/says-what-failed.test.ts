@@ -86,3 +86,37 @@ describe('a callback route that answers with a redirect', () => {
     },
   );
 });
+
+const endpoints = {
+  payment: '/api/payment/payment-initiate-callback/',
+  checkoutSession: '/checkout.sessions/hosted/redirect/session',
+  payout: '/api/payout/mobile-money-payout',
+} as const;
+
+describe('a body that is JSON but not an object', () => {
+  it.each(
+    Object.values(endpoints).flatMap((path) =>
+      (
+        [
+          ['[]', 'array'],
+          ['null', 'null'],
+          ['"text"', 'string'],
+          ['42', 'number'],
+        ] as const
+      ).map(([body, kind]) => [path, body, kind] as const),
+    ),
+  )(
+    'is refused by %s for %s with 400 saying a JSON object was expected and what came',
+    async (path, body, kind) => {
+      await start();
+      const response = await post(path, body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_request',
+        issues: [
+          { field: '(root)', path: [], code: 'invalid_type', message: `expected a JSON object, got ${kind}` },
+        ],
+      });
+    },
+  );
+});
