@@ -69,14 +69,19 @@ export function refuse(c: Context, status: 400 | 413 | 415, error: string, messa
   return c.json({ error, message, issues: [] }, status);
 }
 
+const kindOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
 /**
- * Reads a JSON body. Anything but a JSON content type is refused with 415 (a web page can post
- * `text/plain` across origins without asking; the service's clients always send JSON), and a
- * body that is not JSON with 400.
+ * Reads a JSON object body (every request of the service is one; `what` names it in a refusal).
+ * Anything but a JSON content type is refused with 415 (a web page can post `text/plain` across
+ * origins without asking; the service's clients always send JSON), a body that is not JSON with
+ * 400, and JSON that is not an object (an array, `null`) with 400 saying what came instead.
  */
 export async function readJsonBody(
   c: SandboxContext,
-): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
+  what: string,
+): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; response: Response }> {
   if (!isJsonContentType(c.req.header('content-type'))) {
     c.set('summary', 'refused: content-type is not application/json');
     const response = refuse(
@@ -88,12 +93,18 @@ export async function readJsonBody(
     return { ok: false, response };
   }
   const text = await c.req.text();
+  let body: unknown;
   try {
-    return { ok: true, body: parseJsonKeepingLongIntegers(text) };
+    body = parseJsonKeepingLongIntegers(text);
   } catch {
     c.set('summary', 'body is not JSON');
     return { ok: false, response: refuse(c, 400, 'invalid_json', 'The request body is not valid JSON.') };
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    const message = `expected a JSON object, got ${kindOf(body)}`;
+    return { ok: false, response: refuseInvalid(c, what, [{ path: [], code: 'invalid_type', message }]) };
+  }
+  return { ok: true, body: body as Record<string, unknown> };
 }
 
 /**

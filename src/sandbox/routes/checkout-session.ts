@@ -18,7 +18,7 @@ export const checkoutPagePath = '/checkout/:sessionId';
 /** Serves `POST /checkout.sessions/hosted/redirect/session`. */
 export function checkoutSessionRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.post(`/${endpointPaths.checkoutSession}`, async (c) => {
-    const read = await readJsonBody(c);
+    const read = await readJsonBody(c, 'checkout session');
     if (!read.ok) return read.response;
     const extra = currencyIssues(read.body, ['amount', 'currency']);
     const parsed = checkBody(checkoutSessionRequestSchema, read.body, { extra });

@@ -86,14 +86,9 @@ function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: Mobile
 /** Serves `POST /api/payment/payment-initiate-callback/`. */
 export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.post(`/${endpointPaths.payment}`, async (c) => {
-    const read = await readJsonBody(c);
+    const read = await readJsonBody(c, 'payment');
     if (!read.ok) return read.response;
     const raw = read.body;
-    if (!isRecord(raw)) {
-      return refuseInvalid(c, 'payment', [
-        { path: [], code: 'invalid_type', message: 'expected a JSON object' },
-      ]);
-    }
     const customer = isRecord(raw.customer_details) ? raw.customer_details : {};
     const method = typeof customer.payment_method === 'string' ? customer.payment_method : '';
     const isCardMethod = method.toUpperCase() === state.cardMethod;

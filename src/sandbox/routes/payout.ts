@@ -25,7 +25,7 @@ function rememberReference(state: SandboxState, reference: string): void {
 /** Serves `POST /api/payout/mobile-money-payout`. */
 export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.post(`/${endpointPaths.payout}`, async (c) => {
-    const read = await readJsonBody(c);
+    const read = await readJsonBody(c, 'payout');
     if (!read.ok) return read.response;
     const extra = currencyIssues(read.body, ['transfer', 'currency']);
     const parsed = checkBody(payoutRequestSchema, read.body, { extra });
