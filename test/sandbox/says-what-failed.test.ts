@@ -120,3 +120,90 @@ describe('a body that is JSON but not an object', () => {
     },
   );
 });
+
+describe('a field of the wrong JSON type', () => {
+  const payout = (transfer: Record<string, unknown>) =>
+    JSON.stringify({
+      customer_details: { full_name: 'John Doe', phone_number: '254712345678', email: 'john@example.com' },
+      destination: {
+        type: 'mobile_wallet',
+        country_code: 'KE',
+        mobile_number: '254712345678',
+        wallet_name: 'M',
+      },
+      transfer: {
+        amount: '100',
+        currency: 'KES',
+        reference_id: 123456789012,
+        description: 'refund',
+        ...transfer,
+      },
+      webhook_endpoint: { webhook_url: 'http://127.0.0.1:9/hooks' },
+    });
+  const checkout = (order_id: unknown) =>
+    JSON.stringify({
+      customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+      amount: { order_id, delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+      redirect_urls: {
+        success_url: 'https://shop.example/ok',
+        failed_url: 'https://shop.example/failed',
+        callback_url: 'http://127.0.0.1:9/hooks',
+      },
+    });
+  const cardPayment = (product: Record<string, unknown>) =>
+    JSON.stringify({
+      customer_details: {
+        full_name: 'Jane Doe',
+        phone_number: '254712345678',
+        email: 'jane@example.com',
+        payment_method: 'CARD',
+      },
+      products: [{ product_name: 'Tea', quantity: 1, unit_price: 10, ...product }],
+      card_details: { card_number: 4242424242424242, expiry_month: 12, expiry_year: 2099, cvc: 123 },
+      callback_details: { transaction_reference: 'ORDER-1', callback_url: 'http://127.0.0.1:9/hooks' },
+    });
+
+  it.each([
+    [
+      'a payout reference_id as a string',
+      endpoints.payout,
+      payout({ reference_id: '123456789012' }),
+      'transfer.reference_id',
+      'expected 12 digits, the first not 0, got string',
+    ],
+    [
+      'a checkout order_id as a string',
+      endpoints.checkoutSession,
+      checkout('1001'),
+      'amount.order_id',
+      'expected a whole number of at least 0, got string',
+    ],
+    [
+      'a checkout order_id with a fraction',
+      endpoints.checkoutSession,
+      checkout(10.5),
+      'amount.order_id',
+      'expected a whole number of at least 0, got a number with a fraction',
+    ],
+    [
+      'a card product quantity as a string',
+      endpoints.payment,
+      cardPayment({ quantity: '2' }),
+      'products[0].quantity',
+      'expected a whole number of at least 1, got string',
+    ],
+    [
+      'a card expiry_month as a boolean',
+      endpoints.payment,
+      cardPayment({}).replace('"expiry_month":12', '"expiry_month":true'),
+      'card_details.expiry_month',
+      'expected a month from 1 to 12, got boolean',
+    ],
+  ])('names the type that came, not only the rule: %s', async (_, path, body, field, message) => {
+    await start();
+    const response = await post(path, body);
+    expect(response.status).toBe(400);
+    const { issues } = (await response.json()) as { issues: { field: string; message: string }[] };
+    expect(issues.map((issue) => [issue.field, issue.message])).toEqual([[field, message]]);
+  });
+});
