@@ -70,7 +70,35 @@ export function refuse(c: Context, status: 400 | 413 | 415, error: string, messa
 }
 
 const kindOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && !Number.isInteger(value)
+        ? 'a number with a fraction'
+        : typeof value;
+
+/** The value at `path` in a parsed body, or undefined. */
+function valueAt(body: unknown, path: readonly (string | number)[]): unknown {
+  let current = body;
+  for (const segment of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
+/**
+ * A wrong-type issue whose message names only the rule ("expected 12 digits, the first not 0")
+ * gets the type that came (", got string"): the merchant sent 12 digits, as a string. Only the
+ * type, never the value.
+ */
+function withTypeGot(issue: ValidationIssue, body: unknown): ValidationIssue {
+  if (issue.code !== 'invalid_type' || issue.message.startsWith('required') || /, got /.test(issue.message))
+    return issue;
+  const value = valueAt(body, issue.path);
+  return value === undefined ? issue : { ...issue, message: `${issue.message}, got ${kindOf(value)}` };
+}
 
 /**
  * Reads a JSON object body (every request of the service is one; `what` names it in a refusal).
@@ -139,7 +167,7 @@ export function checkBody<S extends z.core.$ZodType>(
   const parsed = safeParse(schema, body);
   if (parsed.success && extra.length === 0) return { ok: true, data: parsed.data };
   const issues = parsed.success ? [] : toValidationIssues(parsed.error.issues, options.hints);
-  return { ok: false, issues: [...issues, ...extra] };
+  return { ok: false, issues: [...issues.map((issue) => withTypeGot(issue, body)), ...extra] };
 }
 
 /** 400 naming each field at fault, with its code and message. Never a value. */
