@@ -207,3 +207,58 @@ describe('a field of the wrong JSON type', () => {
     expect(issues.map((issue) => [issue.field, issue.message])).toEqual([[field, message]]);
   });
 });
+
+describe('a request to the wrong path or with the wrong method', () => {
+  const send = (method: string, path: string) =>
+    fetch(`${sandbox!.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}' }),
+    });
+
+  it.each([
+    [
+      'the payment path without its trailing slash',
+      '/api/payment/payment-initiate-callback',
+      'No sandbox endpoint at POST /api/payment/payment-initiate-callback: the payment endpoint is POST /api/payment/payment-initiate-callback/, with a trailing slash.',
+    ],
+    [
+      'the payout path with a trailing slash',
+      '/api/payout/mobile-money-payout/',
+      'No sandbox endpoint at POST /api/payout/mobile-money-payout/: the payout endpoint is POST /api/payout/mobile-money-payout, without a trailing slash.',
+    ],
+    [
+      'a /v1 prefix',
+      '/v1/checkout.sessions/hosted/redirect/session',
+      "No sandbox endpoint at POST /v1/checkout.sessions/hosted/redirect/session: the checkout session endpoint is POST /checkout.sessions/hosted/redirect/session, at the root of the sandbox; drop /v1 from the client's baseUrl.",
+    ],
+    [
+      'a typo',
+      '/api/payments/payment-initiate-callback/',
+      'No sandbox endpoint at POST /api/payments/payment-initiate-callback/: the endpoints are POST /api/payment/payment-initiate-callback/ (card and mobile-money payments), POST /checkout.sessions/hosted/redirect/session (checkout sessions) and POST /api/payout/mobile-money-payout (payouts).',
+    ],
+  ])('answers 404 for %s, naming the endpoint meant', async (_, path, message) => {
+    await start();
+    const response = await send('POST', path);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'not_found', message, issues: [] });
+    expect(logs.find((event) => event.kind === 'request')).toMatchObject({ status: 404, summary: message });
+  });
+
+  it.each([
+    ['GET', endpoints.payment, 'POST'],
+    ['PUT', endpoints.payout, 'POST'],
+    ['GET', endpoints.checkoutSession, 'POST'],
+    ['DELETE', '/checkout/cs_ANY', 'GET, POST'],
+  ])('answers %s %s with 405 and the methods it takes', async (method, path, allow) => {
+    await start();
+    const response = await send(method, path);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toEqual({
+      error: 'method_not_allowed',
+      message: `${path} takes ${allow.replace(', ', ' or ')}, not ${method}.`,
+      issues: [],
+    });
+  });
+});
