@@ -24,6 +24,7 @@ import {
   type SandboxBehaviourOptions,
   type SandboxState,
 } from './sandbox-state.js';
+import { allowedMethods, notFoundMessage, wrongMethodMessage } from './wrong-route.js';
 
 /**
  * The paths the sandbox serves: the service's endpoint paths (card and mobile-money payments
@@ -114,7 +115,10 @@ function logRequests(app: Hono<SandboxEnv>, state: SandboxState): void {
   });
 }
 
-/** `GET /` describes the sandbox; anything unknown is a JSON 404; a crash a JSON 500. */
+/**
+ * `GET /` describes the sandbox; a known path asked with another method is a JSON 405, anything
+ * else unknown a JSON 404 naming the endpoint most likely meant; a crash a JSON 500.
+ */
 function describeAndFallBack(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.get('/', (c) =>
     c.json({
@@ -129,9 +133,19 @@ function describeAndFallBack(app: Hono<SandboxEnv>, state: SandboxState): void {
       testValues: sandboxTestValues,
     }),
   );
-  app.notFound((c) =>
-    c.json({ error: 'not_found', message: `No sandbox endpoint at ${c.req.method} ${c.req.path}` }, 404),
-  );
+  app.notFound((c) => {
+    const { method, path } = c.req;
+    const allow = allowedMethods(path);
+    if (allow !== undefined) {
+      const message = wrongMethodMessage(method, path, allow);
+      c.set('summary', message);
+      c.header('allow', allow);
+      return c.json({ error: 'method_not_allowed', message, issues: [] }, 405);
+    }
+    const message = notFoundMessage(method, path);
+    c.set('summary', message);
+    return c.json({ error: 'not_found', message, issues: [] }, 404);
+  });
   app.onError((error, c) => {
     c.set('summary', `internal error: ${error.name}`);
     return c.json({ error: 'internal_error', message: 'The sandbox failed to handle this request.' }, 500);
