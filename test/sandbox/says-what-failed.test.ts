@@ -262,3 +262,31 @@ describe('a request to the wrong path or with the wrong method', () => {
     });
   });
 });
+
+describe('a payout with the recipient under both customer_details and client_details', () => {
+  it('is refused saying to send it under one of the two, not to check the spelling', async () => {
+    await start();
+    const recipient = { full_name: 'John Doe', phone_number: '254712345678', email: 'john@example.com' };
+    const response = await post(
+      endpoints.payout,
+      JSON.stringify({
+        customer_details: recipient,
+        client_details: recipient,
+        destination: {
+          type: 'mobile_wallet',
+          country_code: 'KE',
+          mobile_number: '254712345678',
+          wallet_name: 'M',
+        },
+        transfer: { amount: '100', currency: 'KES', reference_id: 123456789012, description: 'refund' },
+        webhook_endpoint: { webhook_url: 'http://127.0.0.1:9/hooks' },
+      }),
+    );
+    expect(response.status).toBe(400);
+    const { issues } = (await response.json()) as { issues: { field: string; message: string }[] };
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.message).toBe(
+      'unknown key "client_details": the payout recipient goes under customer_details or client_details, not both',
+    );
+  });
+});
