@@ -290,3 +290,57 @@ describe('a payout with the recipient under both customer_details and client_det
     );
   });
 });
+
+describe('a body that cannot be read as JSON', () => {
+  it.each([
+    [
+      'no content-type header',
+      undefined,
+      '{}',
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with the header content-type: application/json (no content-type header was sent).',
+    ],
+    [
+      'a text/plain body',
+      'text/plain;charset=UTF-8',
+      '{}',
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with the header content-type: application/json (got text/plain).',
+    ],
+    [
+      'an empty body',
+      'application/json',
+      '',
+      400,
+      'invalid_json',
+      'The request body is empty: send the request as a JSON object.',
+    ],
+    [
+      'an object sent without JSON.stringify',
+      'application/json',
+      '[object Object]',
+      400,
+      'invalid_json',
+      'The request body is the text "[object Object]": an object was sent without JSON.stringify.',
+    ],
+    [
+      'JSON cut short',
+      'application/json',
+      '{"customer_details": {',
+      400,
+      'invalid_json',
+      'The request body is not valid JSON.',
+    ],
+  ])('says what came for %s', async (_, type, body, status, error, message) => {
+    await start();
+    const response = await fetch(`${sandbox!.url}${endpoints.payment}`, {
+      method: 'POST',
+      headers: type === undefined ? {} : { 'content-type': type },
+      body: type === undefined ? new Uint8Array(Buffer.from(body)) : body,
+    });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual({ error, message, issues: [] });
+  });
+});
