@@ -13,6 +13,11 @@ import { payoutFailurePayload, payoutSuccessPayload } from '../payloads.js';
 import { checkBody, readJsonBody, refuseConflict, refuseInvalid, type SandboxEnv } from '../request-body.js';
 import { MAX_PAYOUT_REFERENCES, type SandboxState } from '../sandbox-state.js';
 
+// The recipient is accepted under either key (the API reference names it customer_details, its
+// example client_details); a payout with both is refused for the key its closest reading left over.
+const BOTH_RECIPIENT_KEYS = 'the payout recipient goes under customer_details or client_details, not both';
+const RECIPIENT_HINTS = { customer_details: BOTH_RECIPIENT_KEYS, client_details: BOTH_RECIPIENT_KEYS };
+
 /** Records `reference` as used, forgetting the oldest beyond {@link MAX_PAYOUT_REFERENCES}. */
 function rememberReference(state: SandboxState, reference: string): void {
   if (state.payoutReferences.size >= MAX_PAYOUT_REFERENCES) {
@@ -28,7 +33,7 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
     const read = await readJsonBody(c, 'payout');
     if (!read.ok) return read.response;
     const extra = currencyIssues(read.body, ['transfer', 'currency']);
-    const parsed = checkBody(payoutRequestSchema, read.body, { extra });
+    const parsed = checkBody(payoutRequestSchema, read.body, { extra, hints: RECIPIENT_HINTS });
     if (!parsed.ok) return refuseInvalid(c, 'payout', parsed.issues);
     const body = parsed.data;
     const { transfer } = body;
