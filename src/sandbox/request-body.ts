@@ -64,6 +64,32 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
 }
 
+/** What came instead of JSON: the media type when it reads as one (never its parameters), or that none did. */
+function describeContentType(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') return 'no content-type header was sent';
+  const type = header.split(';')[0]?.trim().toLowerCase() ?? '';
+  return /^[a-z0-9!#$&^_.+-]{1,40}\/[a-z0-9!#$&^_.+-]{1,60}$/.test(type)
+    ? `got ${type}`
+    : 'got a content-type that is not a media type';
+}
+
+/** Why a body is not JSON, where the likely mistake is plain: nothing sent, or an object sent as is. */
+function describeNotJson(text: string): { summary: string; message: string } {
+  if (text.trim() === '') {
+    return {
+      summary: 'body is empty',
+      message: 'The request body is empty: send the request as a JSON object.',
+    };
+  }
+  if (text.startsWith('[object ')) {
+    return {
+      summary: 'body is "[object Object]"',
+      message: `The request body is the text "[object Object]": an object was sent without JSON.stringify.`,
+    };
+  }
+  return { summary: 'body is not JSON', message: 'The request body is not valid JSON.' };
+}
+
 /** A 4xx answer in the sandbox's one error shape. */
 export function refuse(c: Context, status: 400 | 413 | 415, error: string, message: string) {
   return c.json({ error, message, issues: [] }, status);
@@ -110,13 +136,15 @@ export async function readJsonBody(
   c: SandboxContext,
   what: string,
 ): Promise<{ ok: true; body: Record<string, unknown> } | { ok: false; response: Response }> {
-  if (!isJsonContentType(c.req.header('content-type'))) {
-    c.set('summary', 'refused: content-type is not application/json');
+  const contentType = c.req.header('content-type');
+  if (!isJsonContentType(contentType)) {
+    const came = describeContentType(contentType);
+    c.set('summary', `refused: content-type is not application/json (${came})`);
     const response = refuse(
       c,
       415,
       'unsupported_media_type',
-      'Send the body as JSON with the header content-type: application/json.',
+      `Send the body as JSON with the header content-type: application/json (${came}).`,
     );
     return { ok: false, response };
   }
@@ -125,8 +153,9 @@ export async function readJsonBody(
   try {
     body = parseJsonKeepingLongIntegers(text);
   } catch {
-    c.set('summary', 'body is not JSON');
-    return { ok: false, response: refuse(c, 400, 'invalid_json', 'The request body is not valid JSON.') };
+    const { summary, message } = describeNotJson(text);
+    c.set('summary', summary);
+    return { ok: false, response: refuse(c, 400, 'invalid_json', message) };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     const message = `expected a JSON object, got ${kindOf(body)}`;
