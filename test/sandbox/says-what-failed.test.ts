@@ -344,3 +344,46 @@ describe('a body that cannot be read as JSON', () => {
     expect(await response.json()).toEqual({ error, message, issues: [] });
   });
 });
+
+describe('completeCheckout on a link it cannot pay', () => {
+  const session = async () => {
+    const response = await post(
+      endpoints.checkoutSession,
+      JSON.stringify({
+        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+        amount: { order_id: 1001, delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+        redirect_urls: {
+          success_url: 'https://shop.example/ok',
+          failed_url: 'https://shop.example/failed',
+          callback_url: 'http://127.0.0.1:9/hooks',
+        },
+      }),
+    );
+    return ((await response.json()) as { checkout_link: string }).checkout_link;
+  };
+
+  it('says the link was already paid, or already failed', async () => {
+    await start({ callbackDelayMs: 60_000 });
+    const paid = await session();
+    const failed = await session();
+    await sandbox!.completeCheckout(paid, { method: 'card' });
+    await sandbox!.completeCheckout(failed, { method: 'card', outcome: 'failure' });
+    await expect(sandbox!.completeCheckout(paid, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${paid}: it was already paid (a checkout is completed once; create another session).`,
+    );
+    await expect(sandbox!.completeCheckout(failed, { method: 'mobile_money' })).rejects.toThrow(
+      `Could not complete the checkout ${failed}: it has already failed (a checkout is completed once; create another session).`,
+    );
+  });
+
+  it('says a link the sandbox does not know is unknown to it, and a sandbox URL that is no checkout page is not one', async () => {
+    await start();
+    const unknown = `${sandbox!.url}/checkout/cs_UNKNOWN`;
+    await expect(sandbox!.completeCheckout(unknown, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${unknown}: the sandbox does not know this link (404); a sandbox forgets its sessions when it restarts.`,
+    );
+    await expect(sandbox!.completeCheckout(`${sandbox!.url}/`, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${sandbox!.url}/: it is not a sandbox checkout page (pass the checkout_link of a session).`,
+    );
+  });
+});
