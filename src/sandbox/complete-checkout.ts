@@ -8,7 +8,10 @@ import type { PaymentMethodKind } from '../callbacks/events.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { sandboxTestValues } from './outcomes.js';
 
-/** The header of the page's answer to its form saying how the payment ended (`paid` or `failed`); browsers ignore it. */
+/**
+ * The header of the checkout page's answers saying the state of its session (`open`, `paid` or
+ * `failed`); browsers ignore it.
+ */
 export const CHECKOUT_STATE_HEADER = 'x-sandbox-checkout-state';
 
 /**
@@ -101,6 +104,11 @@ function formFields(options: CompleteCheckoutOptions): Record<string, string> {
   };
 }
 
+const alreadyCompleted = (checkoutLink: string, state: 'paid' | 'failed'): Error =>
+  new Error(
+    `Could not complete the checkout ${checkoutLink}: ${state === 'paid' ? 'it was already paid' : 'it has already failed'} (a checkout is completed once; create another session).`,
+  );
+
 const decodeAttribute = (value: string): string =>
   value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
 
@@ -138,11 +146,19 @@ export async function completeCheckout(
   checkCompleteOptions(options);
   const page = await fetch(checkoutLink);
   const html = await page.text();
-  if (!page.ok) throw new Error(`The checkout page ${checkoutLink} answered ${page.status}.`);
-  const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
-  if (action === undefined) {
+  const pageState = page.headers.get(CHECKOUT_STATE_HEADER);
+  if (page.status === 404) {
     throw new Error(
-      `Could not complete the checkout ${checkoutLink}: its page shows no payment form (already paid or failed, or not a sandbox checkout page).`,
+      `Could not complete the checkout ${checkoutLink}: the sandbox does not know this link (404); a sandbox forgets its sessions when it restarts.`,
+    );
+  }
+  if (!page.ok)
+    throw new Error(`Could not complete the checkout ${checkoutLink}: its page answered ${page.status}.`);
+  if (pageState === 'paid' || pageState === 'failed') throw alreadyCompleted(checkoutLink, pageState);
+  const action = /<form method="post" action="([^"]*)"/.exec(html)?.[1];
+  if (pageState === null || action === undefined) {
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: it is not a sandbox checkout page (pass the checkout_link of a session).`,
     );
   }
   const submitted = await fetch(new URL(decodeAttribute(action), checkoutLink), {
@@ -153,9 +169,11 @@ export async function completeCheckout(
   await submitted.arrayBuffer();
   const location = submitted.headers.get('location');
   if (submitted.status !== 303 || location === null) {
-    const why =
-      submitted.status === 409 ? 'it was already paid or failed' : `the form answered ${submitted.status}`;
-    throw new Error(`Could not complete the checkout ${checkoutLink}: ${why}.`);
+    const state = submitted.headers.get(CHECKOUT_STATE_HEADER);
+    if (state === 'paid' || state === 'failed') throw alreadyCompleted(checkoutLink, state);
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: the form answered ${submitted.status}.`,
+    );
   }
   const redirectedTo = new URL(location, checkoutLink).href;
   return { paid: submitted.headers.get(CHECKOUT_STATE_HEADER) === 'paid', redirectedTo };

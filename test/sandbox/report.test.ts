@@ -180,11 +180,11 @@ describe('sandbox.completeCheckout', () => {
     const { checkout_link } = await session(client, 7002, url);
     await sandbox.completeCheckout(checkout_link, { method: 'card' });
     await expect(sandbox.completeCheckout(checkout_link, { method: 'card' })).rejects.toThrow(
-      /shows no payment form \(already paid or failed/,
+      /it was already paid \(a checkout is completed once/,
     );
     await expect(
       sandbox.completeCheckout(`${sandbox.url}/checkout/cs_unknown`, { method: 'card' }),
-    ).rejects.toThrow(/answered 404/);
+    ).rejects.toThrow(/does not know this link \(404\)/);
     await sandbox.waitForIdle();
   });
 });

@@ -98,12 +98,16 @@ function sendCheckoutCallback(
 
 async function submitForm(state: SandboxState, c: SandboxContext, session: CheckoutSession) {
   const page = { brand: state.brand, action: `${state.pathPrefix}${c.req.path}` };
-  if (session.state !== 'open') return c.html(renderCheckoutPage(session, page), 409);
+  const completed = () => {
+    c.header(CHECKOUT_STATE_HEADER, session.state);
+    return c.html(renderCheckoutPage(session, page), 409);
+  };
+  if (session.state !== 'open') return completed();
   const form = await c.req.parseBody();
   // Another submit may have completed the page while this body was read. From this check to
   // `session.state` being set below nothing awaits, so exactly one submit completes the page; a
   // submit refused for field errors leaves it open, for the customer to correct.
-  if (session.state !== 'open') return c.html(renderCheckoutPage(session, page), 409);
+  if (session.state !== 'open') return completed();
   const text: FormText = (name) => {
     const value = form[name];
     return typeof value === 'string' ? value.trim() : '';
@@ -134,6 +138,7 @@ export function checkoutPageRoutes(app: Hono<SandboxEnv>, state: SandboxState): 
   app.get(checkoutPagePath, (c) => {
     const session = state.sessions.get(c.req.param('sessionId'));
     if (!session) return c.html(renderCheckoutNotFound(), 404);
+    c.header(CHECKOUT_STATE_HEADER, session.state);
     return c.html(
       renderCheckoutPage(session, { brand: state.brand, action: `${state.pathPrefix}${c.req.path}` }),
     );
