@@ -387,3 +387,18 @@ describe('completeCheckout on a link it cannot pay', () => {
     );
   });
 });
+
+describe('a callback URL on a port fetch refuses to connect to', () => {
+  it('is reported as that port being refused by fetch, not as "bad port"', async () => {
+    await start({ deliveryRetries: 0 });
+    const response = await post(endpoints.payment, mobileMoneyPayment('http://127.0.0.1:6000/hooks'));
+    expect(response.status).toBe(200);
+    const report = await sandbox!.waitForIdle();
+    expect(report.failures).toMatchObject([
+      {
+        attempts: 1,
+        lastAnswer: 'fetch refuses port 6000 (a port browsers block); give your route another port',
+      },
+    ]);
+  });
+});
