@@ -209,6 +209,20 @@ function describeError(error: unknown): string {
 }
 
 /**
+ * `fetch` refuses the ports browsers block (6000, 5060, 10080, …) before connecting, saying only
+ * "bad port"; the service would post to them, so the merchant is told which port and what to do.
+ */
+function blockedPortMessage(url: string): string {
+  let port = '';
+  try {
+    port = ` ${new URL(url).port}`;
+  } catch {
+    // The URL was checked when the payment was accepted; keep the message without the port.
+  }
+  return `fetch refuses port${port} (a port browsers block); give your route another port`;
+}
+
+/**
  * Creates the background delivery queue of the sandbox: each callback is POSTed after
  * `delayMs`, retried with exponential backoff until the merchant answers 2xx (at most
  * `retries` more times), and optionally sent again `duplicates` times once delivered, the way
@@ -362,7 +376,8 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       if (typeof answer === 'number') return { status: answer };
       return answer.reason ? { status: answer.status, reason: answer.reason } : { status: answer.status };
     } catch (cause) {
-      return { error: describeError(cause) };
+      const error = describeError(cause);
+      return { error: error === 'bad port' ? blockedPortMessage(delivery.url) : error };
     } finally {
       clearTimeout(timeout);
       this.inFlight.delete(controller);
