@@ -402,3 +402,27 @@ describe('a callback URL on a port fetch refuses to connect to', () => {
     ]);
   });
 });
+
+describe('a sandbox that cannot listen says which option to change', () => {
+  it('names the port when it is in use, keeping the system code', async () => {
+    const taken = new URL(await listen(() => undefined)).port;
+    const error = await startSandbox({ port: Number(taken), log: false }).then(
+      () => expect.fail('the sandbox started on a port in use'),
+      (reason: unknown) => reason as Error & { code?: unknown },
+    );
+    expect(error.message).toBe(
+      `startSandbox: port ${taken} is in use on 127.0.0.1 (EADDRINUSE); give another port, or 0 for a free one`,
+    );
+    expect(error.code).toBe('EADDRINUSE');
+  });
+
+  it('names the host when it is not an address of this machine', async () => {
+    const error = await startSandbox({ host: 'nonexistent.invalid', log: false }).then(
+      () => expect.fail('the sandbox started'),
+      (reason: unknown) => reason as Error,
+    );
+    expect(error.message).toMatch(
+      /^startSandbox: cannot listen on host nonexistent\.invalid \([A-Z_]+\); give an address of this machine, such as 127\.0\.0\.1$/,
+    );
+  });
+});
