@@ -98,6 +98,22 @@ function describeBinding(address: AddressInfo): { bound: string; url: string } {
 }
 
 /**
+ * Why the sandbox could not listen, naming the option to change; the system `code` is kept, and
+ * the system error is the `cause`.
+ */
+function listenError(error: unknown, port: number, host: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return error;
+  const message =
+    code === 'EADDRINUSE'
+      ? `port ${port} is in use on ${host} (${code}); give another port, or 0 for a free one`
+      : code === 'EACCES'
+        ? `port ${port} needs privileges this process does not have (${code}); give a port above 1023, or 0`
+        : `cannot listen on host ${host} (${code}); give an address of this machine, such as 127.0.0.1`;
+  return Object.assign(new Error(`startSandbox: ${message}`, { cause: error }), { code });
+}
+
+/**
  * Starts the sandbox: a real HTTP server (Hono on Node) implementing the service's four endpoints
  * with the SDK's own schemas, a hosted checkout page, and callbacks delivered with retries.
  * Outcomes follow `sandboxTestValues`. By default it prints one line per delivery attempt to
@@ -143,7 +159,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     });
   } catch (error) {
     engine.close();
-    throw error;
+    throw listenError(error, listenPort ?? 0, host);
   }
   const { bound, url } = describeBinding(server.address() as AddressInfo);
   const port = (server.address() as AddressInfo).port;
