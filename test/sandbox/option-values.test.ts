@@ -65,6 +65,16 @@ describe('the behaviour options of the sandbox', () => {
     });
   }
 
+  it('says what came without quoting it: an empty string is an empty string', async () => {
+    const error = await caught(() => createSandboxApp({ mobileMoneyBrand: '' }));
+    expect((error as Error).message).toMatch(/^createSandboxApp: mobileMoneyBrand .*, got an empty string$/);
+  });
+
+  it("points a log given as a format name at createSandboxLogger('json')", async () => {
+    const error = await caught(() => createSandboxApp({ log: 'json' as never }));
+    expect((error as Error).message).toContain("createSandboxLogger('json')");
+  });
+
   it('accepts the documented values, duplicateDeliveries as a boolean or a count', async () => {
     const app = createSandboxApp({
       walletBalance: 0,
