@@ -8,7 +8,13 @@
 
 /** What `value` is, for a message, without quoting a string (it may be a secret put in the wrong place). */
 export const kindOf = (value: unknown): string =>
-  value === null ? 'null' : typeof value === 'string' ? 'a string' : typeof value;
+  value === null
+    ? 'null'
+    : value === ''
+      ? 'an empty string'
+      : typeof value === 'string'
+        ? 'a string'
+        : typeof value;
 
 /**
  * `value` when it is a whole number from `min` (default 1) to `max` (default

@@ -83,6 +83,11 @@ export function checkSandboxOptionValues(where: string, options: UncheckedOption
   checkWord(where, 'mobileMoneyBrand', options.mobileMoneyBrand, "'M-PESA'");
   checkWord(where, 'cardPaymentMethod', options.cardPaymentMethod, "'CARD'");
   checkFunction(where, 'random', options.random);
+  if (typeof options.log === 'string') {
+    throw new TypeError(
+      `${where}: log must be false or a logger, got a string; for a format, give createSandboxLogger('json') or createSandboxLogger('pretty')`,
+    );
+  }
   if (options.log !== false) {
     checkFunction(where, 'log', options.log, "false or a logger (createSandboxLogger('pretty')), ");
   }
