@@ -80,6 +80,7 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas } from './schemas.js';
+import { isPlainObject, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
 export interface AcceptedCallback {
@@ -729,14 +730,6 @@ const notValid = (
     issues,
     type,
   );
-
-const typeName = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-
-const isPlainObject = (value: object): boolean => {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
 
 /** Shallow own-key copy that cannot set a prototype (`__proto__` is defined, not assigned). */
 function copyOwn(source: Record<string, unknown>): Record<string, unknown> {

@@ -2,6 +2,7 @@
 // (zod issues can carry `input`; it is dropped here).
 import * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
+import { typeName } from './values.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -19,7 +20,7 @@ const typeMessages: z.core.$ZodErrorMap = (issue) =>
   issue.code === 'invalid_type'
     ? issue.input === undefined
       ? `required (expected ${issue.expected})`
-      : `expected ${issue.expected}, got ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`
+      : `expected ${issue.expected}, got ${typeName(issue.input)}`
     : undefined;
 
 /** A zod error for an option that is not valid: its message, and the issue code `invalid_option`. */

@@ -10,6 +10,7 @@ import type * as z from 'zod/mini';
 import type { ValidationIssue } from '../errors.js';
 import { formatIssuePath } from '../errors.js';
 import { safeParse, toValidationIssues, type UnknownKeyHints } from '../internal/issues.js';
+import { typeName } from '../internal/values.js';
 
 /** Hono's environment of the sandbox: each route leaves a secret-free summary for the log. */
 export interface SandboxEnv {
@@ -96,13 +97,7 @@ export function refuse(c: Context, status: 400 | 413 | 415, error: string, messa
 }
 
 const kindOf = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'array'
-      : typeof value === 'number' && !Number.isInteger(value)
-        ? 'a number with a fraction'
-        : typeof value;
+  typeof value === 'number' && !Number.isInteger(value) ? 'a number with a fraction' : typeName(value);
 
 /** The value at `path` in a parsed body, or undefined. */
 function valueAt(body: unknown, path: readonly (string | number)[]): unknown {

@@ -5,6 +5,7 @@ import { callbackSchemas } from '../callbacks/schemas.js';
 import { MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { isPlainObject } from '../internal/values.js';
 import {
   checkCurrency,
   checkPayloadAmount,
@@ -74,13 +75,6 @@ const issueMessage = (issue: z.core.$ZodIssue): string =>
   issue.code === 'invalid_value'
     ? `expected ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}`
     : issue.message;
-
-/** An object literal (or one without a prototype): what `overrides` is read as, key by key. */
-const isPlainObject = (value: unknown): boolean => {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-};
 
 /** What a value that is not a plain object is, without showing it: `an array`, `a Map`, `a string`. */
 function describe(value: unknown): string {
