@@ -159,6 +159,27 @@ describe('waitFor', () => {
     });
   });
 
+  // A Redis without commandTimeout, a database under a lock: the first read never answers.
+  it('keeps its timeout and its signal while the store does not answer the first read', async () => {
+    const silent: TransactionStore = {
+      ...createMemoryTransactionStore(),
+      get: () => new Promise<never>(() => undefined),
+    };
+    const tracker = createTransactionTracker({ store: silent });
+    const outcome = (wait: Promise<unknown>) =>
+      Promise.race([
+        wait.catch((e: unknown) => e),
+        new Promise((r) => setTimeout(() => r('still waiting after 1 s'), 1_000)),
+      ]);
+    const timedOut = await outcome(tracker.waitFor('ORD-HANG', { timeout: 20 }));
+    expect(timedOut).toBeInstanceOf(TransactionTimeoutError);
+    expect(timedOut).toMatchObject({ reference: 'ORD-HANG', timeoutMs: 20 });
+    const controller = new AbortController();
+    const aborted = outcome(tracker.waitFor('ORD-HANG', { signal: controller.signal }));
+    controller.abort();
+    expect(await aborted).toMatchObject({ name: 'AbortError' });
+  });
+
   it('rejects for a reference never recorded', async () => {
     await expect(createTransactionTracker().waitFor('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
   });
