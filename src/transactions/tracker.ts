@@ -87,8 +87,9 @@ export interface SettleResult {
  */
 export interface WaitForOptions {
   /**
-   * Give up after this many ms with a `TransactionTimeoutError` (a whole number from 1). Default:
-   * the kind's stale limit.
+   * Give up after this many ms from the call with a `TransactionTimeoutError` (a whole number from
+   * 1), also while the store has not answered the first read. Default: the kind's stale limit (the
+   * longest of any kind until the store says which kind it is).
    */
   readonly timeout?: number;
   /** Abort the wait (rejects with the signal's reason when it is an Error, else an `AbortError`). */
@@ -485,15 +486,18 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         waitOptions.timeout === undefined
           ? undefined
           : wholeNumberOption('waitFor', 'timeout', waitOptions.timeout, 0);
+      checkReference(reference);
       if (signal?.aborted) throw abortReason(signal);
-      const first = await mustGet(reference);
-      if (first.state !== 'pending') return first;
-      const timeoutMs = timeoutOption ?? staleAfterMs[first.kind];
+      const started = performance.now();
 
+      // The timeout and the signal hold from the call on, also while the store has not answered the
+      // first read (a Redis without commandTimeout, a locked table). Without `timeout`, the limit is
+      // the kind's, known once the record is read; until then the longest of any kind.
       return new Promise<TransactionRecord>((resolve, reject) => {
-        if (signal?.aborted) return reject(abortReason(signal));
         let finished = false;
         let unwatch: (() => void) | undefined;
+        let poller: ReturnType<typeof setInterval> | undefined;
+        let cancelTimeout: () => void = () => undefined;
         const finish = (settle: () => void): void => {
           if (finished) return;
           finished = true;
@@ -515,31 +519,44 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           );
         };
         const onAbort = (): void => finish(() => reject(abortReason(signal!)));
-
-        let set = waiters.get(reference);
-        if (set === undefined) waiters.set(reference, (set = new Set()));
-        set.add(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
-        const cancelTimeout = after(timeoutMs, () =>
-          finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
-        );
-        const poller = setInterval(check, pollIntervalMs);
-        if (store.watch !== undefined) {
-          // Listening starts after the first read: re-read once it is in place, so a settlement in
-          // between is not missed.
-          store.watch(reference, wake).then(
-            (stop) => {
-              if (finished) stop();
-              else {
-                unwatch = stop;
-                check();
-              }
-            },
-            () => undefined, // polling still covers it
+        const armTimeout = (timeoutMs: number): void => {
+          cancelTimeout();
+          const left = Math.max(0, timeoutMs - Math.floor(performance.now() - started));
+          cancelTimeout = after(left, () =>
+            finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
           );
-        }
-        check();
+        };
+
+        signal?.addEventListener('abort', onAbort, { once: true });
+        armTimeout(timeoutOption ?? Math.max(...Object.values(staleAfterMs)));
+        mustGet(reference).then(
+          (first) => {
+            if (finished) return;
+            if (first.state !== 'pending') return finish(() => resolve(first));
+            if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
+            let set = waiters.get(reference);
+            if (set === undefined) waiters.set(reference, (set = new Set()));
+            set.add(wake);
+            poller = setInterval(check, pollIntervalMs);
+            if (store.watch !== undefined) {
+              // Listening starts after the first read: re-read once it is in place, so a settlement
+              // in between is not missed.
+              store.watch(reference, wake).then(
+                (stop) => {
+                  if (finished) stop();
+                  else {
+                    unwatch = stop;
+                    check();
+                  }
+                },
+                () => undefined, // polling still covers it
+              );
+            }
+            check();
+          },
+          (error: Error) => finish(() => reject(error)),
+        );
       });
     },
 
