@@ -180,6 +180,24 @@ describe('waitFor', () => {
     expect(await aborted).toMatchObject({ name: 'AbortError' });
   });
 
+  // A store without watch, polled every minute: the settlement came between two polls.
+  it('resolves with the settlement the store holds when its timeout comes, instead of saying "still pending"', async () => {
+    const memory = createMemoryTransactionStore();
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: (r) => memory.get(r),
+      update: (r, from) => memory.update(r, from),
+      listPending: (q) => memory.listPending(q),
+    };
+    const waiter = createTransactionTracker({ store, pollIntervalMs: 60_000 });
+    const receiver = createTransactionTracker({ store });
+    await receiver.begin({ reference: 'ORD-LAST', kind: 'card', amount: 1 });
+    const waiting = waiter.waitFor('ORD-LAST', { timeout: 100 });
+    await new Promise((r) => setTimeout(r, 20));
+    await receiver.settle('ORD-LAST', { outcome: 'succeeded' });
+    await expect(waiting).resolves.toMatchObject({ state: 'succeeded' });
+  });
+
   it('rejects for a reference never recorded', async () => {
     await expect(createTransactionTracker().waitFor('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
   });
