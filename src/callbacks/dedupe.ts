@@ -78,7 +78,9 @@ export interface MemoryDedupeStoreOptions {
    */
   readonly maxInProgress?: number;
   /**
-   * Upper bound on how long a key is remembered, whatever `ttlMs` a call passes. Default 24 h.
+   * Upper bound on how long a key is remembered, whatever `ttlMs` a call passes (a call's `ttlMs`
+   * that is not a positive number — `NaN`, `undefined`, `0` — rejects with a `RangeError`, as in
+   * the Redis store, rather than make a claim that does not hold). Default 24 h.
    * `createCallbackHandler` refuses this store (a `TypeError` at creation) when its `dedupeTtlMs`
    * or `processingTimeoutMs` is longer: set it at least as long as `dedupeTtlMs`.
    */
@@ -183,11 +185,19 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
       if (next.done !== true) dropDone(next.value);
     }
   };
-  const ttl = (ttlMs: number): number => Math.min(Math.max(1, ttlMs), maxTtl);
+  // A TTL that is not a positive number would make a claim that never holds (NaN: every
+  // concurrent begin answered 'new') or a 1 ms one: refused, as the Redis store refuses it.
+  const ttl = (ttlMs: number, call: string): number => {
+    if (typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+      throw new RangeError(`${call}: ttlMs must be a positive number of milliseconds, got ${String(ttlMs)}`);
+    }
+    return Math.min(Math.max(1, ttlMs), maxTtl);
+  };
   const roomForClaim = (size: number): boolean =>
     claims.size < maxInProgress && claimBytes + size <= maxBytes;
 
   const claim = (key: string, ttlMs: number): DedupeState => {
+    const expiresIn = ttl(ttlMs, 'begin');
     const at = now();
     if ((done.get(key) ?? 0) > at) return 'done';
     if ((claims.get(key) ?? 0) > at) return 'in_progress';
@@ -198,7 +208,7 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
       for (const [held, expiresAt] of claims) if (expiresAt <= at) dropClaim(held);
       if (!roomForClaim(size)) return 'full';
     }
-    claims.set(key, at + ttl(ttlMs));
+    claims.set(key, at + expiresIn);
     claimBytes += size;
     evictDone();
     return 'new';
@@ -208,9 +218,10 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     begin: (key, ttlMs) => promised(() => claim(key, ttlMs)),
     complete: (key, ttlMs) =>
       promised(() => {
+        const expiresIn = ttl(ttlMs, 'complete');
         dropClaim(key);
         dropDone(key);
-        done.set(key, now() + ttl(ttlMs));
+        done.set(key, now() + expiresIn);
         doneBytes += entryBytes(key);
         evictDone();
       }),
