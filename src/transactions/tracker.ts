@@ -174,8 +174,8 @@ export interface TransactionTracker {
   /**
    * Resolves with the record once it is no longer pending (succeeded, failed or expired) — also
    * when another process sharing the store settles it. Rejects with `TransactionTimeoutError`
-   * after `timeout`, with the signal's reason when aborted, with `UnknownTransactionError` for a
-   * reference never recorded.
+   * after `timeout` when a last read of the store (given at most 1 s) still finds it pending, with
+   * the signal's reason when aborted, with `UnknownTransactionError` for a reference never recorded.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
   /** Pending transactions older than their limit (or `olderThan`), oldest first. */
@@ -314,6 +314,9 @@ export const trackerClock = (tracker: TransactionTracker): (() => number) => clo
 
 /** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
 export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
+
+/** How long `waitFor`, timing out, waits for its last read of the store. */
+const LAST_READ_MS = 1_000;
 
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
 const MAX_WRITES = 32;
@@ -519,19 +522,31 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           );
         };
         const onAbort = (): void => finish(() => reject(abortReason(signal!)));
+        let answered = false; // the store has answered the first read
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
         const armTimeout = (timeoutMs: number): void => {
           cancelTimeout();
           const left = Math.max(0, timeoutMs - Math.floor(performance.now() - started));
-          cancelTimeout = after(left, () =>
-            finish(() => reject(new TransactionTimeoutError(reference, timeoutMs))),
-          );
+          const timeOut = (): void => finish(() => reject(new TransactionTimeoutError(reference, timeoutMs)));
+          cancelTimeout = after(left, () => {
+            if (!answered) return timeOut();
+            // The store has the last word: a settlement that came between two polls is the answer,
+            // not "still pending". A store slow to answer gets LAST_READ_MS.
+            cancelTimeout = after(LAST_READ_MS, timeOut);
+            store
+              .get(reference)
+              .then(
+                (record) => (record !== undefined && record.state !== 'pending' ? wake(record) : timeOut()),
+                timeOut,
+              );
+          });
         };
 
         signal?.addEventListener('abort', onAbort, { once: true });
         armTimeout(timeoutOption ?? Math.max(...Object.values(staleAfterMs)));
         mustGet(reference).then(
           (first) => {
+            answered = true;
             if (finished) return;
             if (first.state !== 'pending') return finish(() => resolve(first));
             if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
