@@ -1,7 +1,21 @@
 // Ways a delivery could reach onEvent twice, or never, through the memory store and the handler's
 // claim / release / complete around onEvent.
-import { describe, expect, it } from 'vitest';
-import { createMemoryDedupeStore } from '../../src/callbacks/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createCallbackHandler,
+  createMemoryDedupeStore,
+  type DedupeStore,
+} from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const payoutSuccess = callbackFixtures['payout.succeeded'];
+const route = 'https://shop.example/webhooks/payments';
+// Lets pending promise work run (setImmediate stays real; only Date is faked in these tests).
+const settled = async () => {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+const post = (url: string, body: string) =>
+  new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 describe('createMemoryDedupeStore given a TTL that is not a positive number', () => {
   // `Number(process.env.CLAIM_TTL)` with the variable unset is NaN: a claim that expires at NaN
@@ -37,5 +51,63 @@ describe('createMemoryDedupeStore given a TTL that is not a positive number', ()
     );
     // The claim stands (a redelivery waits) rather than a replay being processed at once.
     expect(await store.begin('k', 1_000)).toBe('in_progress');
+  });
+});
+
+describe('a claim whose store answered slowly', () => {
+  // A store whose reply arrives late (a Redis under load) has written the claim before the
+  // handler hears 'new': the claim lapses processingTimeoutMs after it was written, not after the
+  // reply. When the first delivery's onEvent then throws, its claim may already be a second
+  // delivery's; releasing it let a third copy run while the second still did.
+  it('does not release a claim that lapsed while the reply was on its way', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const inner = createMemoryDedupeStore();
+      let slowReply: (() => void) | undefined;
+      const store: DedupeStore = {
+        begin: async (key, ttlMs) => {
+          const state = await inner.begin(key, ttlMs);
+          if (slowReply === undefined) await new Promise<void>((resolve) => (slowReply = resolve));
+          return state;
+        },
+        complete: (key, ttlMs) => inner.complete(key, ttlMs),
+        abandon: (key) => inner.abandon(key),
+      };
+      const running: { fail: (error: Error) => void }[] = [];
+      const handler = createCallbackHandler({
+        verify: false,
+        dedupe: store,
+        processingTimeoutMs: 200,
+        onEvent: () => new Promise<void>((_resolve, reject) => void running.push({ fail: reject })),
+      });
+      const delivery = () => handler(post(route, JSON.stringify(payoutSuccess)));
+
+      const first = delivery(); // the claim is written now; its reply comes 150 ms later
+      await settled();
+      expect(slowReply).toBeDefined();
+      vi.advanceTimersByTime(150);
+      slowReply!();
+      await settled();
+      expect(running).toHaveLength(1);
+
+      vi.advanceTimersByTime(70); // 220 ms: the first claim has lapsed
+      void delivery(); // the sender's retry takes the claim over and runs onEvent
+      await settled();
+      expect(running).toHaveLength(2);
+
+      vi.advanceTimersByTime(80); // 300 ms: the first onEvent fails
+      running[0]!.fail(new Error('database down'));
+      expect((await first).status).toBe(500);
+
+      // The second delivery is still in onEvent: a third copy must wait, not run alongside it.
+      const third = delivery();
+      await settled();
+      expect(running).toHaveLength(2);
+      const answer = await third;
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ error: 'in_progress' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
