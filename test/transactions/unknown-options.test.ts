@@ -54,6 +54,26 @@ describe('an unknown option', () => {
   });
 });
 
+// A cron job's stale({ kind: 'mobile-money' }) listed nothing, so nothing was ever expired.
+describe('a kind stale does not know', () => {
+  it.each(['mobile-money', 'MOBILE_MONEY', 'cards', ''])(
+    '%j is refused with a TypeError naming kind, not answered with an empty list',
+    async (kind) => {
+      let t = 1_000_000;
+      const tracker = createTransactionTracker({ now: () => t });
+      await tracker.begin({ reference: 'ORD-1', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+      t += 60 * 60_000;
+      for (const options of [{ kind }, { kind, olderThan: 0 }]) {
+        const listed = await caught(() => tracker.stale(options as never));
+        expect(listed).toBeInstanceOf(TypeError);
+        expect((listed as Error).message).toBe(
+          'stale: kind must be one of card, mobile_money, checkout, payout',
+        );
+      }
+    },
+  );
+});
+
 describe('the documented options', () => {
   it('are accepted', async () => {
     const store = createMemoryTransactionStore({
