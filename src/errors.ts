@@ -132,7 +132,7 @@ export class ValidationError extends PaymentsError {
 
 /**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
- * shape (invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
+ * shape (not labelled `application/json`, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
  *
  * @example
  * ```ts

@@ -727,9 +727,12 @@ const sendWith =
       : custom(new Request(request.url, options), init);
   };
 
+/** `application/json` or a `+json` type, with no charset or UTF-8. */
+const jsonType = /^application\/(?:[\w.-]+\+)?json *(?:; *charset="?utf-8"?)?$/i;
+
 /**
- * A non-2xx, an answer a custom `fetch` got by following a redirect, a body that is not JSON, or
- * one of the wrong shape is an `ApiError`; else the data.
+ * A non-2xx, an answer a custom `fetch` got by following a redirect, a body not labelled or not
+ * written as JSON, or one of the wrong shape is an `ApiError`; else the data.
  */
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
@@ -738,6 +741,17 @@ function parseResponse<S extends z.core.$ZodType>(
   schema: S,
 ): z.output<S> {
   if (!response.ok || response.redirected) throw errorFromResponse(call, response, text);
+  // The service replies with a JSON body: a 2xx that does not say so (HTML, text, no type, two
+  // types, another charset) is not its documented reply, whatever the text looks like.
+  if (!jsonType.test(response.headers.get('content-type') ?? '')) {
+    throw errorFromResponse(call, response, text, [
+      {
+        path: [],
+        code: 'invalid_content_type',
+        message: 'expected the content-type application/json (UTF-8), got another or none',
+      },
+    ]);
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -60,7 +60,10 @@ describe('PaymentsClient errors', () => {
   });
 
   it('turns a 200 that is not JSON into an ApiError with an invalid_json issue', async () => {
-    service.on(PAYOUT, () => new HttpResponse('OK', { status: 200 }));
+    service.on(
+      PAYOUT,
+      () => new HttpResponse('OK', { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
     const error = (await rejection(client().initiatePayout(payoutInput))) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.issues).toEqual([{ path: [], code: 'invalid_json', message: 'the body is not valid JSON' }]);
