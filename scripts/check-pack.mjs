@@ -7,6 +7,9 @@
 //    (`--omit=dev --omit=optional`, next to its own zod, the one required peer), gets ky and
 //    nothing else from us, and `npx hosted-payments sandbox` starts there (the sandbox's web
 //    server and the CLI's parser are bundled into dist/).
+// 3. A merchant whose project already has an optional peer at a major the tests run against (the
+//    root install's, and the oldest's side folder, e.g. test/redis/ioredis-5) can install the
+//    tarball next to it: npm resolves the tree (`npm install --dry-run`) without ERESOLVE.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,6 +107,7 @@ async function checkConsumer(dir) {
   console.log(`check-pack: a production install holds ${[...installed].sort().join(', ')}`);
 
   checkTypes(dir);
+  checkPeers(dir, filename, own);
 
   const url = await startSandboxBin(dir);
   const response = await fetch(url);
@@ -160,6 +164,50 @@ function checkTypes(dir) {
     );
   }
   console.log(`check-pack: ${entries.join(', ')} type-check in the production install (skipLibCheck off)`);
+}
+
+/**
+ * The tarball installs (npm's resolution, `--dry-run`) next to each tested version of each optional
+ * peer: the root devDependency, and the version pinned by the side folder that tests its oldest
+ * major.
+ */
+function checkPeers(dir, filename, own) {
+  const pinned = (folder, name) =>
+    JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).dependencies[name];
+  const tested = { ioredis: [own.devDependencies.ioredis, pinned('test/redis/ioredis-5', 'ioredis')] };
+  for (const [name, versions] of Object.entries(tested)) {
+    for (const version of versions) {
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'consumer',
+          private: true,
+          type: 'module',
+          dependencies: {
+            'hosted-payments': `file:./${filename}`,
+            zod: own.devDependencies.zod,
+            [name]: version,
+          },
+        }),
+      );
+      try {
+        execFileSync(npm, ['install', '--dry-run', '--prefer-offline', '--no-audit', '--no-fund'], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      } catch (error) {
+        const reason =
+          /Could not resolve dependency:\n[^\n]*\n[^\n]*/
+            .exec(error.stderr)?.[0]
+            .replace(/npm error /g, '') ?? error.stderr.split('\n')[0];
+        fail(
+          `a project with ${name}@${version} cannot install the package (${reason}); peerDependencies.${name} is ${own.peerDependencies[name]}`,
+        );
+      }
+      console.log(`check-pack: the package installs next to ${name}@${version}`);
+    }
+  }
 }
 
 /** Starts `npx hosted-payments sandbox` on a free port, waits for its banner, stops it; resolves with its URL. */
