@@ -800,6 +800,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       dedupeKey = callbackDedupeKey(event, signedReference);
       if (store !== undefined) {
+        // Timed from before the call: the store may write the claim long before its reply arrives.
+        const askedAt = Date.now();
         const state: unknown = await store.begin(dedupeKey, processingTimeoutMs);
         if (state === 'done') return received(true);
         if (state === 'in_progress') {
@@ -828,7 +830,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           );
         }
         claimed = true;
-        claimedAt = Date.now();
+        claimedAt = askedAt;
       }
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> | undefined;
