@@ -107,7 +107,7 @@ export interface WaitForOptions {
 export interface StaleOptions {
   /** Pending for longer than this many ms (a whole number from 0). Default: each kind's limit (`staleAfterMs`). */
   readonly olderThan?: number;
-  /** Only this kind. */
+  /** Only this kind (another value is a `TypeError` naming `kind`). */
   readonly kind?: TransactionKind;
   /** At most this many, oldest first (a whole number from 1). Default 1000. */
   readonly limit?: number;
@@ -582,6 +582,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           ? undefined
           : wholeNumberOption('stale', 'olderThan', staleOptions.olderThan, 0, { min: 0 });
       const limit = wholeNumberOption('stale', 'limit', staleOptions.limit, 1_000);
+      // A misspelt kind would list nothing, and a cron job would never expire anything.
+      if (staleOptions.kind !== undefined && !transactionKinds.includes(staleOptions.kind)) {
+        throw new TypeError(`stale: kind must be one of ${transactionKinds.join(', ')}`);
+      }
       const at = now();
       const kinds = staleOptions.kind === undefined ? transactionKinds : [staleOptions.kind];
       // One query per kind, each with its own limit, so young payouts never crowd out stale STK pushes.
