@@ -1,0 +1,73 @@
+// Ways a delivery could reach onEvent twice, or never, through the Redis dedupe store and a real
+// redis-server (killed and restarted where the case needs it).
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallbackHandler } from '../../src/callbacks/index.js';
+import { createRedisDedupeStore } from '../../src/redis/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+const route = 'https://shop.example/webhooks/payments';
+const post = (body: unknown) =>
+  new Request(route, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+
+let server: RedisServer;
+const clients: Redis[] = [];
+const connect = (): Redis => {
+  const client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  client.on('error', () => {}); // reconnect noise while the server is down is expected
+  clients.push(client);
+  return client;
+};
+const reachable = async (client: Redis): Promise<void> => {
+  for (let i = 0; i < 200; i++) {
+    if ((await client.ping().catch(() => undefined)) === 'PONG') return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('redis-server did not come back');
+};
+let counter = 0;
+const freshPayout = () => ({
+  ...callbackFixtures['payout.succeeded'],
+  transaction_id: `PYT-AUDIT-${Date.now()}-${counter++}`,
+});
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+  await server?.stop();
+});
+
+describe('a claim the store could not release', () => {
+  it('is taken over by the retry on the same instance when Redis went away while onEvent failed', async () => {
+    const client = connect();
+    const store = createRedisDedupeStore({ client });
+    let attempts = 0;
+    const handler = createCallbackHandler({
+      verify: false,
+      dedupe: store,
+      onEvent: async () => {
+        attempts += 1;
+        if (attempts === 1) {
+          await server.kill(); // the database and Redis go down together
+          throw new Error('database down');
+        }
+      },
+    });
+    const payload = freshPayout();
+    const first = await handler(post(payload));
+    expect(first.status).toBe(500);
+    await server.start();
+    await reachable(client);
+    // The claim survived (AOF) with processingTimeoutMs (5 min) to run; nobody is processing it.
+    const retry = await handler(post(payload));
+    expect(retry.status).toBe(200);
+    expect(attempts).toBe(2);
+  });
+});
