@@ -68,6 +68,20 @@ describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
     );
   });
 
+  // Redis keys are UTF-8: a lone surrogate becomes U+FFFD, so 'ORD-\uD800' was stored under the
+  // key of 'ORD-\uFFFD' and each reference answered with the other's transaction.
+  it('refuses a reference that is not well-formed Unicode, naming reference, and never answers another transaction', async () => {
+    const tracker = createTransactionTracker({ store: makeStore() });
+    const replacement = await tracker.begin({ ...card, reference: 'ORD-\uFFFD' });
+    for (const reference of ['ORD-\uD800', 'ORD-\uDFFF']) {
+      const begun = await tracker.begin({ ...card, reference }).catch((e: unknown) => e);
+      expect(begun).toBeInstanceOf(ValidationError);
+      expect((begun as ValidationError).issues.map((issue) => issue.path[0])).toEqual(['reference']);
+      await expect(tracker.get(reference)).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(await tracker.get('ORD-\uFFFD')).toEqual(replacement);
+  });
+
   describe('settle checks the callback against the recorded transaction', () => {
     it('refuses a payout callback for a card payment (kind_mismatch), and writes nothing', async () => {
       const tracker = createTransactionTracker({ store: makeStore() });
