@@ -91,3 +91,51 @@ describe('a 2xx whose content-type does not say JSON', () => {
     );
   });
 });
+
+describe('a reply larger than any documented one', () => {
+  const MiB = 1024 * 1024;
+
+  it('is an ApiError after 1 MiB, not an initiation held in memory whole', async () => {
+    const padded = `{"message":"Mobile Payout Initiated","status":200,"pad":"${'x'.repeat(8 * MiB)}"}`;
+    const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], padded));
+    const outcome = await settle(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(outcome).toEqual({ error: expect.any(ApiError) });
+    const error = (outcome as { error: ApiError }).error;
+    expect(error.status).toBe(200);
+    expect(error.issues).toEqual([expect.objectContaining({ path: [], code: 'body_too_large' })]);
+    expect(error.body.length).toBeLessThanOrEqual(MiB);
+    expect(error.body.startsWith('{"message":"Mobile Payout Initiated"')).toBe(true);
+  });
+
+  it('keeps at most 1 MiB of a huge error page in ApiError.body, with its status', async () => {
+    const page = `<html><body>${'<p>Bad gateway</p>'.repeat(MiB)}</body></html>`;
+    const baseUrl = await rawService(http('502 Bad Gateway', ['content-type: text/html'], page));
+    const error = (await settle(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput))) as {
+      error: ApiError;
+    };
+    expect(error.error).toBeInstanceOf(ApiError);
+    expect(error.error.status).toBe(502);
+    expect(error.error.body.length).toBeLessThanOrEqual(MiB);
+  });
+
+  it('stops reading a body that streams without end at 1 MiB, long before the timeout', async () => {
+    const baseUrl = await rawService((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"pad":"');
+      const chunk = 'x'.repeat(64 * 1024);
+      const pour = () => {
+        while (!socket.destroyed && socket.write(chunk));
+        if (!socket.destroyed) socket.once('drain', pour);
+      };
+      pour();
+    });
+    const started = Date.now();
+    const outcome = await settle(
+      new PaymentsClient({ baseUrl, timeout: 15_000 }).initiatePayout(payoutInput),
+    );
+    expect(outcome).toEqual({ error: expect.any(ApiError) });
+    expect((outcome as { error: ApiError }).error.issues).toEqual([
+      expect.objectContaining({ code: 'body_too_large' }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
