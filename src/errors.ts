@@ -132,7 +132,7 @@ export class ValidationError extends PaymentsError {
 
 /**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
- * shape (not labelled `application/json`, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
+ * shape (not labelled `application/json`, over 1 MiB, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
  *
  * @example
  * ```ts
@@ -147,7 +147,7 @@ export class ApiError extends PaymentsError {
   override readonly name = 'ApiError' as const;
   /** HTTP status of the response. */
   readonly status: number;
-  /** The raw response body text; the request's card number, cvc and credential header values (`authorization`, `x-api-key`, …) redacted if echoed. */
+  /** The raw response body text (its first MiB at most); the request's card number, cvc and credential header values (`authorization`, `x-api-key`, …) redacted if echoed. */
   readonly body: string;
   /** The response headers, lower-cased names; the request's secrets redacted if echoed, and a credential header such as `set-cookie` shown as `[redacted]`. */
   readonly headers: Readonly<Record<string, string>>;

@@ -76,7 +76,7 @@ export interface ResponseLogEvent extends RequestLogEvent {
    * shows `[redacted]`.
    */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** The raw response body text, the request's secrets redacted if echoed. */
+  /** The raw response body text (its first MiB at most), the request's secrets redacted if echoed. */
   readonly responseBody: string;
   /** Milliseconds from sending to the whole body read. */
   readonly durationMs: number;
@@ -566,7 +566,7 @@ export class Http {
     const transport = await this.#load(outgoing.operation);
     const call = this.#callState(outgoing, options, headers, beforeSend);
     const started = Date.now();
-    const { response, text } = await this.#exchange(
+    const { response, text, cut } = await this.#exchange(
       transport,
       call,
       outgoing.path,
@@ -584,7 +584,7 @@ export class Http {
         durationMs: Date.now() - started,
       });
     }
-    const data = parseResponse(call, response, text, outgoing.schema);
+    const data = parseResponse(call, response, text, cut, outgoing.schema);
     const issues = outgoing.check?.(data) ?? [];
     if (issues.length > 0) throw errorFromResponse(call, response, text, issues);
     return data;
@@ -659,7 +659,7 @@ export class Http {
     wireText: string,
     headers: Record<string, string>,
     options: RequestOptions,
-  ): Promise<{ response: Response; text: string }> {
+  ): Promise<{ response: Response } & Body> {
     const { deadline, totalTimeout } = call;
     const signal =
       deadline === undefined
@@ -691,7 +691,7 @@ export class Http {
         response = error.response;
       }
       try {
-        return { response, text: await readBody(response, call.attemptStarted + call.timeout, signal) };
+        return { response, ...(await readBody(response, call.attemptStarted + call.timeout, signal)) };
       } catch (error) {
         throw fromFailure(call, error, ky);
       }
@@ -738,9 +738,19 @@ function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,
   text: string,
+  cut: boolean,
   schema: S,
 ): z.output<S> {
   if (!response.ok || response.redirected) throw errorFromResponse(call, response, text);
+  if (cut) {
+    throw errorFromResponse(call, response, text, [
+      {
+        path: [],
+        code: 'body_too_large',
+        message: `expected a body of at most ${maxReplyBytes} bytes; the rest was not read`,
+      },
+    ]);
+  }
   // The service replies with a JSON body: a 2xx that does not say so (HTML, text, no type, two
   // types, another charset) is not its documented reply, whatever the text looks like.
   if (!jsonType.test(response.headers.get('content-type') ?? '')) {
@@ -768,8 +778,17 @@ function parseResponse<S extends z.core.$ZodType>(
   return result.data;
 }
 
+/** The most of a reply's body that is read: every documented reply is far smaller. */
+const maxReplyBytes = 1_048_576;
+
+/** A reply's body text; `cut` when it was longer than {@link maxReplyBytes} and only they were read. */
+interface Body {
+  readonly text: string;
+  readonly cut: boolean;
+}
+
 /**
- * Reads the body until `deadline` (epoch ms) or the caller's abort. It reads through its own
+ * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` (epoch ms) or the caller's abort. It reads through its own
  * reader so that giving up cancels the stream and frees the socket, also with a custom `fetch`
  * that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
  * refused, leaving the connection open).
@@ -778,9 +797,9 @@ async function readBody(
   response: Response,
   deadline: number,
   signal: AbortSignal | undefined,
-): Promise<string> {
+): Promise<Body> {
   const body = response.body;
-  if (body === null) return '';
+  if (body === null) return { text: '', cut: false };
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let stop: (reason: Error) => void = () => undefined;
@@ -801,10 +820,16 @@ async function readBody(
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {
     let text = '';
+    let room = maxReplyBytes;
     for (;;) {
       const chunk = await Promise.race([reader.read(), stopped]);
-      if (chunk.done) return text + decoder.decode();
-      text += decoder.decode(chunk.value, { stream: true });
+      if (chunk.done) return { text: text + decoder.decode(), cut: false };
+      text += decoder.decode(chunk.value.subarray(0, room), { stream: true });
+      room -= chunk.value.byteLength;
+      if (room < 0) {
+        reader.cancel().catch(() => undefined);
+        return { text: text + decoder.decode(), cut: true };
+      }
     }
   } finally {
     clearTimeout(timer);
