@@ -5,7 +5,7 @@
 import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient } from '../../src/index.js';
-import { payoutInput } from '../helpers/inputs.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 
 const documented = '{"message":"Mobile Payout Initiated","status":200}';
 
@@ -138,4 +138,34 @@ describe('a reply larger than any documented one', () => {
     ]);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+});
+
+describe('a mobile-money initiation answered as a card payment', () => {
+  // Card and mobile-money payments share one path, and the service tells them apart by the body:
+  // "Card Payment Initiated" says it took the request for a card payment, so no STK push went out.
+  it.each(['Card Payment Initiated', 'CARD Payment Initiated'])(
+    'is an ApiError naming message, not a mobile-money initiation (%s)',
+    async (message) => {
+      const reply = JSON.stringify({ message, status: 200 });
+      const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], reply));
+      const outcome = await settle(
+        new PaymentsClient({ baseUrl }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+      );
+      expect(outcome).toEqual({ error: expect.any(ApiError) });
+      expect((outcome as { error: ApiError }).error.issues).toEqual([
+        expect.objectContaining({ path: ['message'] }),
+      ]);
+    },
+  );
+
+  it.each(['MOBILE-MONEY Payment Initiated', 'M-PESA Payment Initiated', 'Airtel Money Payment Initiated'])(
+    'still resolves the brand reply %s',
+    async (message) => {
+      const reply = JSON.stringify({ message, status: 200 });
+      const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], reply));
+      await expect(
+        new PaymentsClient({ baseUrl }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+      ).resolves.toEqual({ message, status: 200 });
+    },
+  );
 });
