@@ -77,9 +77,10 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  *   (`callbackDedupeKey`: the type and a SHA-256), so a record costs about the same whatever the
  *   payload carried.
  * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
- *   written anyway; the next `begin` of the same key on this instance takes such a claim over.
- *   On another instance it blocks redeliveries (`'in_progress'`) until it expires, so keep the
- *   handler's `processingTimeoutMs` well inside the sender's retry window.
+ *   written anyway, and when `abandon` fails its claim may still be there; the next `begin` of the
+ *   same key on this instance takes such a claim over. On another instance it blocks redeliveries
+ *   (`'in_progress'`) until it expires, so keep the handler's `processingTimeoutMs` well inside the
+ *   sender's retry window.
  *
  * @example
  * ```ts
@@ -97,7 +98,7 @@ export type RedisDedupeStore = DedupeStore;
 // tell its own claim from another instance's. After a begin whose reply was lost (a timeout, a
 // dropped connection), the next begin of that key on this instance reuses the same claim value:
 // if the lost one was written after all, nobody is processing under it, so it is taken over
-// rather than left to block every redelivery until it expires.
+// rather than left to block every redelivery until it expires. So is a claim whose abandon failed.
 const beginScript = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'new' end
 local value = redis.call('GET', KEYS[1])
@@ -178,24 +179,28 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
   }
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
-  // Claims whose begin failed without an answer (they may or may not have been written).
+  // Claims whose begin failed without an answer (they may or may not have been written), or whose
+  // abandon failed (they may still be there); nobody is processing under them.
   const orphans = new Map<string, string>();
   const maxOrphans = 10_000;
+  const orphan = (key: string, claim: string): void => {
+    orphans.set(key, claim);
+    if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
+  };
 
   return {
     async begin(key, ttlMs): Promise<DedupeState> {
       const ttl = toTtl(ttlMs, 'begin');
       // Taken out at once, so two concurrent begins here never both present the old claim.
-      const orphan = orphans.get(key);
+      const orphaned = orphans.get(key);
       orphans.delete(key);
-      const claim = orphan ?? `processing:${newToken()}`;
+      const claim = orphaned ?? `processing:${newToken()}`;
       let result: unknown;
       try {
         result = await client.eval(beginScript, 1, prefix + key, claim, ttl);
       } catch (error) {
         // The SET may have been applied even though no reply came back: keep the claim value.
-        orphans.set(key, claim);
-        if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
+        orphan(key, claim);
         throw error;
       }
       if (result === 'new') {
@@ -229,7 +234,14 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       const claim = claims.get(key);
       claims.delete(key);
       if (claim === undefined) return;
-      await client.eval(abandonScript, 1, prefix + key, claim);
+      try {
+        await client.eval(abandonScript, 1, prefix + key, claim);
+      } catch (error) {
+        // The claim may still be there, and nobody is processing under it: the next begin of the
+        // key on this instance takes it over rather than answer 'in_progress' until it expires.
+        orphan(key, claim);
+        throw error;
+      }
     },
   };
 }
