@@ -2,7 +2,7 @@
 // redis-server (killed and restarted where the case needs it).
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallbackHandler } from '../../src/callbacks/index.js';
+import { callbackDedupeKey, createCallbackHandler, parseCallback } from '../../src/callbacks/index.js';
 import { createRedisDedupeStore } from '../../src/redis/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
@@ -70,4 +70,34 @@ describe('a claim the store could not release', () => {
     expect(retry.status).toBe(200);
     expect(attempts).toBe(2);
   });
+});
+
+describe("a value under the store's key that the store did not write", () => {
+  // Another application writing under the same prefix, or a hand-made store's '1' left behind:
+  // the store cannot tell what it means, so it must not pass it off as a delivery in progress
+  // (503 'already being processed', Retry-After: 5, for as long as the value stays).
+  it.each(['1', 'DONE', 'processed', ''])(
+    'refuses %j with 500 handler_failed naming the key, without calling onEvent',
+    async (value) => {
+      const client = connect();
+      const prefix = `foreign-${counter++}:`;
+      const payload = freshPayout();
+      await client.set(prefix + callbackDedupeKey(parseCallback(payload)), value);
+      const refusals: string[] = [];
+      let attempts = 0;
+      const handler = createCallbackHandler({
+        verify: false,
+        dedupe: createRedisDedupeStore({ client, prefix }),
+        onEvent: () => void (attempts += 1),
+        onError: (error, { status, reason }) => void refusals.push(`${status} ${reason} ${error.message}`),
+      });
+      const answer = await handler(post(payload));
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({ error: 'handler_failed' });
+      expect(attempts).toBe(0);
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toContain(`${prefix}payout.succeeded:`);
+      expect(refusals[0]).toMatch(/holds a value this store did not write/);
+    },
+  );
 });
