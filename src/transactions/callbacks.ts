@@ -10,6 +10,7 @@
 import type { CallbackEvent, CallbackEventType } from '../callbacks/events.js';
 import { TransactionConflictError, UnknownTransactionError } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
+import { isRecordableReference } from './reference.js';
 import type { SettleResult, TransactionTracker } from './tracker.js';
 
 /** A refusal the handler turns into its answer and an `onError` report. */
@@ -60,9 +61,8 @@ export async function findCallbackTransaction(
   signedReference: string | undefined,
 ): Promise<{ readonly ok: true; readonly record: TransactionRecord } | TransactionRefusal> {
   const reference = signedReference ?? event.reference;
-  // A reference `begin` would refuse (empty, over 256 characters) was never recorded.
-  const recordable = reference !== undefined && reference.length > 0 && reference.length <= 256;
-  const record = recordable ? await tracker.get(reference) : undefined;
+  // A reference `begin` would refuse (empty, over 256 characters, a lone surrogate) was never recorded.
+  const record = isRecordableReference(reference) ? await tracker.get(reference) : undefined;
   if (record === undefined) {
     return refusal(
       'unknown_reference',

@@ -16,6 +16,7 @@ import { callbackSettlement, eventSettles } from './callbacks.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { after } from './options.js';
+import { isRecordableReference } from './reference.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
 import {
   createMemoryTransactionStore,
@@ -35,7 +36,7 @@ import {
  * ```
  */
 export interface BeginTransactionInput {
-  /** The merchant's reference: the one signed into the callback URL (1–256 characters). */
+  /** The merchant's reference: the one signed into the callback URL (1–256 characters, no lone surrogate). */
   readonly reference: string;
   readonly kind: TransactionKind;
   /** Whole units, as sent: `1500`, `1500n` or `'1500'` (stored as `'1500'`). */
@@ -234,12 +235,16 @@ const issue = (path: string, code: string, message: string): ValidationIssue => 
   message,
 });
 
+const referenceIssue = (): ValidationIssue =>
+  issue(
+    'reference',
+    'invalid_reference',
+    'expected a non-empty string of at most 256 characters of well-formed Unicode (no lone surrogate)',
+  );
+
 const checkReference = (reference: unknown): string => {
-  if (typeof reference !== 'string' || reference.length === 0 || reference.length > 256) {
-    throw new ValidationError(
-      [issue('reference', 'invalid_reference', 'expected a non-empty string of at most 256 characters')],
-      { prefix: 'Invalid transaction' },
-    );
+  if (!isRecordableReference(reference)) {
+    throw new ValidationError([referenceIssue()], { prefix: 'Invalid transaction' });
   }
   return reference;
 };
@@ -397,11 +402,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           ? unknownFields(input, BEGIN_FIELDS, 'a transaction')
           : [];
       const reference = input?.reference;
-      if (typeof reference !== 'string' || reference.length === 0 || reference.length > 256) {
-        issues.push(
-          issue('reference', 'invalid_reference', 'expected a non-empty string of at most 256 characters'),
-        );
-      }
+      if (!isRecordableReference(reference)) issues.push(referenceIssue());
       if (!(transactionKinds as readonly unknown[]).includes(input?.kind)) {
         issues.push(issue('kind', 'invalid_kind', `expected one of ${transactionKinds.join(', ')}`));
       }
@@ -438,7 +439,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       return stored;
     },
 
-    get: (reference) => store.get(checkReference(reference)),
+    // async: an invalid reference rejects, as every other call does, rather than throwing.
+    get: async (reference) => store.get(checkReference(reference)),
 
     async settle(reference, input) {
       const { state, outcome } = checkSettlement(input);

@@ -1,0 +1,23 @@
+/**
+ * Which references the tracker records, in one place for `begin`, the reads and the callback
+ * handler's lookup.
+ *
+ * @module
+ */
+
+/**
+ * Whether `reference` can be recorded: 1–256 characters of well-formed Unicode. A lone surrogate
+ * is refused: a store keyed by UTF-8 (Redis) turns it into U+FFFD, and two references would share
+ * one transaction.
+ *
+ * @example
+ * ```ts
+ * isRecordableReference('ORD-1'); // true
+ * isRecordableReference('ORD-\uD800'); // false
+ * ```
+ */
+export const isRecordableReference = (reference: unknown): reference is string =>
+  typeof reference === 'string' &&
+  reference.length > 0 &&
+  reference.length <= 256 &&
+  !/\p{Cs}/u.test(reference);
