@@ -33,7 +33,8 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 /**
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
  * the brand word (M-PESA or another): any non-blank word is taken before ` Payment Initiated`, so
- * parsing never depends on the brand.
+ * parsing never depends on the brand, except the card reply's `Card` (the service shares the path
+ * and took the request for a card payment).
  *
  * @example
  * ```ts
@@ -41,7 +42,10 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
  * ```
  */
 export const mobileMoneyPaymentResponseSchema = z.looseObject({
-  message: initiatedMessage(/^\S(?:.*\S)? Payment Initiated$/, "'<brand> Payment Initiated'"),
+  message: initiatedMessage(
+    /^(?![Cc][Aa][Rr][Dd] P)\S(?:.*\S)? Payment Initiated$/,
+    "'<brand> Payment Initiated' (not the card reply)",
+  ),
   status: z.literal(200),
 });
 /**
