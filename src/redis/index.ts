@@ -71,6 +71,9 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  * - `abandon(key)` releases the claim after a failure so the sender's retry gets through. It only
  *   deletes a claim this store instance still holds: if the claim expired and another instance
  *   took it over, that instance's claim is left alone.
+ * - A value under its key that it did not write (another application using the prefix) makes
+ *   `begin` reject naming the key, so the handler answers 500 `handler_failed` rather than
+ *   guess `'in_progress'` or `'done'`.
  * - It never answers `'full'`: Redis holds as many claims as its memory allows. Keep Redis's
  *   `maxmemory-policy` at `noeviction`, so a record is never dropped before its TTL (a dropped
  *   "done" lets a replay through). The handler's keys are short and fixed-length
@@ -107,7 +110,8 @@ if value == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 'new'
 end
-return 'in_progress'
+if string.sub(value, 1, 11) == 'processing:' then return 'in_progress' end
+return 'foreign'
 `;
 
 const completeScript = `
@@ -209,6 +213,13 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       }
       if (result === 'done') return 'done';
       if (result === 'in_progress') return 'in_progress';
+      // Not a claim or a record of this store's (another application under the same prefix, a
+      // hand-made store's leftover): neither 'done' nor 'in_progress' can be told, so refused.
+      if (result === 'foreign') {
+        throw new Error(
+          `Redis dedupe store: ${prefix + key} holds a value this store did not write (is another application using the prefix '${prefix}'?)`,
+        );
+      }
       throw new Error(`Redis dedupe store: unexpected reply to begin: ${String(result)}`);
     },
 
