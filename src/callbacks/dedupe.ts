@@ -357,7 +357,7 @@ export function sha256HexPortable(text: string): string {
 
 /**
  * The key under which an event is deduplicated: its type, then the SHA-256 of the identifiers
- * its payload carries and of the reference signed into the callback URL — a fixed 81 to 96
+ * its payload carries and of the reference signed into the callback URL — a fixed 78 to 95
  * characters however long the identifiers are. A retried delivery of one callback to the same URL
  * has the same key; a success after a failure of the same payment has another (the type differs),
  * and so does the same payload posted to another order's URL (the signed reference differs: a
