@@ -89,8 +89,8 @@ export interface SettleResult {
 export interface WaitForOptions {
   /**
    * Give up after this many ms from the call with a `TransactionTimeoutError` (a whole number from
-   * 1), also while the store has not answered the first read. Default: the kind's stale limit (the
-   * longest of any kind until the store says which kind it is).
+   * 1), also while the store has not answered the first read. Default: the kind's stale limit,
+   * from the store's first answer (until then, the longest of any kind).
    */
   readonly timeout?: number;
   /** Abort the wait (rejects with the signal's reason when it is an Error, else an `AbortError`). */
@@ -493,11 +493,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           : wholeNumberOption('waitFor', 'timeout', waitOptions.timeout, 0);
       checkReference(reference);
       if (signal?.aborted) throw abortReason(signal);
-      const started = performance.now();
 
       // The timeout and the signal hold from the call on, also while the store has not answered the
       // first read (a Redis without commandTimeout, a locked table). Without `timeout`, the limit is
-      // the kind's, known once the record is read; until then the longest of any kind.
+      // the kind's, counted from the store's first answer; until then the longest of any kind.
       return new Promise<TransactionRecord>((resolve, reject) => {
         let finished = false;
         let unwatch: (() => void) | undefined;
@@ -528,9 +527,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
         const armTimeout = (timeoutMs: number): void => {
           cancelTimeout();
-          const left = Math.max(0, timeoutMs - Math.floor(performance.now() - started));
           const timeOut = (): void => finish(() => reject(new TransactionTimeoutError(reference, timeoutMs)));
-          cancelTimeout = after(left, () => {
+          cancelTimeout = after(timeoutMs, () => {
             if (!answered) return timeOut();
             // The store has the last word: a settlement that came between two polls is the answer,
             // not "still pending". A store slow to answer gets LAST_READ_MS.
