@@ -1,0 +1,69 @@
+// What leaks: the card number, the cvc and the API key must not reach any text a merchant's logs
+// can print of an error — message, stack, String(), JSON, util.inspect with hidden properties at
+// any depth, structuredClone, the cause chain — whatever a custom fetch puts in the error it throws.
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, PaymentsClient, type ClientOptions } from '../../src/index.js';
+import { cardPaymentInput, cvc } from '../helpers/inputs.js';
+
+const apiKey = 'sk_live_Zq9exposureKEY';
+
+/** Every own property (hidden ones too) and every cause, as plain text. */
+function walk(value: unknown, depth = 0): string {
+  if (typeof value !== 'object' || value === null || depth > 16) return String(value);
+  let out = '';
+  for (const key of Reflect.ownKeys(value)) {
+    const field: unknown = (value as Record<PropertyKey, unknown>)[key];
+    out += ` ${String(key)}=${typeof field === 'object' ? walk(field, depth + 1) : String(field)}`;
+  }
+  return out;
+}
+
+/** Every text a log line may be made of. */
+function dumps(error: unknown): string {
+  return [
+    String(error),
+    JSON.stringify(error),
+    inspect(error, { showHidden: true, depth: Infinity }),
+    inspect(structuredClone(error), { showHidden: true, depth: Infinity }),
+    String((error as Error).cause),
+    walk(error),
+  ].join('\n');
+}
+
+/** What of the card and the key a text shows (source positions such as `http.ts:737:13` are no cvc). */
+function leaks(text: string): string[] {
+  const plain = text.replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
+  return [
+    /9999\D{0,3}9999\D{0,3}9999\D{0,3}9995/.test(plain) && 'card number',
+    new RegExp(`(?<!\\d)${cvc}(?!\\d)`).test(plain) && 'cvc',
+    plain.includes('Zq9exposureKEY') && 'api key',
+  ].filter((found) => found !== false);
+}
+
+/** A card payment through `fetch`, which gets the request as the client sends it. */
+async function failWith(fetch: ClientOptions['fetch']): Promise<unknown> {
+  const client = new PaymentsClient({ baseUrl: 'https://payments.example', apiKey, fetch });
+  return client.initiateCardPayment(cardPaymentInput).then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The request as a fetch wrapper might quote it: body and Authorization header. */
+const quote = async (request: Request) =>
+  `${await request.clone().text()} ${request.headers.get('authorization')}`;
+
+describe('a custom fetch whose error carries the request', () => {
+  it('never shows it through the name of the error (cause), whichever way it is printed', async () => {
+    const error = await failWith(async (request) => {
+      const failure = new TypeError('fetch failed');
+      failure.name = `FetchError sending ${await quote(request)}`;
+      throw failure;
+    });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+});
