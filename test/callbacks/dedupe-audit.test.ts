@@ -111,3 +111,32 @@ describe('a claim whose store answered slowly', () => {
     }
   });
 });
+
+describe('a store that rejects with something other than an Error', () => {
+  // A hand-made store passing on a driver's rejection as is (a string, a plain object): onError
+  // must point at the store, not at an onEvent that never ran.
+  it.each([
+    ['a string', 'ECONNRESET'],
+    ['a plain object', { code: 'ETIMEDOUT' }],
+  ])('names the store when begin() rejects with %s', async (_name, thrown) => {
+    const refusals: string[] = [];
+    let attempts = 0;
+    const handler = createCallbackHandler({
+      verify: false,
+      dedupe: {
+        begin: () => Promise.reject(thrown as Error),
+        complete: async () => undefined,
+        abandon: async () => undefined,
+      },
+      onEvent: () => void (attempts += 1),
+      onError: (error, { status, reason }) => void refusals.push(`${status} ${reason} ${error.message}`),
+    });
+    const answer = await handler(post(route, JSON.stringify(payoutSuccess)));
+    expect(await answer.json()).toEqual({ error: 'handler_failed' });
+    expect(answer.status).toBe(500);
+    expect(attempts).toBe(0);
+    expect(refusals).toEqual([
+      "500 handler_failed The dedupe store's begin() threw a value that is not an Error",
+    ]);
+  });
+});
