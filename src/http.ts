@@ -389,7 +389,7 @@ function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
   if (!(error instanceof Error) || depth > 8) return undefined;
   const cause = plainCause(error.cause, secrets, depth + 1);
   const plain = new Error(redactText(error.message, secrets), cause === undefined ? undefined : { cause });
-  plain.name = error.name;
+  plain.name = redactText(error.name, secrets);
   plain.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
   const { code } = error as { code?: unknown };
   if (typeof code === 'number') Object.assign(plain, { code });
