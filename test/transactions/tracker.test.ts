@@ -379,3 +379,55 @@ describe('a store whose update never applies, though the record stays as read', 
     },
   );
 });
+
+describe('a store whose answer is not the record asked for', () => {
+  // A SQL store on a case-insensitive collation (MySQL's default): `WHERE reference = 'ord-1'`
+  // finds the row of 'ORD-1', another order.
+  function caseInsensitiveStore() {
+    const memory = createMemoryTransactionStore();
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: (reference) => memory.get(reference.toUpperCase()),
+      update: (r, from) => memory.update(r, from),
+      listPending: (q) => memory.listPending(q),
+    };
+    return store;
+  }
+
+  it("never settles, expires or answers with another reference's transaction", async () => {
+    const tracker = createTransactionTracker({ store: caseInsensitiveStore() });
+    const other = await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500 });
+    for (const call of [
+      () => tracker.settle('ord-1', { outcome: 'succeeded' }),
+      () => tracker.expire('ord-1'),
+      () => tracker.get('ord-1'),
+      () => tracker.waitFor('ord-1', { timeout: 50 }),
+    ]) {
+      await expect(call()).rejects.toThrow(/store.*"ord-1".*"ORD-1"/);
+    }
+    expect(await tracker.get('ORD-1')).toEqual(other);
+  });
+
+  // A store that maps rows itself and got the state column wrong.
+  it.each([
+    ['a state it does not know', { state: 'Pending' }, /state/],
+    ['a kind it does not know', { kind: 'mpesa' }, /kind/],
+    ['no record at all', 'pending', /not a transaction record/],
+  ])('with %s, waitFor and settle reject naming it, and nothing is written', async (_what, answer, field) => {
+    const memory = createMemoryTransactionStore();
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: async (reference) => {
+        const record = await memory.get(reference);
+        return (typeof answer === 'string' ? answer : { ...record, ...answer }) as TransactionRecord;
+      },
+      update: (r, from) => memory.update(r, from),
+      listPending: (q) => memory.listPending(q),
+    };
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 1500 });
+    await expect(tracker.waitFor('ORD-2', { timeout: 50 })).rejects.toThrow(field);
+    await expect(tracker.settle('ORD-2', { outcome: 'succeeded' })).rejects.toThrow(field);
+    expect(await memory.get('ORD-2')).toMatchObject({ state: 'pending' });
+  });
+});
