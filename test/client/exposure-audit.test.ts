@@ -66,4 +66,36 @@ describe('a custom fetch whose error carries the request', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(leaks(dumps(error))).toEqual([]);
   });
+
+  it.each([
+    ['a Request as its message', async (request: Request) => request],
+    ['a number as its message', async () => 502],
+    [
+      'an object quoting the request as its message',
+      async (request: Request) => ({ sent: await quote(request) }),
+    ],
+  ])('is a ConnectionError for an error with %s, quoting nothing', async (_name, message) => {
+    const error = await failWith(async (request) => {
+      const failure = new TypeError('fetch failed');
+      Object.defineProperty(failure, 'message', { value: await message(request) });
+      throw failure;
+    });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+
+  it('is a ConnectionError for an error whose message or code cannot be read', async () => {
+    for (const property of ['message', 'code', 'stack']) {
+      const error = await failWith(async () => {
+        const failure = new TypeError('fetch failed');
+        Object.defineProperty(failure, property, {
+          get() {
+            throw new Error('unreadable');
+          },
+        });
+        throw failure;
+      });
+      expect(error).toBeInstanceOf(ConnectionError);
+    }
+  });
 });
