@@ -36,6 +36,40 @@ describe('toValidationIssues', () => {
       { path: ['n'], code: 'invalid_type', message: expect.any(String) },
     ]);
   });
+
+  // zod 4.1 to 4.4 (inside the peer range ^4.1.0) report a union of a number and an object
+  // given an object with an unknown key as an invalid_union holding both branches; newer zod
+  // reports the object branch's issue alone (4.5 on). Both must name the unknown key: `retry:
+  // { limit: 2, statusCode: [503] }` was "expected a retry limit or { … }" on zod 4.1.
+  it('reports the object branch of a union given an object, whichever way zod reports it', () => {
+    const unknownKey = {
+      code: 'unrecognized_keys',
+      keys: ['statusCode'],
+      path: [],
+      message: 'Invalid input',
+    };
+    const asZod41 = [
+      {
+        code: 'invalid_union',
+        errors: [
+          [{ code: 'invalid_type', expected: 'number', path: [], message: 'Invalid input' }],
+          [unknownKey],
+        ],
+        path: [],
+        message: 'Invalid input',
+      },
+    ] as unknown as Parameters<typeof toValidationIssues>[0];
+    const asNewerZod = [unknownKey] as unknown as Parameters<typeof toValidationIssues>[0];
+    for (const issues of [asZod41, asNewerZod]) {
+      expect(toValidationIssues(issues, undefined, ['retry'])).toEqual([
+        {
+          path: ['retry', 'statusCode'],
+          code: 'unrecognized_keys',
+          message: expect.stringContaining('"statusCode"'),
+        },
+      ]);
+    }
+  });
 });
 
 describe('the words of an issue a merchant reads', () => {
