@@ -332,14 +332,19 @@ function rootCause(error: unknown): string {
   let code: string | undefined;
   let where: string | undefined;
   let current = error as NetworkCause | undefined;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
-    if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(current.code)) code = current.code;
-    where =
-      addressOf(current.address, current.port) ??
-      addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
-      where;
-    const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
-    current = (current.cause ?? first) as NetworkCause | undefined;
+  try {
+    for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+      if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(current.code))
+        code = current.code;
+      where =
+        addressOf(current.address, current.port) ??
+        addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
+        where;
+      const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
+      current = (current.cause ?? first) as NetworkCause | undefined;
+    }
+  } catch {
+    // A property that throws when read (a getter of a custom fetch's error): what was found stays.
   }
   if (code === undefined) return 'network error';
   return where === undefined ? code : `${code} ${where}`;
@@ -385,16 +390,22 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
  * shows every property of a cause.
  */
 function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
-  if (typeof error === 'string') return redactText(error, secrets);
+  // Only strings are kept (a message may be a Request); a property that throws drops the cause.
+  const text = (value: unknown) => (typeof value === 'string' ? redactText(value, secrets) : undefined);
+  if (typeof error === 'string') return text(error);
   if (!(error instanceof Error) || depth > 8) return undefined;
-  const cause = plainCause(error.cause, secrets, depth + 1);
-  const plain = new Error(redactText(error.message, secrets), cause === undefined ? undefined : { cause });
-  plain.name = redactText(error.name, secrets);
-  plain.stack = error.stack === undefined ? undefined : redactText(error.stack, secrets);
-  const { code } = error as { code?: unknown };
-  if (typeof code === 'number') Object.assign(plain, { code });
-  if (typeof code === 'string') Object.assign(plain, { code: redactText(code, secrets) });
-  return plain;
+  try {
+    const cause = plainCause(error.cause, secrets, depth + 1);
+    const plain = new Error(text(error.message), cause === undefined ? undefined : { cause });
+    plain.name = text(error.name) ?? 'Error';
+    plain.stack = text(error.stack);
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'number') Object.assign(plain, { code });
+    if (typeof code === 'string') Object.assign(plain, { code: text(code) });
+    return plain;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
