@@ -169,3 +169,73 @@ describe('a mobile-money initiation answered as a card payment', () => {
     },
   );
 });
+
+describe('replies the API reference never describes', () => {
+  const json = ['content-type: application/json'];
+  it.each([
+    ['204 No Content', 'HTTP/1.1 204 No Content\r\n\r\n', 'ApiError'],
+    ['205 Reset Content', http('205 Reset Content', json), 'ApiError'],
+    ['304 Not Modified', 'HTTP/1.1 304 Not Modified\r\n\r\n', 'ApiError'],
+    ['a 600', http('600 Odd', json, documented), 'ApiError'],
+    [
+      '101 without an upgrade asked for',
+      'HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\n\r\n',
+      'ConnectionError',
+    ],
+    ['an empty 200', http('200 OK', json), 'ApiError'],
+    ['a 200 of JSON null', http('200 OK', json, 'null'), 'ApiError'],
+    ['a 200 of a JSON array', http('200 OK', json, `[${documented}]`), 'ApiError'],
+    ['a 200 of a JSON number', http('200 OK', json, '200'), 'ApiError'],
+    [
+      'a 200 cut before its content-length',
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n${documented}`,
+      'ConnectionError',
+    ],
+    [
+      'a chunked 200 cut mid-chunk',
+      'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n40\r\n{"message":"Mobile',
+      'ConnectionError',
+    ],
+    [
+      'a 200 with two different content-lengths',
+      `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${documented.length}\r\ncontent-length: 5\r\n\r\n${documented}`,
+      'ConnectionError',
+    ],
+    ['a status line that is not HTTP', 'HTTP/1.1 OK\r\n\r\n', 'ConnectionError'],
+  ])('%s is a typed error, never the initiation', async (_name, reply, name) => {
+    const baseUrl = await rawService(reply);
+    const outcome = await settle(new PaymentsClient({ baseUrl, timeout: 2_000 }).initiatePayout(payoutInput));
+    expect(outcome).toEqual({ error: expect.objectContaining({ name }) });
+  });
+});
+
+describe('a POST the service may have received', () => {
+  it('is sent once, never again, when the connection is reset after its body was read (no retry option)', async () => {
+    for (const retry of [undefined, 0, { limit: 0 }]) {
+      let received = 0;
+      const baseUrl = await rawService((socket) => {
+        received += 1;
+        socket.resetAndDestroy();
+      });
+      const client = new PaymentsClient({ baseUrl, ...(retry === undefined ? {} : { retry }) });
+      const outcome = await settle(client.initiatePayout(payoutInput));
+      expect(outcome).toEqual({ error: expect.objectContaining({ name: 'ConnectionError' }) });
+      expect((outcome as { error: Error }).error.message).toMatch(/may have received the request/);
+      expect(received).toBe(1);
+      await closeServer?.();
+    }
+  });
+
+  it('is sent once on a kept-alive connection the service resets after reading the second call', async () => {
+    let received = 0;
+    const baseUrl = await rawService((socket) => {
+      received += 1;
+      if (received === 1) socket.write(http('200 OK', ['content-type: application/json'], documented));
+      else socket.resetAndDestroy();
+    });
+    const client = new PaymentsClient({ baseUrl });
+    await expect(client.initiatePayout(payoutInput)).resolves.toEqual(JSON.parse(documented));
+    await expect(client.initiatePayout(payoutInput)).rejects.toMatchObject({ name: 'ConnectionError' });
+    expect(received).toBe(2);
+  });
+});
