@@ -124,7 +124,7 @@ describe('a store that rejects with something other than an Error', () => {
     const handler = createCallbackHandler({
       verify: false,
       dedupe: {
-        begin: () => Promise.reject(thrown as Error),
+        begin: () => Promise.reject(thrown as unknown as Error),
         complete: async () => undefined,
         abandon: async () => undefined,
       },
