@@ -802,7 +802,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (store !== undefined) {
         // Timed from before the call: the store may write the claim long before its reply arrives.
         const askedAt = Date.now();
-        const state: unknown = await store.begin(dedupeKey, processingTimeoutMs);
+        let state: unknown;
+        try {
+          state = await store.begin(dedupeKey, processingTimeoutMs);
+        } catch (error) {
+          if (error instanceof Error) throw error;
+          throw new PaymentsError("The dedupe store's begin() threw a value that is not an Error", {
+            cause: error,
+          });
+        }
         if (state === 'done') return received(true);
         if (state === 'in_progress') {
           return refuse(
