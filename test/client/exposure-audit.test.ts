@@ -1,6 +1,7 @@
 // What leaks: the card number, the cvc and the API key must not reach any text a merchant's logs
 // can print of an error — message, stack, String(), JSON, util.inspect with hidden properties at
 // any depth, structuredClone, the cause chain — whatever a custom fetch puts in the error it throws.
+import { createServer, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, PaymentsClient, type ClientOptions } from '../../src/index.js';
@@ -97,5 +98,93 @@ describe('a custom fetch whose error carries the request', () => {
       });
       expect(error).toBeInstanceOf(ConnectionError);
     }
+  });
+});
+
+describe('every stage a card payment can fail at', () => {
+  it.each([
+    [
+      'an AggregateError of errors quoting it',
+      async (request: Request) => new AggregateError([new Error(await quote(request))], 'all failed'),
+    ],
+    ['a Request as cause', async (request: Request) => new TypeError('fetch failed', { cause: request })],
+    [
+      'its Headers as cause',
+      async (request: Request) => new TypeError('fetch failed', { cause: request.headers }),
+    ],
+    [
+      'a URL holding it as cause',
+      async (request: Request) =>
+        new TypeError('fetch failed', {
+          cause: new URL(`https://log.example/?q=${encodeURIComponent(await quote(request))}`),
+        }),
+    ],
+    [
+      'a cause chain quoting it at depth 3',
+      async (request: Request) =>
+        new TypeError('a', { cause: new Error('b', { cause: new Error(await quote(request)) }) }),
+    ],
+    ['a string quoting it', async (request: Request) => quote(request)],
+    ['a plain object holding it', async (request: Request) => ({ request, body: await quote(request) })],
+    [
+      'a DOMException quoting it',
+      async (request: Request) => new DOMException(await quote(request), 'NetworkError'),
+    ],
+  ])('never shows the request when a custom fetch throws %s', async (_name, thrown) => {
+    const error = await failWith(async (request) => {
+      throw await thrown(request);
+    });
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+
+  it('never shows it from a DNS failure, a TLS failure or the hook events', async () => {
+    const events: unknown[] = [];
+    const hooks: ClientOptions['hooks'] = {
+      beforeRequest: (event) => void events.push(event),
+      afterResponse: (event) => void events.push(event),
+    };
+    // Speaks plain HTTP where the client expects a TLS handshake.
+    const sockets: Socket[] = [];
+    const notTls = createServer((socket) => {
+      sockets.push(socket);
+      socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => notTls.listen(0, '127.0.0.1', resolve));
+    const tlsUrl = `https://127.0.0.1:${(notTls.address() as { port: number }).port}`;
+    try {
+      for (const baseUrl of ['http://payments.invalid', tlsUrl]) {
+        const error = await new PaymentsClient({ baseUrl, apiKey, hooks })
+          .initiateCardPayment(cardPaymentInput)
+          .catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(ConnectionError);
+        expect(leaks(dumps(error))).toEqual([]);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => notTls.close(resolve));
+    }
+    expect(events).toHaveLength(2);
+    expect(
+      leaks(`${JSON.stringify(events)}\n${inspect(events, { depth: Infinity, showHidden: true })}`),
+    ).toEqual([]);
+  });
+
+  it('shows no API key or callback secret in util.inspect(client) or JSON.stringify(client)', async () => {
+    const { createTransactionTracker } = await import('../../src/transactions/index.js');
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example',
+      apiKey,
+      headers: { 'x-api-key': apiKey },
+      transactions: { tracker: createTransactionTracker(), secret: 'whsec_Zq9exposureKEY_callbacks' },
+    });
+    const text = [
+      inspect(client, { showHidden: true, depth: Infinity, getters: true }),
+      JSON.stringify(client),
+      String(client),
+      walk(client),
+    ].join('\n');
+    expect(leaks(text)).toEqual([]);
+    expect(text).not.toContain('whsec_');
   });
 });
