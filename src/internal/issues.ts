@@ -45,15 +45,17 @@ export function toValidationIssues(
       issue.errors.every((branch) => branch.length > 0)
     ) {
       // An object union (payout: customer_details | client_details): report the branch that came
-      // closest — first the one that finds no key given unknown (the merchant chose its keys),
-      // then the one with the fewest issues.
-      const unknownKeys = (branch: readonly ZodIssue[]) =>
-        branch.filter((inner) => inner.code === 'unrecognized_keys' && inner.path.length === 0).length;
+      // closest — never one the value is not even of the type of (zod before 4.5 lists those
+      // too), then the one that finds no key given unknown (the merchant chose its keys), then
+      // the one with the fewest issues.
+      const rank = (branch: readonly ZodIssue[]) => [
+        branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0) ? 1 : 0,
+        branch.filter((inner) => inner.code === 'unrecognized_keys' && inner.path.length === 0).length,
+        branch.length,
+      ];
+      const closer = (a: number[], b: number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
       const closest = issue.errors.reduce((best, branch) =>
-        unknownKeys(branch) < unknownKeys(best) ||
-        (unknownKeys(branch) === unknownKeys(best) && branch.length < best.length)
-          ? branch
-          : best,
+        closer(rank(branch), rank(best)) < 0 ? branch : best,
       );
       if (closest.some((inner) => inner.path.length > 0 || inner.code === 'unrecognized_keys')) {
         out.push(...toValidationIssues(closest, hints, path));
