@@ -14,7 +14,7 @@ import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { callbackSettlement, eventSettles } from './callbacks.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { wholeNumberOption } from '../internal/whole-number.js';
+import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { after } from './options.js';
 import { isRecordableReference } from './reference.js';
 import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
@@ -24,6 +24,7 @@ import {
   type TransactionKind,
   type TransactionOutcome,
   type TransactionRecord,
+  type TransactionState,
   type TransactionStore,
 } from './store.js';
 
@@ -320,6 +321,53 @@ export const trackerClock = (tracker: TransactionTracker): (() => number) => clo
 /** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
 export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
 
+const transactionStates: readonly TransactionState[] = ['pending', 'succeeded', 'failed', 'expired'];
+
+/**
+ * Why what a store answered for `reference` is not a record the tracker could have written for
+ * it, or `undefined` when it is; such an answer is an error, never read as a state. A SQL store on a case-insensitive
+ * collation finds 'ORD-1' for 'ord-1' — another order, which must not be settled by this one's
+ * callback — and one that maps its rows by hand may get a column wrong.
+ */
+const storeRefusal = (reference: string, value: unknown, call: string): PaymentsError | undefined => {
+  const refuse = (what: string): PaymentsError =>
+    new PaymentsError(
+      `Transaction store: ${call}(${JSON.stringify(reference)}) answered ${what}; it was not used`,
+    );
+  if (typeof value !== 'object' || value === null) {
+    return refuse(`${kindOf(value)}, not a transaction record`);
+  }
+  const record = value as Partial<Record<keyof TransactionRecord, unknown>>;
+  if (record.reference !== reference) {
+    return refuse(
+      typeof record.reference === 'string'
+        ? `the record of ${JSON.stringify(record.reference)}, another reference`
+        : 'a record without a reference',
+    );
+  }
+  if (!(transactionStates as readonly unknown[]).includes(record.state)) {
+    return refuse(`a record whose state is not one of ${transactionStates.join(', ')}`);
+  }
+  if (!(transactionKinds as readonly unknown[]).includes(record.kind)) {
+    return refuse(`a record whose kind is not one of ${transactionKinds.join(', ')}`);
+  }
+  if (typeof record.amount !== 'string') return refuse('a record whose amount is not a string');
+  if (record.currency !== undefined && typeof record.currency !== 'string') {
+    return refuse('a record whose currency is not a string');
+  }
+  if (typeof record.createdAt !== 'number' || !Number.isFinite(record.createdAt)) {
+    return refuse('a record whose createdAt is not a finite number');
+  }
+  return undefined;
+};
+
+/** {@link storeRefusal}'s record, or its error thrown. */
+const storedRecord = (reference: string, value: unknown, call: string): TransactionRecord => {
+  const refusal = storeRefusal(reference, value, call);
+  if (refusal !== undefined) throw refusal;
+  return value as TransactionRecord;
+};
+
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
@@ -372,8 +420,14 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     for (const wake of waiters.get(record.reference) ?? []) wake(record);
   };
 
-  const mustGet = async (reference: string): Promise<TransactionRecord> => {
+  /** The stored record, checked, or `undefined`. */
+  const read = async (reference: string): Promise<TransactionRecord | undefined> => {
     const record = await store.get(checkReference(reference));
+    return record === undefined ? undefined : storedRecord(reference, record, 'get');
+  };
+
+  const mustGet = async (reference: string): Promise<TransactionRecord> => {
+    const record = await read(reference);
     if (record === undefined) throw new UnknownTransactionError(reference);
     return record;
   };
@@ -424,7 +478,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         createdAt: at,
         updatedAt: at,
       };
-      const stored = await store.insert(record);
+      const stored = storedRecord(reference, await store.insert(record), 'insert');
       // Found recorded (the memory store hands back the very record an earlier `begin` stored):
       // this caller's only when it is the one just built.
       if (stored === record) fresh.add(record);
@@ -440,7 +494,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
 
     // async: an invalid reference rejects, as every other call does, rather than throwing.
-    get: async (reference) => store.get(checkReference(reference)),
+    get: async (reference) => read(reference),
 
     async settle(reference, input) {
       const { state, outcome } = checkSettlement(input);
@@ -516,9 +570,15 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const wake = (record: TransactionRecord): void => {
           if (record.state !== 'pending') finish(() => resolve(record));
         };
+        // What a poll or the store's watch hands in: a record that is not this one's ends the wait.
+        const heard = (value: unknown): void => {
+          const refusal = storeRefusal(reference, value, store.watch === undefined ? 'get' : 'get or watch');
+          if (refusal !== undefined) return finish(() => reject(refusal));
+          wake(value as TransactionRecord);
+        };
         const check = (): void => {
           store.get(reference).then(
-            (record) => record !== undefined && wake(record),
+            (record) => record !== undefined && heard(record),
             () => undefined, // an unreachable store: the next poll tries again
           );
         };
@@ -533,12 +593,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             // The store has the last word: a settlement that came between two polls is the answer,
             // not "still pending". A store slow to answer gets LAST_READ_MS.
             cancelTimeout = after(LAST_READ_MS, timeOut);
-            store
-              .get(reference)
-              .then(
-                (record) => (record !== undefined && record.state !== 'pending' ? wake(record) : timeOut()),
-                timeOut,
-              );
+            store.get(reference).then((record) => {
+              if (record !== undefined) heard(record);
+              timeOut(); // after `heard` found it settled, `finish` has already run: a no-op
+            }, timeOut);
           });
         };
 
@@ -552,12 +610,12 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
             let set = waiters.get(reference);
             if (set === undefined) waiters.set(reference, (set = new Set()));
-            set.add(wake);
+            set.add(wake); // this tracker's own transitions
             poller = setInterval(check, pollIntervalMs);
             if (store.watch !== undefined) {
               // Listening starts after the first read: re-read once it is in place, so a settlement
               // in between is not missed.
-              store.watch(reference, wake).then(
+              store.watch(reference, heard).then(
                 (stop) => {
                   if (finished) stop();
                   else {
