@@ -74,6 +74,30 @@ describe('a kind stale does not know', () => {
   );
 });
 
+describe('an option of the wrong kind is refused where it is given, naming it', () => {
+  // A store missing listPending (written to an older interface) worked until the cron job's stale().
+  it.each([
+    ['an empty object', {}],
+    ['a store without listPending', { insert: () => 0, get: () => 0, update: () => 0 }],
+    ['the store factory itself, not called', createMemoryTransactionStore],
+  ])('store: %s is a TypeError at creation', (_what, store) => {
+    expect(() => createTransactionTracker({ store: store as never })).toThrow(
+      /^createTransactionTracker: store must be a TransactionStore/,
+    );
+  });
+
+  // The AbortController passed where its signal belongs.
+  it('waitFor signal that is not an AbortSignal is a TypeError naming signal, before anything is read', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
+    const waited = await caught(() =>
+      tracker.waitFor('ORD-1', { timeout: 10, signal: new AbortController() as never }),
+    );
+    expect(waited).toBeInstanceOf(TypeError);
+    expect((waited as Error).message).toBe('waitFor: signal must be an AbortSignal (controller.signal)');
+  });
+});
+
 describe('the documented options', () => {
   it('are accepted', async () => {
     const store = createMemoryTransactionStore({
