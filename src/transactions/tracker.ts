@@ -398,6 +398,18 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   refuseUnknownOptions('createTransactionTracker', options, TRACKER_OPTIONS);
   refuseUnknownOptions('createTransactionTracker: staleAfterMs', options.staleAfterMs, KIND_NAMES);
   const store = options.store ?? createMemoryTransactionStore();
+  // A store written to another interface would fail at its first use — stale() in a nightly job.
+  const methods = ['insert', 'get', 'update', 'listPending'] as const;
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    methods.some((name) => typeof store[name] !== 'function') ||
+    (store.watch !== undefined && typeof store.watch !== 'function')
+  ) {
+    throw new TypeError(
+      `createTransactionTracker: store must be a TransactionStore (methods ${methods.join(', ')}, optional watch), such as createMemoryTransactionStore()`,
+    );
+  }
   const now = options.now ?? Date.now;
   const where = 'createTransactionTracker';
   const pollIntervalMs = Math.max(
@@ -545,6 +557,15 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         waitOptions.timeout === undefined
           ? undefined
           : wholeNumberOption('waitFor', 'timeout', waitOptions.timeout, 0);
+      if (
+        signal !== undefined &&
+        (typeof signal !== 'object' ||
+          signal === null ||
+          typeof signal.aborted !== 'boolean' ||
+          typeof signal.addEventListener !== 'function')
+      ) {
+        throw new TypeError('waitFor: signal must be an AbortSignal (controller.signal)');
+      }
       checkReference(reference);
       if (signal?.aborted) throw abortReason(signal);
 
