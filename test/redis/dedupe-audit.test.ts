@@ -101,3 +101,33 @@ describe("a value under the store's key that the store did not write", () => {
     },
   );
 });
+
+describe('a TTL longer than Redis can keep', () => {
+  // "Remember every event for ever": Redis refuses a PX past its clock's range (and
+  // String(1e21) is '1e+21', not an integer), so complete() failed on every delivery while the
+  // handler answered 200, and a replay after processingTimeoutMs ran onEvent again.
+  it('is refused when the handler is created, naming dedupeTtlMs', () => {
+    const store = createRedisDedupeStore({ client: connect() });
+    for (const dedupeTtlMs of [Number.MAX_VALUE, 1e21, 1e19]) {
+      expect(() =>
+        createCallbackHandler({ verify: false, dedupe: store, dedupeTtlMs, onEvent: () => undefined }),
+      ).toThrow(/^createCallbackHandler: dedupeTtlMs \(.*\) and processingTimeoutMs must be at most/);
+    }
+  });
+
+  it('is a RangeError from begin and complete called directly, before Redis is asked', async () => {
+    const store = createRedisDedupeStore({ client: connect(), completeRetryMs: 0 });
+    await expect(store.begin('ttl-too-long', 1e19)).rejects.toThrow(RangeError);
+    await expect(store.complete('ttl-too-long', 1e19)).rejects.toThrow(RangeError);
+  });
+
+  it('still accepts Number.MAX_SAFE_INTEGER ms (285,000 years), which Redis keeps', async () => {
+    const client = connect();
+    const prefix = `longest-${counter++}:`;
+    const store = createRedisDedupeStore({ client, prefix });
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await store.complete('k', Number.MAX_SAFE_INTEGER);
+    expect(await store.begin('k', 60_000)).toBe('done');
+    expect(await client.pttl(`${prefix}k`)).toBeGreaterThan(1e15);
+  });
+});
