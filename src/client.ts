@@ -12,6 +12,7 @@ import {
   isHeadersInit,
   milliseconds,
 } from './http.js';
+import { isBlankSecret, MIN_SECRET_LENGTH } from './callbacks/signing.js';
 import { endpointPaths } from './internal/endpoints.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import {
@@ -255,14 +256,16 @@ const clientOptionsSchema = z.strictObject({
             typeof (value as Partial<TransactionTracker>).store?.update === 'function',
           invalidOption('expected a transaction tracker from createTransactionTracker()'),
         ),
-        secret: z
-          .string(invalidOption('expected the callback secret as a string'))
-          .check(
-            rule(
-              (value: string) => value.length >= 16,
-              'expected at least 16 characters (the secret createCallbackHandler verifies with)',
-            ),
+        secret: z.string(invalidOption('expected the callback secret as a string')).check(
+          rule(
+            (value: string) => value.length >= MIN_SECRET_LENGTH,
+            'expected at least 16 characters (the secret createCallbackHandler verifies with)',
           ),
+          rule(
+            (value: string) => value.length < MIN_SECRET_LENGTH || !isBlankSecret(value),
+            'expected a secret, got a blank one (only white space)',
+          ),
+        ),
       },
       invalidOption('expected { tracker, secret }'),
     ),

@@ -25,7 +25,7 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
+import { isBlankSecret, MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -504,7 +504,7 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
     );
   }
   list.forEach((item, index) => {
-    if (typeof item !== 'string' || item.length < MIN_SECRET_LENGTH) {
+    if (typeof item !== 'string' || item.length < MIN_SECRET_LENGTH || isBlankSecret(item)) {
       const which = list.length === 1 ? 'secret' : `secret[${index}]`;
       const what =
         item === undefined
@@ -513,7 +513,9 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
             ? 'is not a string'
             : item === ''
               ? 'is empty'
-              : 'is too short';
+              : item.length < MIN_SECRET_LENGTH
+                ? 'is too short'
+                : 'is blank (only white space: a misread environment variable?)';
       throw new TypeError(
         `createCallbackHandler: ${which} ${what}; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
       );

@@ -101,6 +101,12 @@ export interface VerifiedCallbackUrl {
 const SCHEME = 'hosted-payments/v1';
 /** The shortest secret a callback URL is signed or verified with. */
 export const MIN_SECRET_LENGTH = 16;
+
+/**
+ * True for a secret made only of blanks (Unicode white space): a misread environment variable
+ * (a padded `.env` line), never a key — sixteen spaces are long enough, and anyone can guess them.
+ */
+export const isBlankSecret = (secret: string): boolean => secret.trim() === '';
 const encoder = new TextEncoder();
 
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
@@ -226,11 +232,11 @@ function verificationSecrets(secret: unknown): string[] {
   const secrets: string[] = [];
   for (const [index, entry] of list.entries()) {
     if (entry === undefined || entry === '') continue;
-    if (typeof entry !== 'string' || entry.length < MIN_SECRET_LENGTH) {
+    if (typeof entry !== 'string' || entry.length < MIN_SECRET_LENGTH || isBlankSecret(entry)) {
       const field = Array.isArray(secret) ? `secret[${index}]` : 'secret';
       throw new CallbackVerificationError(
         'weak_secret',
-        `${field} must be a string of at least ${MIN_SECRET_LENGTH} characters (use a long random value)`,
+        `${field} must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank (use a long random value)`,
       );
     }
     secrets.push(entry);
@@ -276,9 +282,9 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
   if (/\p{Cs}/u.test(reference)) {
     throw new TypeError('signCallbackUrl: reference must be well-formed Unicode (it has a lone surrogate)');
   }
-  if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
+  if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || isBlankSecret(secret)) {
     throw new TypeError(
-      `signCallbackUrl: secret must be a string of at least ${MIN_SECRET_LENGTH} characters`,
+      `signCallbackUrl: secret must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank`,
     );
   }
   parsed.searchParams.delete(callbackSignatureParams.reference);

@@ -7,7 +7,7 @@
 
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
-import { MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
+import { isBlankSecret, MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
   checkBrand,
@@ -90,6 +90,9 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: st
     return {
       error: `${source} must be a secret of at least ${MIN_SECRET_LENGTH} characters, as signCallbackUrl requires`,
     };
+  }
+  if (isBlankSecret(secret)) {
+    return { error: `${source} is blank (only white space); give your webhook secret` };
   }
   return { secret };
 }
