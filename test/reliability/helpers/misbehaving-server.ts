@@ -56,6 +56,8 @@ const okBody = (path: string, body: string): unknown => {
     return { checkout_link: 'https://pay.example.test/c/1', status: true, order_id: orderId };
   }
   if (path.startsWith('/api/payout/')) return { message: 'Mobile Payout Initiated', status: 200 };
+  // Card and mobile-money payments share the path; the client refuses the card reply to the other.
+  if (!body.includes('"card_details"')) return { message: 'MOBILE-MONEY Payment Initiated', status: 200 };
   return { message: 'Card Payment Initiated', status: 200 };
 };
 
