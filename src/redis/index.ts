@@ -1,7 +1,7 @@
 // hosted-payments/redis — a Redis-backed DedupeStore, so several webhook instances behind one URL
 // still process every callback exactly once. ioredis is an optional peer dependency: this module
 // never imports it at runtime; the merchant passes a client it created (Redis or Cluster).
-import type { DedupeState, DedupeStore } from '../callbacks/dedupe.js';
+import { MAX_TTL, type DedupeState, type DedupeStore } from '../callbacks/dedupe.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 
 export type { DedupeState, DedupeStore };
@@ -74,6 +74,9 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  * - A value under its key that it did not write (another application using the prefix) makes
  *   `begin` reject naming the key, so the handler answers 500 `handler_failed` rather than
  *   guess `'in_progress'` or `'done'`.
+ * - It keeps a key at most `Number.MAX_SAFE_INTEGER` ms (what Redis's `PX` takes): a longer
+ *   `ttlMs` is a `RangeError`, and `createCallbackHandler` refuses a longer `dedupeTtlMs` or
+ *   `processingTimeoutMs` with this store at creation (a `TypeError`).
  * - It never answers `'full'`: Redis holds as many claims as its memory allows. Keep Redis's
  *   `maxmemory-policy` at `noeviction`, so a record is never dropped before its TTL (a dropped
  *   "done" lets a replay through). The handler's keys are short and fixed-length
@@ -124,9 +127,16 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+// The longest TTL written: Redis refuses a PX past its clock's range (about 9.2e18 ms), and a
+// number from 1e21 up would be sent as '1e+21'. Declared under MAX_TTL, so the handler refuses a
+// longer dedupeTtlMs at creation rather than fail every complete() behind a 200.
+const LONGEST_TTL_MS = Number.MAX_SAFE_INTEGER;
+
 const toTtl = (ttlMs: number, name: string): number => {
-  if (!Number.isFinite(ttlMs) || ttlMs < 1) {
-    throw new RangeError(`${name}: ttlMs must be a positive number of milliseconds, got ${String(ttlMs)}`);
+  if (!Number.isFinite(ttlMs) || ttlMs < 1 || ttlMs > LONGEST_TTL_MS) {
+    throw new RangeError(
+      `${name}: ttlMs must be a positive number of milliseconds up to ${LONGEST_TTL_MS}, got ${String(ttlMs)}`,
+    );
   }
   return Math.ceil(ttlMs);
 };
@@ -192,7 +202,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
   };
 
-  return {
+  const store: RedisDedupeStore = {
     async begin(key, ttlMs): Promise<DedupeState> {
       const ttl = toTtl(ttlMs, 'begin');
       // Taken out at once, so two concurrent begins here never both present the old claim.
@@ -255,6 +265,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       }
     },
   };
+  return Object.assign(store, { [MAX_TTL]: LONGEST_TTL_MS });
 }
 
 export { createRedisTransactionStore } from './transactions.js';
