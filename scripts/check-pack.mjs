@@ -174,7 +174,10 @@ function checkTypes(dir) {
 function checkPeers(dir, filename, own) {
   const pinned = (folder, name) =>
     JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).dependencies[name];
-  const tested = { ioredis: [own.devDependencies.ioredis, pinned('test/redis/ioredis-5', 'ioredis')] };
+  const tested = {
+    ioredis: [own.devDependencies.ioredis, pinned('test/redis/ioredis-5', 'ioredis')],
+    msw: [own.devDependencies.msw, pinned('test/testing/msw-3', 'msw')],
+  };
   for (const [name, versions] of Object.entries(tested)) {
     for (const version of versions) {
       writeFileSync(
