@@ -369,7 +369,7 @@ export function sha256HexPortable(text: string): string {
  * | `payment.card.*` | `id`, `transaction id` |
  * | `payment.mobile_money.succeeded` | `id`, `transaction id` |
  * | `payment.mobile_money.failed` | `id`, `transaction_reference` |
- * | `checkout.*` | `order_id` (the payload has no other identifier: two failed attempts on one order count as one) |
+ * | `checkout.*` | `order_id`, `payment_method`, `amount` (the payload has no transaction id: two payments of one order by the same method and amount count as one) |
  * | `payout.*` | `transaction_id`, `reference_id` |
  *
  * @param reference - the reference signed into the callback URL (`context.reference`); omit it
@@ -393,7 +393,8 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string): str
       break;
     case 'checkout.succeeded':
     case 'checkout.failed':
-      fields.push('order_id');
+      // No transaction id: how and how much tell two payments of one order apart.
+      fields.push('order_id', 'payment_method', 'amount');
       break;
     case 'payout.succeeded':
     case 'payout.failed':

@@ -90,9 +90,11 @@ describe('callbackDedupeKey', () => {
       `payout.succeeded:${digest('PYT0000000001:123456789012:123456789012')}`,
     );
     expect(callbackDedupeKey(parseCallback(checkoutFailure), '1003')).toBe(
-      `checkout.failed:${digest('1003:1003')}`,
+      `checkout.failed:${digest('1003:CARD:2500:1003')}`,
     );
-    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(`checkout.failed:${digest('1003:%')}`);
+    expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(
+      `checkout.failed:${digest('1003:CARD:2500:%')}`,
+    );
   });
 
   it('hashes like node:crypto whatever the length and characters', () => {
