@@ -69,6 +69,9 @@ export async function describeConsumerTypeCheck(
                   moduleResolution: settings.moduleResolution,
                   types: ['node'],
                   strict: true,
+                  // The strictest settings merchants use: an option read from the environment
+                  // (string | undefined) must still be accepted where the option is optional.
+                  exactOptionalPropertyTypes: true,
                   noEmit: true,
                   skipLibCheck: false,
                   esModuleInterop: true,

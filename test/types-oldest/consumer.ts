@@ -118,3 +118,22 @@ export async function signAndVerify(): Promise<string> {
 }
 
 export const sandboxUrl = (sandbox: Sandbox): string => sandbox.url;
+
+// Options read from the environment as the docs show them (`string | undefined`), under
+// exactOptionalPropertyTypes: an unset one is refused at run time, not by the compiler.
+const env: Record<string, string | undefined> = process.env;
+export const clientFromEnv = new PaymentsClient({
+  baseUrl: env.PAYMENTS_BASE_URL ?? 'https://payments.example.com',
+  apiKey: env.PAYMENTS_API_KEY,
+  mobileMoneyBrand: env.MOBILE_MONEY_BRAND,
+  timeout: env.TIMEOUT_MS === undefined ? undefined : Number(env.TIMEOUT_MS),
+});
+export const routeFromEnv: CallbackHandler = createCallbackHandler({
+  secret: env.WEBHOOK_SECRET,
+  publicOrigin: env.PUBLIC_ORIGIN,
+  maxBodyBytes: env.MAX_BODY_BYTES === undefined ? undefined : Number(env.MAX_BODY_BYTES),
+  onEvent: () => undefined,
+});
+export const dedupeFromEnv = createMemoryDedupeStore({
+  maxEntries: env.MAX_ENTRIES === undefined ? undefined : 1,
+});
