@@ -463,7 +463,7 @@ describe('PaymentsClient({ transactions }): a call that fails before sending rec
     expect(seen).toEqual(['none', 'pending', 'pending']);
   });
 
-  it('a store that fails to record: its error as it is, never retried, nothing sent', async () => {
+  it('a store that fails to record: a TransactionStoreError carrying its message, never retried, nothing sent', async () => {
     let inserts = 0;
     const down = createTransactionTracker({
       store: {
@@ -479,9 +479,9 @@ describe('PaymentsClient({ transactions }): a call that fails before sending rec
     const { client: fake, sent } = clientAnswering(initiated, down, {
       retry: { limit: 3, backoffLimit: 1 },
     });
-    await expect(fake.initiateMobileMoneyPayment(stkPush('TRK-DOWN-RETRY'))).rejects.toThrow(
-      'store unreachable',
-    );
+    const error = await fake.initiateMobileMoneyPayment(stkPush('TRK-DOWN-RETRY')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TransactionStoreError', sent: false });
+    expect((error as Error).message).toContain('store unreachable');
     expect(inserts).toBe(1);
     expect(sent).toHaveLength(0);
   });
@@ -602,7 +602,7 @@ describe('PaymentsClient({ transactions }): a 200 that does not say initiated', 
 });
 
 describe('PaymentsClient({ transactions }): when the tracker cannot follow a refusal', () => {
-  it("a refusal whose record the store cannot expire: the ApiError, carrying the store's error; the record stays pending", async () => {
+  it("a refusal whose record the store cannot expire: the ApiError, carrying a TransactionStoreError with the store's error; the record stays pending", async () => {
     const store = createMemoryTransactionStore();
     const storeError = new Error('store unreachable');
     const flaky = createTransactionTracker({
@@ -614,7 +614,8 @@ describe('PaymentsClient({ transactions }): when the tracker cannot follow a ref
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400 });
-    expect((error as ApiError).cause).toBe(storeError);
+    expect((error as ApiError).cause).toMatchObject({ name: 'TransactionStoreError', sent: true });
+    expect(((error as ApiError).cause as Error).cause).toMatchObject({ message: storeError.message });
     expect(sent).toHaveLength(1);
     expect(await flaky.get('TRK-NO-EXPIRE')).toMatchObject({ state: 'pending' });
   });
