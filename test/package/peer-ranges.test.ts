@@ -28,7 +28,15 @@ const tested: Record<string, [string, string][]> = {
       json<{ dependencies: { msw: string } }>('test/testing/msw-3/package.json').dependencies.msw,
     ],
   ],
-  zod: [['the root install', json<{ version: string }>('node_modules/zod/package.json').version]],
+  zod: [
+    ['the root install', json<{ version: string }>('node_modules/zod/package.json').version],
+    [
+      'the runtime matrix (zod-oldest, the floor)',
+      json<{ dependencies: Record<string, string> }>('test/runtimes/package.json').dependencies[
+        'zod-oldest'
+      ]!.replace(/^npm:zod@/, ''),
+    ],
+  ],
 };
 
 /**
@@ -48,6 +56,10 @@ function caretRangeAdmits(range: string, version: string): boolean {
 }
 
 describe('the peer ranges', () => {
+  it('start zod at the oldest version tested', () => {
+    expect(own.peerDependencies.zod).toBe(`^${tested.zod![1]![1]}`);
+  });
+
   it('list exactly the peers whose tested versions are known here', () => {
     expect(Object.keys(own.peerDependencies).sort()).toEqual(Object.keys(tested).sort());
   });

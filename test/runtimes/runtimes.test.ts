@@ -11,7 +11,7 @@
 // runtime whose package cannot be installed or whose binary does not run here is reported as
 // skipped with the reason in the test name, never passed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -521,6 +521,41 @@ describe.each([
     expectNodeListener(result);
     await expectCorpusAsOnNode20(result);
   });
+});
+
+// The oldest zod the peer range admits (`zod-oldest` in ./package.json, loaded in zod's place by
+// fixtures/zod-oldest.mjs): the same scenario, and the same record of the adversarial corpus, as
+// Node 20 with the root install's zod. zod 4.1 to 4.4 report some issues in other shapes.
+const oldestZodManifest = join(runtimesDir, 'node_modules/zod-oldest/package.json');
+const oldestZod = existsSync(oldestZodManifest)
+  ? (JSON.parse(readFileSync(oldestZodManifest, 'utf8')) as { version: string }).version
+  : undefined;
+describe('the built package on the oldest zod its peer range admits', () => {
+  it.skipIf(oldestZod === undefined)(
+    `runs as ESM on node ${process.versions.node} with zod ${oldestZod ?? '(not installed: ' + (install.ok ? 'zod-oldest missing' : install.reason) + ')'}`,
+    async () => {
+      const zodOldest = ['--import', './fixtures/zod-oldest.mjs'];
+      const probe = await run(
+        process.execPath,
+        [
+          ...zodOldest,
+          '--input-type=module',
+          '-e',
+          "import * as z from 'zod/mini'; console.log(Object.values(z.core.version).join('.'))",
+        ],
+        { cwd: runtimesDir, timeoutMs: 20_000 },
+      );
+      expect(probe.stdout.trim(), describeRun('the zod-oldest probe', probe)).toBe(oldestZod);
+      const { runId, result } = await runEntry('node-zod-oldest', process.execPath, [
+        ...zodOldest,
+        'fixtures/entry.mjs',
+      ]);
+      expectScenario(runId, result);
+      expectNodeListener(result);
+      await expectRawListenerAsOnNode20(result.rawListener);
+      await expectCorpusAsOnNode20(result);
+    },
+  );
 });
 
 describe('the built package on Bun and Deno', () => {
