@@ -24,6 +24,7 @@ import {
   redactHeaders,
   redactText,
   redactWireBody,
+  signaturesOf,
   type Secrets,
 } from './internal/redact.js';
 
@@ -39,9 +40,9 @@ export type Operation =
   'initiateCardPayment' | 'initiateMobileMoneyPayment' | 'createCheckoutSession' | 'initiatePayout';
 
 /**
- * What a `beforeRequest` hook receives. Card number, cvc and the values of credential headers
+ * What a `beforeRequest` hook receives. Card number, cvc, the values of credential headers
  * (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`, `cookie`, `x-auth-token`,
- * `x-access-token`) are redacted.
+ * `x-access-token`) and the `hp_sig` of a signed callback URL are redacted.
  *
  * @example
  * ```ts
@@ -54,13 +55,16 @@ export interface RequestLogEvent {
   readonly url: string;
   /** Request headers, lower-cased names; a credential header shows at most its auth scheme (`Bearer [redacted]`). */
   readonly headers: Readonly<Record<string, string>>;
-  /** The wire body with `card_number` as `'**** 4242'` and `cvc` as `'[redacted]'`. */
+  /**
+   * The wire body with `card_number` as `'**** 4242'`, `cvc` as `'[redacted]'` and a signed
+   * callback URL as `…?hp_ref=ORDER-1&hp_sig=[redacted]`.
+   */
   readonly body: unknown;
 }
 
 /**
- * What an `afterResponse` hook receives. The request's card number, cvc and credential header
- * values are redacted from the response's headers and body text.
+ * What an `afterResponse` hook receives. The request's card number, cvc, credential header values
+ * and callback URLs' `hp_sig` are redacted from the response's headers and body text.
  *
  * @example
  * ```ts
@@ -632,7 +636,10 @@ export class Http {
   ): CallState {
     const { operation, body } = outgoing;
     const url = `${this.#config.baseUrl}${outgoing.path}`;
-    const secrets: Secrets = { ...cardSecretsOf(body), values: credentialValuesOf(headers) };
+    // The credential headers, and each signed callback URL's hp_sig: whoever reads it can post a
+    // callback the handler accepts.
+    const values = [...credentialValuesOf(headers), ...signaturesOf(body)];
+    const secrets: Secrets = { ...cardSecretsOf(body), values };
     const hooks = this.#config.hooks;
     const logEvent: RequestLogEvent | undefined =
       hooks?.beforeRequest || hooks?.afterResponse
@@ -641,7 +648,7 @@ export class Http {
             method: 'POST',
             url,
             headers: redactHeaders(headers, secrets),
-            body: redactWireBody(body),
+            body: redactWireBody(body, { values }),
           }
         : undefined;
     const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;

@@ -36,15 +36,36 @@ export function maskCardNumber(cardNumber: unknown): string {
   return /^\d{4,}$/.test(digits) ? `**** ${digits.slice(-4)}` : '****';
 }
 
-/** A copy of a wire body with card_number masked to its last four and cvc replaced. */
-export function redactWireBody<T>(body: T): T {
-  const card = (body as { card_details?: Record<string, unknown> } | null)?.card_details;
-  if (typeof card !== 'object' || card === null) return body;
-  return {
-    ...body,
-    card_details: { ...card, card_number: maskCardNumber(card.card_number), cvc: '[redacted]' },
-  };
-}
+/**
+ * The `hp_sig` values of the URLs in a wire body's fields (a signed `callback_url` or
+ * `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with which
+ * whoever reads it can post a callback the handler accepts.
+ */
+export const signaturesOf = (body: object): string[] =>
+  Object.values(body as Record<string, object | null>)
+    .flatMap((section): unknown[] => Object.values(section ?? {}))
+    .flatMap((value) =>
+      typeof value === 'string' && URL.canParse(value) ? new URL(value).searchParams.getAll('hp_sig') : [],
+    )
+    .filter(Boolean);
+
+/**
+ * A copy of a wire body for a log: card_number masked to its last four, cvc replaced, and every
+ * other text through {@link redactText} with `secrets` (the literal values, such as a signed
+ * callback URL's `hp_sig`; the card patterns would also blank an amount equal to the cvc).
+ */
+export const redactWireBody = <T>(body: T, secrets?: Secrets): T =>
+  JSON.parse(
+    JSON.stringify(body, (key, value: unknown) =>
+      key === 'card_number'
+        ? maskCardNumber(value)
+        : key === 'cvc'
+          ? '[redacted]'
+          : typeof value === 'string'
+            ? redactText(value, secrets)
+            : value,
+    ),
+  ) as T;
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,

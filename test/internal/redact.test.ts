@@ -35,7 +35,7 @@ describe('redaction', () => {
     });
     expect(body.card_details.card_number).toBe('9999999999999995');
     const payout = { transfer: { amount: '1' } };
-    expect(redactWireBody(payout)).toBe(payout);
+    expect(redactWireBody(payout)).toEqual(payout);
   });
 
   it('removes an echoed card number (plain or grouped) and cvc from a text', () => {
