@@ -93,8 +93,43 @@ describe('an echoed card number', () => {
     expect(rounded).toBe('9999999999999996');
     const baseUrl = await echoing(402, () => `{"error":"card declined","card_number":${rounded}}`);
     const { error, dump } = await failedCall({ baseUrl });
-    expect(error.body).toBe('{"error":"card declined","card_number":**** 9995}');
+    expect(error.body).toBe('{"error":"card declined","card_number":"**** 9995"}');
     expect(dump).not.toContain(rounded);
+  });
+
+  // A merchant's error handler reads the echo with JSON.parse: a card number or cvc the service
+  // echoes as the bare JSON integer it was sent as must leave valid JSON behind, a string in its place.
+  it.each([
+    ['the request body as sent', (sent: string) => sent],
+    [
+      'the request body pretty-printed',
+      (sent: string) =>
+        JSON.stringify(JSON.parse(sent.replace(/(\d{16})/, '"$1"')), null, 2).replace(/"(\d{16})"/, '$1'),
+    ],
+    [
+      'a card number read into a double (9999999999999996.0) and the cvc as a number',
+      () => `{"card_details":{"card_number":9999999999999996.0,"cvc":${cvc}},"error":"declined"}`,
+    ],
+  ])('leaves the echoed JSON valid when the service echoes %s', async (_name, echo) => {
+    server = await startServer((request, response) => {
+      let sent = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (sent += chunk));
+      request.on('end', () => {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(echo(sent));
+      });
+    });
+    const { error, events, dump } = await failedCall({ baseUrl: server.url });
+    for (const text of [error.body, (events[1] as ResponseLogEvent).responseBody]) {
+      const echoed = JSON.parse(text) as { card_details: { card_number: unknown; cvc: unknown } };
+      expect(echoed.card_details.card_number).toMatch(/^\*\*\*\* 9995(?:\.0)?$/);
+      expect(echoed.card_details.cvc).toBe('[redacted]');
+    }
+    // Source positions in stack traces (`http.ts:737:13`) are no cvc.
+    const shown = dump.replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
+    expect(shown).not.toMatch(/9999\D{0,3}9999\D{0,3}9999\D{0,3}999[56]/);
+    expect(shown).not.toMatch(new RegExp(`(?<![\\d.])${cvc}(?!\\d)`));
   });
 
   it('is redacted from an HTML error page that puts each group in its own cell', async () => {

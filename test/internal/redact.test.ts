@@ -77,6 +77,26 @@ describe('redaction', () => {
     );
   });
 
+  it('leaves an echoed JSON body JSON: a card number or cvc echoed as a bare number becomes a string', () => {
+    const secrets = cardSecretsOf(body);
+    const echoed = '{"card_number": 9999999999999995 ,"cvc":737,"fee":737.5,"ids":[737],"n":17370}';
+    const text = redactText(echoed, secrets);
+    expect(text).toBe(
+      '{"card_number": "**** 9995" ,"cvc":"[redacted]","fee":737.5,"ids":["[redacted]"],"n":17370}',
+    );
+    expect(JSON.parse(text)).toMatchObject({ card_number: '**** 9995', cvc: '[redacted]' });
+  });
+
+  it('quotes nothing inside a JSON string or in a text that is not JSON', () => {
+    const secrets = cardSecretsOf(body);
+    expect(redactText('{"error":"card 9999999999999995, cvc 737, declined"}', secrets)).toBe(
+      '{"error":"card **** 9995, cvc [redacted], declined"}',
+    );
+    expect(redactText('Invalid cvc 737. Card 9999 9999 9999 9995 declined', secrets)).toBe(
+      'Invalid cvc [redacted]. Card **** 9995 declined',
+    );
+  });
+
   it('removes literal values such as an echoed API key', () => {
     expect(redactText('bad key sk_live_abcdef (Bearer sk_live_abcdef)', { values: ['sk_live_abcdef'] })).toBe(
       'bad key [redacted] (Bearer [redacted])',
