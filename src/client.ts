@@ -113,8 +113,9 @@ export interface ClientOptions {
    * options or headers, a throwing `beforeRequest` hook, an aborted signal) records nothing. A
    * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
    * of this process used the reference meanwhile (when the store fails to, it stays pending and
-   * the `ApiError`'s `cause` is the store's error); a 5xx, timeout or lost connection leaves it
-   * pending for `tracker.stale`. An expired reference initiated again is recorded pending again.
+   * the `ApiError`'s `cause` is a `TransactionStoreError`); a 5xx, timeout or lost connection leaves
+   * it pending for `tracker.stale`. A store that fails to record, or does not answer within
+   * `totalTimeout` or before `signal` aborts: a `TransactionStoreError`, nothing sent. An expired reference initiated again is recorded pending again.
    * Hand the same `tracker` and `secret` to `createCallbackHandler`, then await the outcome with
    * `tracker.waitFor(reference)`. `secret`: at least 16 characters. Default: no tracking (sign
    * callback URLs yourself with `signCallbackUrl`).
@@ -298,6 +299,7 @@ export class PaymentsClient {
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
   readonly #transactions: ClientOptions['transactions'];
+  readonly #totalTimeout: number | undefined;
 
   constructor(options: ClientOptions) {
     const checked = safeParse(clientOptionsSchema, options);
@@ -312,6 +314,7 @@ export class PaymentsClient {
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
     this.#transactions = options.transactions;
+    this.#totalTimeout = options.totalTimeout;
     this.#http = new Http({
       baseUrl: asPrefix(options.baseUrl),
       apiKey: options.apiKey,
@@ -460,8 +463,14 @@ export class PaymentsClient {
     options: RequestOptions | undefined,
     outgoing: Omit<Outgoing<S>, 'body'>,
   ): Promise<z.output<S>> {
-    return sendTracked(this.#transactions, kind, input, body, (sent, beforeSend) =>
-      this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
+    return sendTracked(
+      this.#transactions,
+      kind,
+      input,
+      body,
+      (sent, beforeSend) => this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
+      options?.signal,
+      options?.totalTimeout ?? this.#totalTimeout,
     );
   }
 }

@@ -9,6 +9,7 @@
  */
 import type {
   TransactionConflictError,
+  TransactionStoreError,
   TransactionStoreFullError,
   TransactionTimeoutError,
   UnknownTransactionError,
@@ -370,6 +371,7 @@ export const paymentsErrorNames = [
   'TransactionConflictError',
   'TransactionTimeoutError',
   'TransactionStoreFullError',
+  'TransactionStoreError',
 ] as const;
 
 /**
@@ -425,4 +427,5 @@ export interface ErrorByName {
   TransactionConflictError: TransactionConflictError;
   TransactionTimeoutError: TransactionTimeoutError;
   TransactionStoreFullError: TransactionStoreFullError;
+  TransactionStoreError: TransactionStoreError;
 }

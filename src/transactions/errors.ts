@@ -5,6 +5,7 @@
  * @module
  */
 import { PaymentsError } from '../errors.js';
+import { redactText, type Secrets } from '../internal/redact.js';
 import type { TransactionRecord, TransactionState } from './store.js';
 
 /**
@@ -148,4 +149,74 @@ export class TransactionStoreFullError extends PaymentsError {
       `transaction store: ${limit} (${value}) reached with pending transactions only; none is dropped to make room`,
     );
   }
+}
+
+/**
+ * The transaction store failed, or did not answer within the call's `totalTimeout` or before its
+ * `signal` aborted, while a client with the `transactions` option recorded an initiation. `sent:
+ * false`: it failed recording the pending transaction, before sending; nothing was sent, so the
+ * call can be made again. `sent: true`: the service refused the request (a 4xx) and the store
+ * failed to expire its record, which stays pending (`stale()` lists it); this error is then the
+ * `cause` of the `ApiError` thrown. `cause`: the store's error as a plain error (its name, message
+ * and stack, nothing else it carried), the call's card number and cvc redacted.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.initiateMobileMoneyPayment(input);
+ * } catch (error) {
+ *   if (error instanceof TransactionStoreError && !error.sent) return retryLater(input); // nothing was sent
+ *   throw error;
+ * }
+ * ```
+ */
+export class TransactionStoreError extends PaymentsError {
+  override readonly name = 'TransactionStoreError' as const;
+
+  constructor(
+    readonly reference: string,
+    /** Whether the request had been sent. */
+    readonly sent: boolean,
+    failure: unknown,
+    secrets?: Secrets,
+  ) {
+    const from = failure instanceof Error ? failure : new Error(String(failure));
+    const cause = new Error();
+    for (const key of ['name', 'message', 'stack'] as const)
+      cause[key] = redactText(from[key] ?? '', secrets);
+    super(
+      `Transaction store failed (${cause.name}: ${cause.message}) for reference ${JSON.stringify(reference)}: ${
+        sent ? 'the request was sent and refused; its record stays pending' : 'nothing was sent'
+      }`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * What a tracker gives the client's `transactions` option for each store call it makes (kept on
+ * the tracker, so only a bundle that creates one ships it): `work`, with a failure of the store —
+ * anything but the tracker's own typed errors — as a {@link TransactionStoreError}; before sending
+ * (`sent` false) also given up on when `signal` aborts or `totalTimeout` ms pass.
+ */
+export function guardStore<T>(
+  work: Promise<T>,
+  reference: string,
+  sent: boolean,
+  secrets: Secrets | undefined,
+  signal?: AbortSignal,
+  totalTimeout?: number,
+): Promise<T> {
+  const stop = AbortSignal.any([
+    ...(signal ? [signal] : []),
+    ...(totalTimeout ? [AbortSignal.timeout(totalTimeout)] : []),
+  ]);
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => (stop.onabort = () => reject(stop.reason as Error))),
+  ]).catch((failure: unknown) => {
+    throw failure instanceof PaymentsError
+      ? failure
+      : new TransactionStoreError(reference, sent, failure, secrets);
+  });
 }

@@ -26,4 +26,5 @@ export {
   TransactionConflictError,
   TransactionTimeoutError,
   TransactionStoreFullError,
+  TransactionStoreError,
 } from './errors.js';

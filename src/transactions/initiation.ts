@@ -8,9 +8,10 @@
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { ApiError, ValidationError } from '../errors.js';
 import type { BeforeSend } from '../http.js';
-import { TransactionConflictError } from './errors.js';
+import { cardSecretsOf } from '../internal/redact.js';
+import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
-import { storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
+import { GUARD_STORE, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
 interface TransactionsOption {
@@ -122,8 +123,11 @@ function join(tracker: TransactionTracker, reference: string, attempt: Attempt):
  * recorded an expired one pending again — and only while no other call of this process used the
  * reference meanwhile: then a refusal the service certainly did not act on expires it (a genuine
  * callback would still settle it); when the store fails to, the record stays pending and the
- * `ApiError` is thrown with the store's error as its `cause`. Any other failure, and any failure
+ * `ApiError` is thrown with a `TransactionStoreError` as its `cause`. Any other failure, and any failure
  * of another call, leaves it as it is: pending for `tracker.stale` to find.
+ *
+ * A store that fails while recording, or does not answer within `totalTimeout` or before `signal`
+ * aborts, fails the call with a {@link TransactionStoreError}, nothing sent.
  *
  * `input` is what the merchant passed (a payout's `transfer.reference_id` must be in it: one the
  * builder generates could not be waited on); `body` is the built wire body.
@@ -134,6 +138,8 @@ export async function sendTracked<B extends object, R>(
   input: unknown,
   body: B,
   send: (body: B, beforeSend?: BeforeSend) => Promise<R>,
+  signal?: AbortSignal,
+  totalTimeout?: number,
 ): Promise<R> {
   if (option === undefined) return send(body);
   const place = places[kind];
@@ -164,6 +170,10 @@ export async function sendTracked<B extends object, R>(
   } as unknown as B;
 
   const { tracker } = option;
+  // A store's failure as a TransactionStoreError (a tracker of another kind: as it is).
+  const guard: typeof guardStore =
+    (tracker as { [GUARD_STORE]?: typeof guardStore })[GUARD_STORE] ?? ((work) => work);
+  const secrets = cardSecretsOf(body);
   const attempt: Attempt = { shared: false, retried: false };
   let calls: Set<Attempt> | undefined;
   let mine = false;
@@ -180,15 +190,20 @@ export async function sendTracked<B extends object, R>(
       amount: amount as string,
       ...(currency === undefined ? {} : { currency }),
     };
-    let record = await tracker.begin(transaction);
-    // This call makes the record pending when it is the first of this process and stores it ...
-    mine = storedByBegin(record) && !attempt.shared;
-    // ... or when it finds it expired and records it pending again.
-    while (record.state === 'expired') {
-      const reopened = await reopen(tracker, record);
-      mine = reopened !== undefined;
-      record = reopened ?? (await tracker.begin(transaction));
-    }
+    const recorded = async (): Promise<TransactionRecord> => {
+      let stored = await tracker.begin(transaction);
+      // This call makes the record pending when it is the first of this process and stores it ...
+      mine = storedByBegin(stored) && !attempt.shared;
+      // ... or when it finds it expired and records it pending again.
+      while (stored.state === 'expired') {
+        const reopened = await reopen(tracker, stored);
+        mine = reopened !== undefined;
+        stored = reopened ?? (await tracker.begin(transaction));
+      }
+      return stored;
+    };
+    // The call's deadline holds while the store records (the request's own timeout starts after).
+    const record = await guard(recorded(), reference, false, secrets, signal, totalTimeout);
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
     }
@@ -199,7 +214,9 @@ export async function sendTracked<B extends object, R>(
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending.
     if (mine && !attempt.shared && !attempt.retried && refused(error)) {
-      await tracker.expire(reference).catch((failure: unknown) => (error.cause = failure));
+      await guard(tracker.expire(reference), reference, true, secrets).catch(
+        (failure: unknown) => (error.cause = failure),
+      );
     }
     throw error;
   } finally {

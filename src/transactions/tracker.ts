@@ -17,7 +17,12 @@ import { MAX_TIMER_MS } from '../internal/timers.js';
 import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { after } from './options.js';
 import { isRecordableReference } from './reference.js';
-import { TransactionConflictError, TransactionTimeoutError, UnknownTransactionError } from './errors.js';
+import {
+  guardStore,
+  TransactionConflictError,
+  TransactionTimeoutError,
+  UnknownTransactionError,
+} from './errors.js';
 import {
   createMemoryTransactionStore,
   transactionKinds,
@@ -317,6 +322,13 @@ const fresh = new WeakSet<TransactionRecord>();
 
 /** The clock of a tracker made by {@link createTransactionTracker} (its `now` option), else `Date.now`. */
 export const trackerClock = (tracker: TransactionTracker): (() => number) => clocks.get(tracker) ?? Date.now;
+
+/**
+ * Where a tracker keeps {@link guardStore}, which turns a store's failure into the
+ * `TransactionStoreError` the client's `transactions` option throws: only a bundle that creates a
+ * tracker ships it.
+ */
+export const GUARD_STORE: unique symbol = Symbol.for('hosted-payments.guardStore');
 
 /** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
 export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
@@ -695,5 +707,6 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   clocks.set(tracker, now);
   // Not enumerable: a spread or JSON copy of the tracker carries only its methods.
   Object.defineProperty(tracker, CALLBACK_SETTLEMENT, { value: callbackSettlement(tracker) });
+  Object.defineProperty(tracker, GUARD_STORE, { value: guardStore });
   return tracker;
 }
