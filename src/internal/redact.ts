@@ -114,6 +114,11 @@ function htmlPattern(spelling: string): string {
   return out;
 }
 
+// A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
+// of the text, which keeps the scan linear), or a bare number where JSON puts a value: after `:`,
+// `,` or `[`, before `,`, `}` or `]`.
+const jsonNumber = /"(?:[^"\\]|\\.)*"?|([:,[]\s*)(-?\d[\d.eE+-]*)(?=\s*[,}\]])/g;
+
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
  * spelling of every literal value, also HTML-escaped, the card number whatever separates its
@@ -126,8 +131,15 @@ function htmlPattern(spelling: string): string {
  */
 export function redactText(text: string, secrets: Secrets | undefined): string {
   if (secrets === undefined) return text;
-  let out = text;
-  for (const [pattern, replacement] of replacementsOf(secrets)) out = out.replace(pattern, replacement);
+  const list = replacementsOf(secrets);
+  // A bare JSON number holding a secret (a card_number or cvc echoed as the integer it was sent
+  // as) is quoted first, so that its redaction is a JSON string and a JSON body stays JSON.
+  let out = text.replace(jsonNumber, (token, before?: string, number?: string) =>
+    number !== undefined && list.some(([pattern]) => number.search(pattern) >= 0)
+      ? `${before}"${number}"`
+      : token,
+  );
+  for (const [pattern, replacement] of list) out = out.replace(pattern, replacement);
   return out;
 }
 
