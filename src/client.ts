@@ -67,43 +67,43 @@ export interface ClientOptions {
    * Sent as `Authorization: Bearer <apiKey>` (the API reference does not show its auth scheme):
    * printable ASCII without surrounding spaces. Default: no Authorization header.
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Extra headers for every request, or a (possibly async) function called before each. Default: none. */
-  headers?: HeadersOption;
+  headers?: HeadersOption | undefined;
   /** Timeout of each attempt in ms, from sending to the last byte of the body. Default `30000`. */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Deadline of a whole call in ms: every attempt, the waits between retries and the body. Its
    * expiry rejects with a `TimeoutError` whose `timeout` is this value. Default: none (without
    * `retry`, the one attempt's `timeout` bounds the call).
    */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /**
    * Opt-in retries: a number (the retry limit) or {@link RetryOptions}. Default: **no retries** —
    * initiations are not idempotent (the service has no idempotency key), so a retried POST can
    * charge a customer or pay out twice. When enabled, 408/429/500/502/503/504 and connection
    * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
    */
-  retry?: RetryOptions | number;
+  retry?: RetryOptions | number | undefined;
   /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
-  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+  fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
   /** The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference). Default `'MOBILE-MONEY'`. */
-  mobileMoneyBrand?: string;
+  mobileMoneyBrand?: string | undefined;
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
    * A card payment's input may only repeat `card`: the service takes any other value for mobile
    * money. Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
    */
-  paymentMethods?: { card?: string; mobileMoney?: string };
+  paymentMethods?: { card?: string | undefined; mobileMoney?: string | undefined } | undefined;
   /** The wire key of the payout recipient. Default `'customer_details'`. */
-  payoutRecipientKey?: PayoutRecipientKey;
+  payoutRecipientKey?: PayoutRecipientKey | undefined;
   /**
    * `'integer'` (default): the four card fields are JSON integers, as the API reference types them; a cvc or card number with a
    * leading zero is then rejected. `'string'`: all four are sent as digit strings.
    */
-  cardFieldEncoding?: CardFieldEncoding;
+  cardFieldEncoding?: CardFieldEncoding | undefined;
   /** Logging hooks; they receive card number and cvc redacted. Default: none. */
-  hooks?: ClientHooks;
+  hooks?: ClientHooks | undefined;
   /**
    * Track every initiation: the client signs the callback URL it sends with the transaction's
    * reference (`callback_details.transaction_reference`, checkout `amount.order_id`, payout
@@ -135,7 +135,7 @@ export interface ClientOptions {
    * const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
    * ```
    */
-  transactions?: { readonly tracker: TransactionTracker; readonly secret: string };
+  transactions?: { readonly tracker: TransactionTracker; readonly secret: string } | undefined;
 }
 
 /** A value the test accepts, else an issue with the message. */

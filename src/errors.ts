@@ -160,8 +160,8 @@ export class ApiError extends PaymentsError {
     init: {
       status: number;
       body: string;
-      headers?: Record<string, string>;
-      issues?: readonly ValidationIssue[];
+      headers?: Record<string, string> | undefined;
+      issues?: readonly ValidationIssue[] | undefined;
       cause?: unknown;
     },
   ) {
@@ -297,9 +297,9 @@ export class CallbackParseError extends PaymentsError {
     message: string,
     init?: {
       /** Default `'invalid_payload'`. */
-      reason?: CallbackParseReason;
-      closestVariant?: string;
-      issues?: readonly ValidationIssue[];
+      reason?: CallbackParseReason | undefined;
+      closestVariant?: string | undefined;
+      issues?: readonly ValidationIssue[] | undefined;
       cause?: unknown;
     },
   ) {

@@ -100,9 +100,9 @@ export interface ResponseLogEvent extends RequestLogEvent {
  */
 export interface ClientHooks {
   /** Called once per call, before the request is sent (after validation). */
-  beforeRequest?: (event: RequestLogEvent) => void | Promise<void>;
+  beforeRequest?: ((event: RequestLogEvent) => void | Promise<void>) | undefined;
   /** Called once per call with the final response (after any opted-in retries). */
-  afterResponse?: (event: ResponseLogEvent) => void | Promise<void>;
+  afterResponse?: ((event: ResponseLogEvent) => void | Promise<void>) | undefined;
 }
 
 /**
@@ -121,16 +121,16 @@ export interface RetryOptions {
    * Statuses that are retried: error statuses, 400–599 (a redirect is never retried). Default
    * `[408, 429, 500, 502, 503, 504]`.
    */
-  statusCodes?: number[];
+  statusCodes?: number[] | undefined;
   /** Also retry after a timeout. Default `false`. */
-  retryOnTimeout?: boolean;
+  retryOnTimeout?: boolean | undefined;
   /**
    * Longest wait a 413, 429 or 503 asks for (`Retry-After`, or without it `RateLimit-Reset` and its
    * kin) honoured, in ms; a longer one, or one that cannot be read, ends the retries. Default: the timeout.
    */
-  maxRetryAfter?: number;
+  maxRetryAfter?: number | undefined;
   /** Upper bound of the exponential backoff (300 ms, 600 ms, …) in ms. Default: none. */
-  backoffLimit?: number;
+  backoffLimit?: number | undefined;
 }
 
 /**
@@ -156,26 +156,26 @@ export interface RequestOptions {
    * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
    * `aborted` is true. A signal already aborted when the request would go out sends nothing.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Deadline of this whole call in ms (every attempt, the waits between them, the body), replacing the client's. */
-  totalTimeout?: number;
+  totalTimeout?: number | undefined;
   /** Headers of this call, merged over the client's. */
-  headers?: HeadersInit;
+  headers?: HeadersInit | undefined;
 }
 
 /** The resolved transport settings of a client. */
 export interface HttpConfig {
   /** Absolute http(s) URL ending in `/`. */
   baseUrl: string;
-  apiKey?: string;
-  headers?: HeadersOption;
+  apiKey?: string | undefined;
+  headers?: HeadersOption | undefined;
   timeout: number;
-  totalTimeout?: number;
-  retry?: RetryOptions | number;
-  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  hooks?: ClientHooks;
+  totalTimeout?: number | undefined;
+  retry?: RetryOptions | number | undefined;
+  fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
+  hooks?: ClientHooks | undefined;
 }
 
 /** One call, as the client describes it: what to send, where, and how to read the answer. */
@@ -187,7 +187,7 @@ export interface Outgoing<S extends z.core.$ZodType> {
   readonly body: object;
   readonly schema: S;
   /** What the response must hold that its schema cannot say (a checkout's `order_id` echoes the one sent). */
-  readonly check?: (data: z.output<S>) => readonly ValidationIssue[];
+  readonly check?: ((data: z.output<S>) => readonly ValidationIssue[]) | undefined;
 }
 
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -316,7 +316,7 @@ interface NetworkCause {
   address?: unknown;
   port?: unknown;
   /** undici's socket errors say where through the socket's remote end. */
-  socket?: { remoteAddress?: unknown; remotePort?: unknown };
+  socket?: { remoteAddress?: unknown; remotePort?: unknown } | undefined;
   cause?: unknown;
   errors?: unknown;
 }

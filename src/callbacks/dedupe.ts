@@ -65,18 +65,18 @@ export interface MemoryDedupeStoreOptions {
    * At most this many processed events are remembered; beyond it the oldest are forgotten (a
    * replay of a forgotten event is processed again). Default 50,000.
    */
-  readonly maxEntries?: number;
+  readonly maxEntries?: number | undefined;
   /**
    * At most this many bytes (estimated: two per key character plus 80 per entry) for processed
    * events and claims together; processed events are forgotten, oldest first, to stay under it.
    * Default 16 MiB.
    */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /**
    * At most this many events being processed at once. Claims are never evicted: beyond this,
    * `begin` answers `'full'` (the handler's 503 + `Retry-After`) until one finishes. Default 10,000.
    */
-  readonly maxInProgress?: number;
+  readonly maxInProgress?: number | undefined;
   /**
    * Upper bound on how long a key is remembered, whatever `ttlMs` a call passes (a call's `ttlMs`
    * that is not a positive number — `NaN`, `undefined`, `0` — rejects with a `RangeError`, as in
@@ -84,9 +84,9 @@ export interface MemoryDedupeStoreOptions {
    * `createCallbackHandler` refuses this store (a `TypeError` at creation) when its `dedupeTtlMs`
    * or `processingTimeoutMs` is longer: set it at least as long as `dedupeTtlMs`.
    */
-  readonly ttlMs?: number;
+  readonly ttlMs?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /**
@@ -237,8 +237,9 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
 // delivery. Both are checked against each other in the tests.
 interface NodeHashing {
   /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
-  hash?: (algorithm: 'sha256', text: string, encoding: 'hex') => string;
-  createHash?: (algorithm: 'sha256') => { update(text: string): { digest(encoding: 'hex'): string } };
+  hash?: ((algorithm: 'sha256', text: string, encoding: 'hex') => string) | undefined;
+  createHash?:
+    ((algorithm: 'sha256') => { update(text: string): { digest(encoding: 'hex'): string } }) | undefined;
 }
 
 function nodeSha256(): ((text: string) => string) | undefined {

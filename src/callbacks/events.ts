@@ -103,7 +103,7 @@ export interface CallbackWarning {
   /** Stable code to switch on. */
   readonly code: CallbackWarningCode;
   /** The key it is about, when it is about one, e.g. `['amount']`. */
-  readonly path?: IssuePath;
+  readonly path?: IssuePath | undefined;
   /** Human wording, e.g. `amount: number converted to string`. Never a payload value. */
   readonly message: string;
 }

@@ -62,14 +62,14 @@ export interface CallbackContext<Reference extends string | undefined = string |
   /** The event's dedupe key ({@link callbackDedupeKey}). */
   readonly dedupeKey: string;
   /** With `tracker`: the transaction after this callback settled it. */
-  readonly transaction?: TransactionRecord;
+  readonly transaction?: TransactionRecord | undefined;
   /**
    * With `tracker`: `'settled'`; `'late'` when the transaction had been expired; `'duplicate'` when
    * it was already settled with this outcome by an earlier delivery whose processing may not have
    * finished (its `onEvent` threw, its process died, the store's reply was lost) — so process it
    * idempotently rather than skip it.
    */
-  readonly settlement?: SettleResult['result'];
+  readonly settlement?: SettleResult['result'] | undefined;
 }
 
 /**
@@ -85,9 +85,9 @@ export interface ExpectedPayment {
    * Compared as a decimal with `event.amount` (`'1500'`, `1500` and `'1500.00'` agree); a value
    * that is not a plain decimal (`'1,500'`, `'1.5e3'`) never matches.
    */
-  readonly amount?: string | number;
+  readonly amount?: string | number | undefined;
   /** Compared with `event.currency` ignoring ASCII letter case, when the payload has a currency. */
-  readonly currency?: string;
+  readonly currency?: string | undefined;
 }
 
 /**
@@ -182,12 +182,12 @@ export interface CallbackHandlerOptions<
    * signature is missing or wrong get 401. Required: without it `createCallbackHandler` throws a
    * `TypeError`, unless `verify: false` says in so many words that nothing is verified.
    */
-  readonly secret?: string | readonly string[];
+  readonly secret?: string | readonly string[] | undefined;
   /**
    * `false` accepts unsigned requests: anyone who can reach the route can post a "paid" callback.
    * For tests and routes no one else can reach; never set together with `secret`.
    */
-  readonly verify?: false;
+  readonly verify?: false | undefined;
   /**
    * The public origin the URLs were signed with (`https://shop.example`): the host the signature
    * is checked against. Set it in production. Without it the host comes from the request (the Host
@@ -197,7 +197,7 @@ export interface CallbackHandlerOptions<
    * `https://bücher.example` is `https://xn--bcher-kva.example`. Anything more than an origin (a
    * path, query, fragment, userinfo, whitespace) throws a `TypeError` at creation.
    */
-  readonly publicOrigin?: string;
+  readonly publicOrigin?: string | undefined;
   /**
    * Called once per event, after every check (may return a promise); the answer is 200 when it
    * resolves, 500 when it throws or rejects. Required: anything but a function throws a
@@ -205,27 +205,27 @@ export interface CallbackHandlerOptions<
    */
   onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
   /** Where processed events are recorded; `false` turns deduplication off. Default: in-memory store. */
-  readonly dedupe?: DedupeStore | false;
+  readonly dedupe?: DedupeStore | false | undefined;
   /**
    * How long a processed event is remembered, ms. Default 24 h. The default store keeps events
    * that long; a store that keeps them for less (a `createMemoryDedupeStore` whose `ttlMs` is
    * shorter) throws a `TypeError` at creation rather than forget them early.
    */
-  readonly dedupeTtlMs?: number;
+  readonly dedupeTtlMs?: number | undefined;
   /**
    * How long a claim lasts while `onEvent` runs (a crashed process frees it after this), ms.
    * Default 5 min. Set it above your slowest `onEvent`: a delivery of the same event that arrives
    * after it runs `onEvent` again while the first may still be running.
    */
-  readonly processingTimeoutMs?: number;
+  readonly processingTimeoutMs?: number | undefined;
   /** Body size cap in bytes (413 above it; the body is read no further). Default 65,536. */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /**
    * How long reading the body may take, ms, from the moment the handler starts reading it (408
    * `body_timeout` after it; a slow sender cannot hold the route open). Default 5,000; at most
    * 2,147,483,647 (the longest timer a runtime keeps).
    */
-  readonly bodyTimeoutMs?: number;
+  readonly bodyTimeoutMs?: number | undefined;
   /**
    * Look up what the merchant expected for this event (by `event.reference`, or the signed
    * reference in `context`); a different amount or currency answers 422 and `onEvent` is not
@@ -242,15 +242,21 @@ export interface CallbackHandlerOptions<
    * `conflicting_outcome`) and never applied. The key is the signed reference. It must be a
    * tracker `createTransactionTracker` made (anything else throws a `TypeError` at creation).
    */
-  readonly tracker?: TransactionTracker;
+  readonly tracker?: TransactionTracker | undefined;
   /**
    * Told about every refused request and every `onEvent` failure (for logs and metrics). Its own
    * errors are ignored. The error never carries the payload.
    */
-  readonly onError?: (
-    error: CallbackHandlerError,
-    context: { readonly request: Request; readonly status: number; readonly reason: CallbackRejectionReason },
-  ) => unknown;
+  readonly onError?:
+    | ((
+        error: CallbackHandlerError,
+        context: {
+          readonly request: Request;
+          readonly status: number;
+          readonly reason: CallbackRejectionReason;
+        },
+      ) => unknown)
+    | undefined;
 }
 
 /**

@@ -48,7 +48,7 @@ export interface ParseCallbackOptions {
    * `CallbackParseError` with reason `contradictory_outcome`. Every other disagreement of the
    * outcome signals is refused either way.
    */
-  readonly onContradiction?: 'warn' | 'reject';
+  readonly onContradiction?: 'warn' | 'reject' | undefined;
 }
 
 /**

@@ -78,7 +78,7 @@ export interface VerifyCallbackUrlOptions {
    * `publicOrigin`: `https://shop.example:443` is `https://shop.example`, and anything more than
    * an http(s) origin (a path, query, fragment, userinfo, whitespace) is a `TypeError`.
    */
-  readonly origin?: string;
+  readonly origin?: string | undefined;
 }
 
 /** The options each function knows; any other key is refused (a misspelt `origin` is not dropped). */

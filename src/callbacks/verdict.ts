@@ -119,7 +119,7 @@ interface FamilyRow {
   readonly succeeded: CallbackEventType;
   readonly failed: CallbackEventType;
   /** The key of the amount a success captured, which must be its amount. */
-  readonly captured?: string;
+  readonly captured?: string | undefined;
 }
 
 const families: readonly FamilyRow[] = [
@@ -208,7 +208,7 @@ interface Signal {
   /** The field's value; a message shows it only through {@link shown}. */
   readonly value: unknown;
   /** The family's shape: a message says `present` or `absent`, never the value (an amount). */
-  readonly shape?: true;
+  readonly shape?: true | undefined;
 }
 
 const PAYMENT_STATUS = "'Payment complete.' or 'Payment incomplete.'";
@@ -581,8 +581,8 @@ interface SchemaIssue {
   readonly code: string;
   readonly path: readonly PropertyKey[];
   readonly expected?: unknown;
-  readonly values?: readonly unknown[];
-  readonly format?: string;
+  readonly values?: readonly unknown[] | undefined;
+  readonly format?: string | undefined;
 }
 
 /** The documented type for a tolerated other one: number ↔ numeric string, boolean → 'True'/'False'. */

@@ -14,11 +14,11 @@ export interface CliIo {
   /** Writes to standard error. */
   stderr(text: string): void;
   /** Aborting it stops a running `sandbox` (the bin wires SIGINT/SIGTERM to it). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called once the sandbox listens, with its URL (for tests and embedding). */
   onListening?(url: string): void;
   /** `fetch` used by `trigger`. Default: the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Environment variables (`HOSTED_PAYMENTS_WEBHOOK_SECRET`). Default: `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }

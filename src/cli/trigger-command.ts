@@ -43,8 +43,8 @@ const REFERENCE_HELP = [
 
 interface TriggerFlags {
   url: string;
-  secret?: string;
-  reference?: string;
+  secret?: string | undefined;
+  reference?: string | undefined;
   amount: string;
   currency: string;
   brand: string;

@@ -37,17 +37,12 @@ export function maskCardNumber(cardNumber: unknown): string {
 }
 
 /**
- * The `hp_sig` values of the URLs in a wire body's fields (a signed `callback_url` or
+ * The `hp_sig` values, as written, of the URLs in a wire body (a signed `callback_url` or
  * `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with which
- * whoever reads it can post a callback the handler accepts.
+ * whoever reads it can post a callback the handler accepts. The name may be written `hp%5Fsig`.
  */
 export const signaturesOf = (body: object): string[] =>
-  Object.values(body as Record<string, object | null>)
-    .flatMap((section): unknown[] => Object.values(section ?? {}))
-    .flatMap((value) =>
-      typeof value === 'string' && URL.canParse(value) ? new URL(value).searchParams.getAll('hp_sig') : [],
-    )
-    .filter(Boolean);
+  JSON.stringify(body).match(/(?<=[?&]hp(?:_|%5[Ff])sig=)[^&#"]+/g) ?? [];
 
 /**
  * A copy of a wire body for a log: card_number masked to its last four, cvc replaced, and every
@@ -117,7 +112,7 @@ function htmlPattern(spelling: string): string {
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
 // of the text, which keeps the scan linear), or a bare number where JSON puts a value: after `:`,
 // `,` or `[`, before `,`, `}` or `]`.
-const jsonNumber = /"(?:[^"\\]|\\.)*"?|([:,[]\s*)(-?\d[\d.eE+-]*)(?=\s*[,}\]])/g;
+const jsonNumber = /"(?:[^"\\]|\\.)*"?|([:,[]\s*)(-?\d[\d.eE+-]*)/g;
 
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
@@ -134,10 +129,8 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
   const list = replacementsOf(secrets);
   // A bare JSON number holding a secret (a card_number or cvc echoed as the integer it was sent
   // as) is quoted first, so that its redaction is a JSON string and a JSON body stays JSON.
-  let out = text.replace(jsonNumber, (token, before?: string, number?: string) =>
-    number !== undefined && list.some(([pattern]) => number.search(pattern) >= 0)
-      ? `${before}"${number}"`
-      : token,
+  let out = text.replace(jsonNumber, (token, before?: string, number: string = '') =>
+    before && list.some(([pattern]) => number.search(pattern) >= 0) ? `${before}"${number}"` : token,
   );
   for (const [pattern, replacement] of list) out = out.replace(pattern, replacement);
   return out;

@@ -43,7 +43,7 @@ export interface RedisDedupeStoreOptions {
    * Prefix of every key the store writes, so several applications can share one database.
    * Default `'hosted-payments:dedupe:'`; anything but a string is a `TypeError` at creation.
    */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /**
    * How long `complete` keeps retrying while Redis is unreachable, in ms (backoff 50 ms doubling
    * to 1 s). The event has been processed by then; if "done" were never recorded, the claim
@@ -51,7 +51,7 @@ export interface RedisDedupeStoreOptions {
    * `processingTimeoutMs`. Default 5000; 0 tries once. Anything but a finite number ≥ 0 (`NaN`,
    * `Infinity`, a string, a negative number) is a `RangeError` at creation.
    */
-  readonly completeRetryMs?: number;
+  readonly completeRetryMs?: number | undefined;
 }
 
 /** The options {@link createRedisDedupeStore} knows; any other key is refused. */

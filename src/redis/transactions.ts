@@ -43,15 +43,15 @@ export interface RedisTransactionStoreOptions {
    * the store resubscribes itself after each reconnection, and closed by `close()`. One you pass
    * in is subscribed once; with ioredis, its `autoResubscribe` renews that after a reconnection.
    */
-  readonly subscriber?: RedisSubscriberClient;
+  readonly subscriber?: RedisSubscriberClient | undefined;
   /** Prefix of every key and of the channel. Default `'hosted-payments:tx:'`. */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /**
    * How long a settled or expired record is kept, ms (a key TTL); a redelivery after that finds
    * no record. Pending records never expire. Default 7 days. A whole number from 1, else a
    * `TypeError` naming it.
    */
-  readonly finishedTtlMs?: number;
+  readonly finishedTtlMs?: number | undefined;
 }
 
 /**

@@ -134,11 +134,11 @@ export interface CardPaymentBuildOptions {
    * The card method: `customer_details.payment_method` when the input has none, and the only
    * value an input's `payment_method` may have. Default `'CARD'`.
    */
-  paymentMethod?: string;
+  paymentMethod?: string | undefined;
   /** Default `'integer'`. `'string'` sends the four card fields as digit strings. */
-  cardFieldEncoding?: CardFieldEncoding;
+  cardFieldEncoding?: CardFieldEncoding | undefined;
   /** The clock for the "expiry not in the past" rule: a valid `Date`. Default: now. */
-  now?: Date;
+  now?: Date | undefined;
 }
 
 const cardPaymentBuildOptionsSchema = buildOptions({

@@ -80,7 +80,7 @@ export type MobileMoneyPaymentInput = z.input<typeof mobileMoneyPaymentInputSche
  */
 export interface MobileMoneyPaymentBuildOptions {
   /** `customer_details.payment_method` when the input has none. Default `'MOBILE-MONEY'`. */
-  paymentMethod?: string;
+  paymentMethod?: string | undefined;
 }
 
 const mobileMoneyPaymentBuildOptionsSchema = buildOptions({

@@ -146,7 +146,7 @@ export type PayoutInput = z.input<typeof payoutInputSchema>;
  */
 export interface PayoutBuildOptions {
   /** The wire key of the recipient. Default `'customer_details'`. */
-  payoutRecipientKey?: PayoutRecipientKey;
+  payoutRecipientKey?: PayoutRecipientKey | undefined;
 }
 
 const payoutBuildOptionsSchema = buildOptions({

@@ -62,9 +62,9 @@ export const sandboxPaths = Object.freeze({
  */
 export interface SandboxAppOptions extends SandboxBehaviourOptions {
   /** Origin used in `checkout_link`; default: the origin of the request. */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** How callbacks are sent; default `fetch` POST. */
-  transport?: CallbackTransport;
+  transport?: CallbackTransport | undefined;
 }
 
 /** The options {@link createSandboxApp} knows; any other key is refused. */

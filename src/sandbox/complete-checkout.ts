@@ -29,9 +29,9 @@ export const CHECKOUT_STATE_HEADER = 'x-sandbox-checkout-state';
 export interface CompleteCheckoutOptions {
   readonly method: PaymentMethodKind;
   /** Default `'success'`. */
-  readonly outcome?: 'success' | 'failure';
+  readonly outcome?: 'success' | 'failure' | undefined;
   /** The phone typed on the page (mobile-money only); default the test phone for `outcome`. */
-  readonly phoneNumber?: string;
+  readonly phoneNumber?: string | undefined;
 }
 
 /** The options {@link completeCheckout} knows; any other key is refused. */

@@ -16,7 +16,7 @@ import { buildDeliveryReport, type DeliveryReport } from './report.js';
  */
 export interface CallbackAnswer {
   readonly status: number;
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 /**
@@ -58,11 +58,11 @@ export type CallbackTransport = (request: {
 export interface DeliveryAttempt {
   readonly at: Date;
   /** The merchant's HTTP status, when it answered. */
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …). */
-  readonly reason?: string;
+  readonly reason?: string | undefined;
   /** Why there was no answer (`ECONNREFUSED`, `timeout`, …). */
-  readonly error?: string;
+  readonly error?: string | undefined;
 }
 
 /**
@@ -102,20 +102,20 @@ export interface CallbackDelivery {
  */
 export interface DeliveryQueueOptions {
   /** Wait before the first attempt, in ms. Default 0. */
-  delayMs?: number;
+  delayMs?: number | undefined;
   /** Attempts after the first one before giving up. Default 5. */
-  retries?: number;
+  retries?: number | undefined;
   /** Backoff before retry n is `retryDelayMs * 2^(n-1)`, capped at `maxRetryDelayMs`. Default 500. */
-  retryDelayMs?: number;
+  retryDelayMs?: number | undefined;
   /** Cap of the backoff, in ms. Default 30 000. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** Extra copies of each callback sent after the first was delivered. Default 0. */
-  duplicates?: number;
+  duplicates?: number | undefined;
   /** Time allowed to one attempt, in ms. Default 10 000. */
-  attemptTimeoutMs?: number;
+  attemptTimeoutMs?: number | undefined;
   /** How a callback is sent. Default: `fetch` POST with a JSON body. */
-  transport?: CallbackTransport;
-  log?: SandboxLogger;
+  transport?: CallbackTransport | undefined;
+  log?: SandboxLogger | undefined;
 }
 
 /**

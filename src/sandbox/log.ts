@@ -29,7 +29,7 @@ export type SandboxLogEvent =
       readonly path: string;
       readonly status: number;
       /** A short, secret-free summary, e.g. `card **** 4242, 1500 KES → card payment succeeds`. */
-      readonly summary?: string;
+      readonly summary?: string | undefined;
     }
   | {
       readonly kind: 'callback';
@@ -42,11 +42,11 @@ export type SandboxLogEvent =
       readonly copy: number;
       readonly outcome: 'delivered' | 'retrying' | 'gave_up';
       /** The HTTP status the merchant answered, when it answered. */
-      readonly status?: number;
+      readonly status?: number | undefined;
       /** The `error` word of a refusing answer's JSON body (e.g. `invalid_signature`), when it had one. */
-      readonly reason?: string;
+      readonly reason?: string | undefined;
       /** Why the attempt got no answer (`ECONNREFUSED`, `timeout`, …). */
-      readonly error?: string;
+      readonly error?: string | undefined;
     }
   | {
       readonly kind: 'callback_dropped';

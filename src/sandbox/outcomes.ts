@@ -69,7 +69,7 @@ export type PaymentOutcome =
       readonly reason?: never;
       readonly responseStatus?: never;
       /** The test value that makes the sandbox never send the callback. */
-      readonly dropCallback?: boolean;
+      readonly dropCallback?: boolean | undefined;
     }
   | {
       readonly ok: false;

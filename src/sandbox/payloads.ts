@@ -125,11 +125,11 @@ export interface PaymentPayloadInput {
   /** Amount as a whole-number string or number, e.g. `'1500'`. */
   amount: string | number;
   /** Payment identifier; random when omitted. */
-  id?: string;
+  id?: string | undefined;
   /** Transaction identifier; random when omitted. */
-  transactionId?: string;
+  transactionId?: string | undefined;
   /** Unix time in seconds; now when omitted. */
-  timestamp?: number;
+  timestamp?: number | undefined;
 }
 
 /**
@@ -243,8 +243,8 @@ export const INSUFFICIENT_FUNDS_MESSAGE = 'Insufficient funds';
 export function mobileMoneyPaymentFailurePayload(
   input: Omit<PaymentPayloadInput, 'transactionId'> & {
     transactionReference: string;
-    responseStatus?: number;
-    message?: string;
+    responseStatus?: number | undefined;
+    message?: string | undefined;
   },
 ): MobileMoneyPaymentFailureCallback {
   return {
@@ -349,7 +349,7 @@ export interface PayoutPayloadInput {
   referenceId: string | number;
   /** Wallet balance after the payout (unchanged after a failure). */
   walletBalance: string | number;
-  transactionId?: string;
+  transactionId?: string | undefined;
 }
 
 /**
@@ -413,17 +413,17 @@ export function payoutFailurePayload(input: PayoutPayloadInput): PayoutFailureCa
  */
 export interface BuildCallbackPayloadOptions {
   /** Mobile-money brand word, for a mobile-money success only; default `'MOBILE-MONEY'`. */
-  brand?: string;
+  brand?: string | undefined;
   /**
    * The merchant reference, written where the payload has a field for it: `transaction_reference`
    * (mobile-money failure), `order_id` (checkout), `reference_id` (payout). The card and
    * mobile-money success payloads carry none (the reference is in the signed URL).
    */
-  reference?: string;
+  reference?: string | undefined;
   /** Amount; default `'1500'`. */
-  amount?: string | number;
+  amount?: string | number | undefined;
   /** Currency, for card and payout payloads (the others carry none); default `'KES'`. */
-  currency?: string;
+  currency?: string | undefined;
 }
 
 /** The options {@link buildCallbackPayload} knows; any other key is refused. */

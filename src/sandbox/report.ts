@@ -28,7 +28,7 @@ export interface DeliveryReportEntry {
   readonly attempts: number;
   readonly state: CallbackDelivery['state'];
   /** What the last attempt got: `200`, `401 invalid_signature`, `ECONNREFUSED`, `timeout`; absent before any attempt. */
-  readonly lastAnswer?: string;
+  readonly lastAnswer?: string | undefined;
 }
 
 /**

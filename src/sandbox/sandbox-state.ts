@@ -27,38 +27,38 @@ import { DEFAULT_MOBILE_MONEY_BRAND, INSUFFICIENT_FUNDS_MESSAGE } from './payloa
  */
 export interface SandboxBehaviourOptions {
   /** Wait before a callback's first delivery attempt, in ms. */
-  callbackDelayMs?: number;
+  callbackDelayMs?: number | undefined;
   /** Starting wallet balance for payouts. Default 100000. */
-  walletBalance?: number;
+  walletBalance?: number | undefined;
   /** Fee charged on each successful payout. Default 50. */
-  payoutFee?: number;
+  payoutFee?: number | undefined;
   /** Delivery attempts after the first before giving up. Default 5. */
-  deliveryRetries?: number;
+  deliveryRetries?: number | undefined;
   /** Base of the exponential backoff between delivery attempts, in ms. Default 500. */
-  retryDelayMs?: number;
+  retryDelayMs?: number | undefined;
   /** How long one delivery attempt waits for the merchant's answer before it counts as failed, in ms. Default 10000. */
-  deliveryTimeoutMs?: number;
+  deliveryTimeoutMs?: number | undefined;
   /** Send every callback again once delivered: `true` = one duplicate, or a number of duplicates. Default none. */
-  duplicateDeliveries?: boolean | number;
+  duplicateDeliveries?: boolean | number | undefined;
   /** Brand word of mobile-money payloads and messages. Default `'MOBILE-MONEY'`. */
-  mobileMoneyBrand?: string;
+  mobileMoneyBrand?: string | undefined;
   /**
    * Probability (0–1) that a card or mobile-money payment that would succeed fails anyway
    * (insufficient funds), to exercise failure paths at random. Default 0.
    */
-  failureRate?: number;
+  failureRate?: number | undefined;
   /**
    * The `payment_method` value that makes a request with `card_details` a card payment, compared
    * case-insensitively. Default `'CARD'`; match your client's `paymentMethods.card`.
    */
-  cardPaymentMethod?: string;
+  cardPaymentMethod?: string | undefined;
   /** Random source for `failureRate`. Default `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /**
    * Receives one event per request and per delivery attempt. `startSandbox` defaults to a line
    * per delivery attempt on standard output; `false` (and the msw handlers' default) is silent.
    */
-  log?: SandboxLogger | false;
+  log?: SandboxLogger | false | undefined;
 }
 
 /** The keys of {@link SandboxBehaviourOptions}: every sandbox entry knows them. */

@@ -24,9 +24,9 @@ import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from './sandb
  */
 export interface StartSandboxOptions extends SandboxBehaviourOptions {
   /** Port to listen on. Default 0: a free port chosen by the system (read it from `url`). */
-  port?: number;
+  port?: number | undefined;
   /** Interface to bind. Default `'127.0.0.1'` (loopback only). */
-  host?: string;
+  host?: string | undefined;
 }
 
 /** The options {@link startSandbox} knows; any other key is refused. */

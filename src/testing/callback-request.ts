@@ -42,12 +42,12 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
    * payloads without one. A payout's is a 12-digit `reference_id`, a checkout's a whole-number
    * `order_id`; a reference that contradicts the override of its field is refused.
    */
-  readonly reference?: string;
+  readonly reference?: string | undefined;
   /**
    * Your webhook route's URL: an absolute http(s) URL without a user name or password. Default
    * `'https://shop.example/webhooks/payments'`.
    */
-  readonly url?: string;
+  readonly url?: string | undefined;
   /**
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
    * has, each with the type the service sends it as; an amount (`amount`, `amount captured`,
@@ -55,7 +55,7 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
    * an ISO 4217 code. On a card or mobile-money success the captured amount follows `amount`
    * unless overridden too.
    */
-  readonly overrides?: Partial<CallbackPayloadByType[T]>;
+  readonly overrides?: Partial<CallbackPayloadByType[T]> | undefined;
 }
 
 /** The options {@link createCallbackRequest} knows; any other key is refused. */

@@ -55,15 +55,15 @@ export type TransactionState = 'pending' | 'succeeded' | 'failed' | 'expired';
  */
 export interface TransactionOutcome {
   /** The callback event's `type`, e.g. `'payout.failed'`. */
-  readonly eventType?: string;
+  readonly eventType?: string | undefined;
   /** The service's transaction id, when the callback carries one. */
-  readonly transactionId?: string;
+  readonly transactionId?: string | undefined;
   /** The amount the callback reported. */
-  readonly amount?: string;
+  readonly amount?: string | undefined;
   /** The currency the callback reported, when it carries one. */
-  readonly currency?: string;
+  readonly currency?: string | undefined;
   /** The callback's message, e.g. `'Insufficient funds'`. */
-  readonly message?: string;
+  readonly message?: string | undefined;
 }
 
 /**
@@ -83,18 +83,18 @@ export interface TransactionRecord {
   /** Whole units, as the wire carries them: `'1500'`. */
   readonly amount: string;
   /** Upper-case ISO 4217 code, when known. */
-  readonly currency?: string;
+  readonly currency?: string | undefined;
   readonly state: TransactionState;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** When it was expired (kept after a late settlement). */
-  readonly expiredAt?: number;
+  readonly expiredAt?: number | undefined;
   /** When its callback settled it. */
-  readonly settledAt?: number;
+  readonly settledAt?: number | undefined;
   /** True when the callback settled it after it had been expired. */
-  readonly late?: boolean;
+  readonly late?: boolean | undefined;
   /** Present once settled. */
-  readonly outcome?: TransactionOutcome;
+  readonly outcome?: TransactionOutcome | undefined;
 }
 
 /**
@@ -172,16 +172,16 @@ export interface TransactionStore {
  */
 export interface MemoryTransactionStoreOptions {
   /** At most this many records. Default 100,000. Each number option is a whole number from 1 (else a `TypeError` naming it). */
-  readonly maxEntries?: number;
+  readonly maxEntries?: number | undefined;
   /** At most about this many bytes of records (UTF-16 string sizes plus a fixed overhead each). Default 64 MiB. */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /**
    * How long a settled or expired record is kept, ms; earlier when room is needed (oldest
    * first, never the record being written). Pending records are never dropped. Default 24 h.
    */
-  readonly finishedTtlMs?: number;
+  readonly finishedTtlMs?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /**

@@ -48,7 +48,7 @@ export interface BeginTransactionInput {
   /** Whole units, as sent: `1500`, `1500n` or `'1500'` (stored as `'1500'`). */
   readonly amount: number | bigint | string;
   /** 3-letter currency code, when the transaction has one. */
-  readonly currency?: string;
+  readonly currency?: string | undefined;
 }
 
 /**
@@ -98,9 +98,9 @@ export interface WaitForOptions {
    * 1), also while the store has not answered the first read. Default: the kind's stale limit,
    * from the store's first answer (until then, the longest of any kind).
    */
-  readonly timeout?: number;
+  readonly timeout?: number | undefined;
   /** Abort the wait (rejects with the signal's reason when it is an Error, else an `AbortError`). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
@@ -113,11 +113,11 @@ export interface WaitForOptions {
  */
 export interface StaleOptions {
   /** Pending for longer than this many ms (a whole number from 0). Default: each kind's limit (`staleAfterMs`). */
-  readonly olderThan?: number;
+  readonly olderThan?: number | undefined;
   /** Only this kind (another value is a `TypeError` naming `kind`). */
-  readonly kind?: TransactionKind;
+  readonly kind?: TransactionKind | undefined;
   /** At most this many, oldest first (a whole number from 1). Default 1000. */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /**
@@ -130,22 +130,22 @@ export interface StaleOptions {
  */
 export interface TransactionTrackerOptions {
   /** Where transactions live. Default: {@link createMemoryTransactionStore} (one process only). */
-  readonly store?: TransactionStore;
+  readonly store?: TransactionStore | undefined;
   /**
    * How long a transaction may stay pending before `stale` lists it, per kind, ms. Defaults:
    * `mobile_money` 5 min (an STK prompt times out on the phone within about a minute; the
    * provider's callback follows), `card` 30 min (3-D Secure), `checkout` 1 h (a customer on the
    * hosted page), `payout` 24 h. Each a whole number from 1.
    */
-  readonly staleAfterMs?: Partial<Record<TransactionKind, number>>;
+  readonly staleAfterMs?: Partial<Record<TransactionKind, number>> | undefined;
   /**
    * While `waitFor` waits, how often it also re-reads the store, ms: the fallback for a store
    * without `watch`, and for a notification lost while the store was unreachable. A whole number
    * from 1 to 2,147,483,647 (the longest a timer holds); below 10 it polls every 10 ms. Default 2000.
    */
-  readonly pollIntervalMs?: number;
+  readonly pollIntervalMs?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /**

@@ -118,7 +118,10 @@ function purposeOption(options: unknown): PhoneNumberPurpose {
  * normalizePhoneNumber('0112345678', { purpose: 'payout' }); // throws ValidationError
  * ```
  */
-export function normalizePhoneNumber(input: string, options?: { purpose?: PhoneNumberPurpose }): string {
+export function normalizePhoneNumber(
+  input: string,
+  options?: { purpose?: PhoneNumberPurpose | undefined },
+): string {
   const result = checkPhoneNumber(input, purposeOption(options));
   if (result.ok) return result.value;
   throw new ValidationError([{ path: [], code: result.code, message: result.message }], {

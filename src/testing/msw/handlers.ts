@@ -33,11 +33,12 @@ export interface PaymentsHandlersOptions extends Omit<
    * delivery and is retried. Without it, callbacks are POSTed to their URL with `fetch` (which
    * your own msw handlers may intercept).
    */
-  onCallback?: (payload: CallbackPayload, url: string, type: CallbackEventType) => void | Promise<void>;
+  onCallback?:
+    ((payload: CallbackPayload, url: string, type: CallbackEventType) => void | Promise<void>) | undefined;
   /** Wait before delivering a callback, in ms. Default 0. */
-  callbackDelayMs?: number;
+  callbackDelayMs?: number | undefined;
   /** Base of the retry backoff, in ms. Default 10. */
-  retryDelayMs?: number;
+  retryDelayMs?: number | undefined;
 }
 
 /** The options {@link createPaymentsHandlers} knows; any other key is refused. */
