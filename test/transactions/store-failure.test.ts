@@ -176,6 +176,36 @@ describe('a store that fails before the request is sent', () => {
     expect(error.message).toContain('connection lost');
     expect(leaks(dumps(error))).toEqual([]);
   });
+
+  it.each([
+    [
+      'an Error whose message throws when read',
+      () =>
+        Object.defineProperty(new Error('x'), 'message', {
+          get() {
+            throw new Error(`getter for card ${bigCardNumber}`);
+          },
+        }),
+    ],
+    [
+      'an Error whose message is not a string',
+      () => Object.assign(new Error(), { message: { card_number: bigCardNumber } }),
+    ],
+    ['an Error whose name is a number', () => Object.assign(new Error('store down'), { name: 42 })],
+    ['a plain object', () => ({ message: `store down for ${bigCardNumber}` })],
+  ])(
+    'a store that fails with %s: the same typed error, nothing of the card in it',
+    async (_label, failure) => {
+      const { store } = failingStore('insert', 'rejects', failure);
+      const { client, sent } = clientOn(createTransactionTracker({ store }));
+      const error = await expectNothingSent(
+        () => client.initiateCardPayment(cardPaymentInput),
+        sent,
+        'order-1001',
+      );
+      expect(leaks(dumps(error))).toEqual([]);
+    },
+  );
 });
 
 describe('the Redis store with Redis down', () => {
