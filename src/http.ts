@@ -21,6 +21,7 @@ import { stringifyWireBody } from './internal/json.js';
 import {
   cardSecretsOf,
   credentialValuesOf,
+  plainCause,
   redactHeaders,
   redactText,
   redactWireBody,
@@ -385,31 +386,6 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
     `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error)}); if the connection was reset, the service may have received the request`,
     { cause: plainCause(error, call.secrets) },
   );
-}
-
-/**
- * The failure as a chain of plain errors: name, message, stack and `code` with the call's secrets
- * taken out, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
- * carry the request it was sending (its body, its Authorization header), and `util.inspect`
- * shows every property of a cause.
- */
-function plainCause(error: unknown, secrets: Secrets, depth = 0): unknown {
-  // Only strings are kept (a message may be a Request); a property that throws drops the cause.
-  const text = (value: unknown) => (typeof value === 'string' ? redactText(value, secrets) : undefined);
-  if (typeof error === 'string') return text(error);
-  if (!(error instanceof Error) || depth > 8) return undefined;
-  try {
-    const cause = plainCause(error.cause, secrets, depth + 1);
-    const plain = new Error(text(error.message), cause === undefined ? undefined : { cause });
-    plain.name = text(error.name) ?? 'Error';
-    plain.stack = text(error.stack);
-    const { code } = error as { code?: unknown };
-    if (typeof code === 'number') Object.assign(plain, { code });
-    if (typeof code === 'string') Object.assign(plain, { code: text(code) });
-    return plain;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */

@@ -39,10 +39,10 @@ export function maskCardNumber(cardNumber: unknown): string {
 /**
  * The `hp_sig` values, as written, of the URLs in a wire body (a signed `callback_url` or
  * `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with which
- * whoever reads it can post a callback the handler accepts. The name may be written `hp%5Fsig`.
+ * whoever reads it can post a callback the handler accepts.
  */
 export const signaturesOf = (body: object): string[] =>
-  JSON.stringify(body).match(/(?<=[?&]hp(?:_|%5[Ff])sig=)[^&#"]+/g) ?? [];
+  JSON.stringify(body).match(/(?<=hp_sig=)[^&#"]+/g) ?? [];
 
 /**
  * A copy of a wire body for a log: card_number masked to its last four, cvc replaced, and every
@@ -112,7 +112,7 @@ function htmlPattern(spelling: string): string {
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
 // of the text, which keeps the scan linear), or a bare number where JSON puts a value: after `:`,
 // `,` or `[`, before `,`, `}` or `]`.
-const jsonNumber = /"(?:[^"\\]|\\.)*"?|([:,[]\s*)(-?\d[\d.eE+-]*)/g;
+const jsonNumber = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*)/g;
 
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
@@ -129,8 +129,8 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
   const list = replacementsOf(secrets);
   // A bare JSON number holding a secret (a card_number or cvc echoed as the integer it was sent
   // as) is quoted first, so that its redaction is a JSON string and a JSON body stays JSON.
-  let out = text.replace(jsonNumber, (token, before?: string, number: string = '') =>
-    before && list.some(([pattern]) => number.search(pattern) >= 0) ? `${before}"${number}"` : token,
+  let out = text.replace(jsonNumber, (token, number: string = '') =>
+    list.some(([pattern]) => number.match(pattern)) ? token.replace(number, `"${number}"`) : token,
   );
   for (const [pattern, replacement] of list) out = out.replace(pattern, replacement);
   return out;
@@ -222,4 +222,29 @@ export function redactHeaders(
         : `${kind === 'scheme' ? schemeOf(value) : ''}[redacted]`;
   }
   return out;
+}
+
+/**
+ * The failure as a chain of plain errors: name, message, stack and `code` with the call's secrets
+ * taken out, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
+ * carry the request it was sending (its body, its Authorization header), and `util.inspect`
+ * shows every property of a cause.
+ */
+export function plainCause(error: unknown, secrets: Secrets | undefined, depth = 0): unknown {
+  // Only strings are kept (a message may be a Request); a property that throws drops the cause.
+  const text = (value: unknown) => (typeof value === 'string' ? redactText(value, secrets) : undefined);
+  if (typeof error === 'string') return text(error);
+  if (!(error instanceof Error) || depth > 8) return undefined;
+  try {
+    const cause = plainCause(error.cause, secrets, depth + 1);
+    const plain = new Error(text(error.message), cause === undefined ? undefined : { cause });
+    plain.name = text(error.name) ?? 'Error';
+    plain.stack = text(error.stack);
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'number') Object.assign(plain, { code });
+    if (typeof code === 'string') Object.assign(plain, { code: text(code) });
+    return plain;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { PaymentsError } from '../errors.js';
-import { redactText, type Secrets } from '../internal/redact.js';
+import { plainCause, type Secrets } from '../internal/redact.js';
 import type { TransactionRecord, TransactionState } from './store.js';
 
 /**
@@ -180,12 +180,15 @@ export class TransactionStoreError extends PaymentsError {
     failure: unknown,
     secrets?: Secrets,
   ) {
-    const from = failure instanceof Error ? failure : new Error(String(failure));
-    const cause = new Error();
-    for (const key of ['name', 'message', 'stack'] as const)
-      cause[key] = redactText(from[key] ?? '', secrets);
+    const cause = plainCause(failure, secrets);
+    const what =
+      cause instanceof Error
+        ? `${cause.name}: ${cause.message}`
+        : typeof cause === 'string'
+          ? cause
+          : 'it did not give an Error';
     super(
-      `Transaction store failed (${cause.name}: ${cause.message}) for reference ${JSON.stringify(reference)}: ${
+      `Transaction store failed (${what}) for reference ${JSON.stringify(reference)}: ${
         sent ? 'the request was sent and refused; its record stays pending' : 'nothing was sent'
       }`,
       { cause },
