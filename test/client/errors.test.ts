@@ -100,6 +100,24 @@ describe('PaymentsClient errors', () => {
     expect(perCall.timeout).toBe(30);
   });
 
+  // What a merchant's log line shows is the message: it names the call, the service and the
+  // deadline, and says what to do, as a ConnectionError's does ("Request timed out after 50 ms"
+  // said neither which call nor that the payment may have started).
+  it('says in its message which call timed out, against which service, and that it may have started', async () => {
+    service.on(PAYOUT, async () => {
+      await delay(2_000);
+      return HttpResponse.json(documentedReplies.payout);
+    });
+    const perAttempt = (await rejection(client({ timeout: 50 }).initiatePayout(payoutInput))) as TimeoutError;
+    expect(perAttempt.message).toBe(
+      `initiatePayout to ${new URL(BASE_URL).origin} timed out after 50 ms; the service may have received the request: keep it pending until its callback`,
+    );
+    const whole = (await rejection(client({ totalTimeout: 60 }).initiatePayout(payoutInput))) as TimeoutError;
+    expect(whole.message).toBe(
+      `initiatePayout to ${new URL(BASE_URL).origin} did not complete within 60 ms; the service may have received the request: keep it pending until its callback`,
+    );
+  });
+
   it("turns the caller's abort into a ConnectionError with aborted: true", async () => {
     service.on(PAYOUT, async () => {
       await delay(2_000);
