@@ -39,7 +39,8 @@ export function maskCardNumber(cardNumber: unknown): string {
 /**
  * The `hp_sig` values, as written, of the URLs in a wire body (a signed `callback_url` or
  * `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with which
- * whoever reads it can post a callback the handler accepts.
+ * whoever reads it can post a callback the handler accepts. Read from the body's JSON text, up to
+ * the next `&`, `#` or `"`: the value as a server would echo it.
  */
 export const signaturesOf = (body: object): string[] =>
   JSON.stringify(body).match(/(?<=hp_sig=)[^&#"]+/g) ?? [];
@@ -110,8 +111,8 @@ function htmlPattern(spelling: string): string {
 }
 
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
-// of the text, which keeps the scan linear), or a bare number where JSON puts a value: after `:`,
-// `,` or `[`, before `,`, `}` or `]`.
+// of the text, which keeps the scan linear), or a number where JSON puts a bare value: after `:`,
+// `,` or `[` (in a text that is not JSON, quoting a number there shows no more of it).
 const jsonNumber = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*)/g;
 
 /**
