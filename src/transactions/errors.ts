@@ -165,8 +165,8 @@ export class TransactionStoreFullError extends PaymentsError {
  * try {
  *   await client.initiateMobileMoneyPayment(input);
  * } catch (error) {
- *   if (error instanceof TransactionStoreError && !error.sent) return retryLater(input); // nothing was sent
- *   throw error;
+ *   if (!(error instanceof TransactionStoreError) || error.sent) throw error;
+ *   console.warn('nothing was sent: try again once the store is back');
  * }
  * ```
  */
