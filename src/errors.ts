@@ -219,8 +219,9 @@ export class TimeoutError extends PaymentsError {
   /** The timeout that elapsed, in milliseconds. */
   readonly timeout: number;
 
-  constructor(timeout: number, options?: { cause?: unknown }) {
-    super(`Request timed out after ${timeout} ms`, options);
+  /** @param message - what timed out; default `Request timed out after <timeout> ms`. */
+  constructor(timeout: number, options?: { cause?: unknown; message?: string | undefined }) {
+    super(options?.message ?? `Request timed out after ${timeout} ms`, options);
     this.timeout = timeout;
   }
 }

@@ -371,16 +371,15 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
       cause: call.signal.reason,
     });
   }
+  const timedOut = (timeout: number, what: string) => {
+    const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; the service may have received the request: keep it pending until its callback`;
+    return new TimeoutError(timeout, { message, cause: new DOMException(message, 'TimeoutError') });
+  };
   if (call.deadline?.signal.aborted && call.totalTimeout !== undefined) {
-    const { totalTimeout } = call;
-    return new TimeoutError(totalTimeout, {
-      cause: new DOMException(`${call.operation} did not complete within ${totalTimeout} ms`, 'TimeoutError'),
-    });
+    return timedOut(call.totalTimeout, 'did not complete within');
   }
   if (error instanceof ky.TimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
-    return new TimeoutError(call.timeout, {
-      cause: new DOMException(`${call.operation} timed out after ${call.timeout} ms`, 'TimeoutError'),
-    });
+    return timedOut(call.timeout, 'timed out after');
   }
   return new ConnectionError(
     `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error)}); if the connection was reset, the service may have received the request`,
