@@ -31,6 +31,15 @@ describe('PaymentsClient over real sockets', () => {
     expect((error.cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
   });
 
+  // fetch refuses the ports browsers block (6000, 5060, 10080, …) before connecting, saying only
+  // "bad port": a merchant pointing baseUrl at a local mock on one read "(network error)".
+  it('names a port fetch refuses to connect to, and why', async () => {
+    const client = new PaymentsClient({ baseUrl: 'http://127.0.0.1:6000' });
+    const error = (await rejection(client.initiatePayout(payoutInput))) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toContain('(fetch refuses port 6000, a port browsers block)');
+  });
+
   it('turns a reset connection into a ConnectionError', async () => {
     server = await startServer(resetting);
     const client = new PaymentsClient({ baseUrl: server.url });
