@@ -320,6 +320,7 @@ interface NetworkCause {
   socket?: { remoteAddress?: unknown; remotePort?: unknown } | undefined;
   cause?: unknown;
   errors?: unknown;
+  message?: unknown;
 }
 
 /** `127.0.0.1:4010`, `[::1]:4010`: only an IP address (never a name or text) and a port. */
@@ -333,7 +334,7 @@ function addressOf(address: unknown, port: unknown): string | undefined {
  * `ECONNREFUSED 127.0.0.1:4010`: the deepest system error code in the cause chain and the address
  * it concerns. Only a code and an address, never the platform's message (it may quote a header).
  */
-function rootCause(error: unknown): string {
+function rootCause(error: unknown, url: URL): string {
   let code: string | undefined;
   let where: string | undefined;
   let current = error as NetworkCause | undefined;
@@ -345,6 +346,8 @@ function rootCause(error: unknown): string {
         addressOf(current.address, current.port) ??
         addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
         where;
+      // fetch refuses the ports browsers block before connecting, saying only this.
+      if (current.message === 'bad port') return `fetch refuses port ${url.port}, a port browsers block`;
       const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
       current = (current.cause ?? first) as NetworkCause | undefined;
     }
@@ -382,7 +385,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
     return timedOut(call.timeout, 'timed out after');
   }
   return new ConnectionError(
-    `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error)}); if the connection was reset, the service may have received the request`,
+    `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error, new URL(call.url))}); if the connection was reset, the service may have received the request`,
     { cause: plainCause(error, call.secrets) },
   );
 }
