@@ -71,18 +71,7 @@ async function checkConsumer(dir) {
     run(['pack', '--json', '--ignore-scripts', '--pack-destination', dir, root]),
   );
   const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({
-      name: 'consumer',
-      private: true,
-      type: 'module',
-      dependencies: {
-        'hosted-payments': `file:./${filename}`,
-        zod: own.devDependencies.zod,
-      },
-    }),
-  );
+  writeConsumer(dir, filename, own);
   run(['install', '--omit=dev', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund']);
 
   // Every package in the production tree, however deep.
@@ -167,8 +156,19 @@ function checkTypes(dir) {
 }
 
 /**
+ * A merchant's package.json: the tarball, its own zod (the one required peer), and `extra`.
+ */
+function writeConsumer(dir, filename, own, extra = {}) {
+  const dependencies = { 'hosted-payments': `file:./${filename}`, zod: own.devDependencies.zod, ...extra };
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }),
+  );
+}
+
+/**
  * The tarball installs (npm's resolution, `--dry-run`) next to each tested version of each optional
- * peer: the root devDependency, and the version pinned by the side folder that tests its oldest
+ * peer: the root devDependency, and the version pinned by the side folder that tests its other
  * major.
  */
 function checkPeers(dir, filename, own) {
@@ -180,19 +180,7 @@ function checkPeers(dir, filename, own) {
   };
   for (const [name, versions] of Object.entries(tested)) {
     for (const version of versions) {
-      writeFileSync(
-        join(dir, 'package.json'),
-        JSON.stringify({
-          name: 'consumer',
-          private: true,
-          type: 'module',
-          dependencies: {
-            'hosted-payments': `file:./${filename}`,
-            zod: own.devDependencies.zod,
-            [name]: version,
-          },
-        }),
-      );
+      writeConsumer(dir, filename, own, { [name]: version });
       try {
         execFileSync(npm, ['install', '--dry-run', '--prefer-offline', '--no-audit', '--no-fund'], {
           cwd: dir,
