@@ -388,6 +388,11 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
  * `request.body` first builds a web stream over it (about 3× the CPU of the whole route).
  */
 async function readBody(request: Request, max: number, timeoutMs: number): Promise<BodyRead> {
+  if (request.bodyUsed) {
+    throw new PaymentsError(
+      "The callback Request's body was already read before the handler (a middleware's c.req.json() or request.json()): give the handler the request untouched, mounting the route before whatever reads the body",
+    );
+  }
   if (isEncoded(request.headers.get('content-encoding'))) return 'unsupported_encoding';
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) return 'too_large';
