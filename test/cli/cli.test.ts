@@ -257,3 +257,49 @@ describe('hosted-payments CLI, for a merchant testing their route', () => {
     expect(bad.err()).toContain('probability from 0 to 1');
   });
 });
+
+describe('hosted-payments sandbox --failure-rate and the test phone that never gets a callback', () => {
+  it('--failure-rate 1 --duplicates 2: 254700000000 is accepted and its callback dropped, never a failure', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const hookUrl = await signCallbackUrl(url, { secret: SECRET, reference: 'ORDER-LOST' });
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(
+      ['sandbox', '--port', '0', '--callback-delay', '0', '--failure-rate', '1', '--duplicates', '2'],
+      io,
+    );
+    const base = await ready;
+    const pay = (phone: string, reference: string, callbackUrl: string) =>
+      fetch(`${base}/api/payment/payment-initiate-callback/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          customer_details: {
+            payment_method: 'MOBILE-MONEY',
+            full_name: 'Jane',
+            phone_number: phone,
+            email: 'jane@example.com',
+          },
+          amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+          callback_details: { transaction_reference: reference, callback_url: callbackUrl },
+        }),
+      });
+    expect((await pay('254700000000', 'ORDER-LOST', hookUrl)).status).toBe(200);
+    // Another phone fails, so the failure rate is in effect; its callback comes after the drop.
+    const otherUrl = await signCallbackUrl(url, { secret: SECRET, reference: 'ORDER-2' });
+    expect((await pay('254712345678', 'ORDER-2', otherUrl)).status).toBe(200);
+    await expect.poll(() => events.length, { timeout: 5000 }).toBeGreaterThan(0);
+    controller.abort();
+    expect(await running).toBe(0);
+    const lostLines = out()
+      .split('\n')
+      .filter((line) => line.includes('ORDER-LOST') || line.includes('dropped'));
+    expect(lostLines.join('\n')).toContain('ORDER-LOST → no callback (test value)');
+    expect(lostLines.join('\n')).toContain('dropped');
+    expect(lostLines.join('\n')).not.toContain('fails (406)');
+    expect(events.map((event) => event.reference)).not.toContain('ORDER-LOST');
+    expect(events[0]).toMatchObject({ type: 'payment.mobile_money.failed', reference: 'ORDER-2' });
+  });
+});
