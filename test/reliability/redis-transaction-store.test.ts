@@ -4,7 +4,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
-import { createTransactionTracker, TransactionConflictError } from '../../src/transactions/index.js';
+import {
+  createTransactionTracker,
+  TransactionConflictError,
+  TransactionTimeoutError,
+} from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
 let server: RedisServer;
@@ -192,5 +196,52 @@ describe('createRedisTransactionStore against a real redis-server', () => {
     }
     await expect(first).resolves.toMatchObject({ reference: 'ORD-6', state: 'succeeded' });
     await expect(waiting).resolves.toMatchObject({ reference: 'ORD-7', state: 'succeeded' });
+  });
+
+  it('waitFor called while Redis is down keeps waiting, and resolves once Redis is back and the transaction settled', async () => {
+    const prefix = freshPrefix();
+    const receiver = instance(prefix);
+    const waiter = instance(prefix, 100);
+    await receiver.tracker.begin({ reference: 'ORD-10', kind: 'card', amount: 3 });
+    await server.kill();
+    const waits = Array.from({ length: 20 }, () => waiter.tracker.waitFor('ORD-10', { timeout: 15_000 }));
+    const early = await Promise.race([
+      Promise.allSettled(waits),
+      new Promise((r) => setTimeout(() => r('still waiting'), 1_000)),
+    ]);
+    expect(early).toBe('still waiting');
+    await server.start();
+    for (;;) {
+      try {
+        await receiver.tracker.settle('ORD-10', { outcome: 'succeeded' });
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    for (const waited of await Promise.all(waits)) {
+      expect(waited).toMatchObject({ reference: 'ORD-10', state: 'succeeded' });
+    }
+  });
+
+  it("waitFor on a Redis that stays down rejects at its timeout with a typed error naming the reference, its cause a plain copy of ioredis's", async () => {
+    const prefix = freshPrefix();
+    const waiter = instance(prefix, 100);
+    await waiter.tracker.begin({ reference: 'ORD-11', kind: 'card', amount: 3 });
+    await server.kill();
+    try {
+      const started = Date.now();
+      const error = await waiter.tracker.waitFor('ORD-11', { timeout: 1_500 }).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+      expect(error).toBeInstanceOf(TransactionTimeoutError);
+      expect(error).toMatchObject({ reference: 'ORD-11', timeoutMs: 1_500 });
+      expect((error as Error).message).toMatch(/store could not be read/);
+      const cause = (error as Error).cause as Error;
+      expect(cause).toBeInstanceOf(Error);
+      expect(cause.constructor).toBe(Error); // a plain copy, not ioredis's object
+      expect(cause.message).not.toBe('');
+    } finally {
+      await server.start();
+    }
   });
 });
