@@ -141,7 +141,10 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
         .default(sandboxTestValues.payoutFee),
     )
     .addOption(
-      new Option('--failure-rate <p>', 'probability (0-1) that a payment that would succeed fails anyway')
+      new Option(
+        '--failure-rate <p>',
+        `probability (0-1) that a payment that would succeed fails anyway (${sandboxTestValues.phones.noCallback} still gets no callback)`,
+      )
         .argParser(probability)
         .default(0),
     )

@@ -44,7 +44,8 @@ export interface SandboxBehaviourOptions {
   mobileMoneyBrand?: string | undefined;
   /**
    * Probability (0–1) that a card or mobile-money payment that would succeed fails anyway
-   * (insufficient funds), to exercise failure paths at random. Default 0.
+   * (insufficient funds), to exercise failure paths at random. The test phone `254700000000`
+   * never fails this way: it never gets a callback. Default 0.
    */
   failureRate?: number | undefined;
   /**
@@ -100,7 +101,7 @@ export interface SandboxState {
   /** `reference_id` of every payout answered 200, in order; see {@link MAX_PAYOUT_REFERENCES}. */
   readonly payoutReferences: Set<string>;
   readonly queue: DeliveryQueue;
-  /** `outcome`, or a failure with `responseStatus` drawn at `failureRate`. */
+  /** `outcome`, or a failure with `responseStatus` drawn at `failureRate` (never for a dropped callback). */
   withFailureRate(outcome: PaymentOutcome, responseStatus: number): PaymentOutcome;
   /** Sends the callback of `outcome`, or records it as dropped when its test value says so. */
   deliver(outcome: PaymentOutcome, type: CallbackEventType, url: string, payload: CallbackPayload): void;
@@ -148,8 +149,10 @@ export function createSandboxState(
     payoutReferences: new Set(),
     queue,
     log,
+    // The test phone's promise (accepted, never a callback) holds at any failure rate: a
+    // merchant testing stale-payment tracking must not get a failure callback for it.
     withFailureRate: (outcome, responseStatus) =>
-      outcome.ok && failureRate > 0 && random() < failureRate
+      outcome.ok && !outcome.dropCallback && failureRate > 0 && random() < failureRate
         ? { ok: false, reason: INSUFFICIENT_FUNDS_MESSAGE, responseStatus }
         : outcome,
     deliver: (outcome, type, url, payload) => {
