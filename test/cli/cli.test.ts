@@ -303,3 +303,17 @@ describe('hosted-payments sandbox --failure-rate and the test phone that never g
     expect(events[0]).toMatchObject({ type: 'payment.mobile_money.failed', reference: 'ORDER-2' });
   });
 });
+
+describe('hosted-payments trigger says what to do when the route refuses it', () => {
+  it('posted unsigned (no --secret, no $HOSTED_PAYMENTS_WEBHOOK_SECRET) and answered 401: says so and how to give the secret', async () => {
+    const { url, events } = await startWebhook(SECRET);
+    const { io, out, err } = capture({ env: {} });
+    expect(await run(['trigger', 'payout.succeeded', '--url', url], io)).toBe(1);
+    expect(out()).toContain('HTTP 401');
+    const hint = err();
+    expect(hint).toContain('unsigned');
+    expect(hint).toContain('HOSTED_PAYMENTS_WEBHOOK_SECRET');
+    expect(hint).toContain('--secret');
+    expect(events).toEqual([]);
+  });
+});
