@@ -15,6 +15,7 @@ import { CallbackParseError, PaymentsError, type CallbackVerificationError } fro
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
+import { typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   callbackDedupeKey,
@@ -82,8 +83,9 @@ export interface CallbackContext<Reference extends string | undefined = string |
  */
 export interface ExpectedPayment {
   /**
-   * Compared as a decimal with `event.amount` (`'1500'`, `1500` and `'1500.00'` agree); a value
-   * that is not a plain decimal (`'1,500'`, `'1.5e3'`) never matches.
+   * Compared as a decimal with `event.amount` (`'1500'`, `1500` and `'1500.00'` agree). A value
+   * that is not a plain decimal (`'1,500'`, `' 1500'`, a Decimal object, `null`) is a bug in
+   * `expected`: the answer is 500 `handler_failed`, which the sender retries.
    */
   readonly amount?: string | number | undefined;
   /** Compared with `event.currency` ignoring ASCII letter case, when the payload has a currency. */
@@ -114,7 +116,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), or the store's `begin` answered something other than its four states; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), `expected` returned an amount that is not a plain decimal or a currency that is not a string, or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
  *
  * @example
  * ```ts
@@ -782,16 +784,30 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           transaction !== undefined
             ? settlement!.expected(transaction)
             : await options.expected!(event, contextOf(request, { reference }));
+        // What expected returned that no callback could match is a bug in the merchant's lookup,
+        // not another payment: 500, so the sender retries once it is fixed.
+        const wrong =
+          expected?.amount !== undefined && readDecimal(expected.amount) === undefined
+            ? 'amount'
+            : expected?.currency !== undefined && typeof expected.currency !== 'string'
+              ? 'currency'
+              : undefined;
+        if (wrong !== undefined) {
+          return refuse(
+            request,
+            500,
+            'handler_failed',
+            new PaymentsError(
+              `${event.type}: expected returned a ${wrong} of the wrong form (${typeName(expected![wrong])}); return a plain decimal string or number (a Decimal's toString())`,
+            ),
+          );
+        }
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
           return refuse(
             request,
             422,
             'amount_mismatch',
-            new PaymentsError(
-              readDecimal(expected.amount) === undefined
-                ? `${event.type}: the expected amount is not a plain decimal number`
-                : `${event.type}: amount is not the expected one`,
-            ),
+            new PaymentsError(`${event.type}: amount is not the expected one`),
           );
         }
         // The payload's currency: the documented one (card, payout), or one a mobile-money or
