@@ -53,6 +53,11 @@ interface TriggerFlags {
 
 type Outcome = { code: 0 | 1 | 2; error?: string };
 
+/** Said after a 401 to a URL posted unsigned: a route that checks signatures refuses it. */
+const UNSIGNED_HINT =
+  `the URL was posted unsigned (neither --secret nor $${SECRET_ENV} is set), and a route that ` +
+  `checks signatures answers 401; export ${SECRET_ENV}=<your webhook secret> (or pass --secret) and run it again`;
+
 async function post(io: CliIo, url: string, body: string): Promise<Response | { error: string }> {
   try {
     return await (io.fetch ?? fetch)(url, {
@@ -148,6 +153,7 @@ async function trigger(
   });
   const body = JSON.stringify(payload);
   let allAccepted = true;
+  let refused401 = false;
   for (let n = 1; n <= flags.repeat; n++) {
     const response = await post(io, url, body);
     if ('error' in response) return { code: 1, error: response.error };
@@ -159,7 +165,9 @@ async function trigger(
     );
     if (text) io.stdout(`${text.length > 500 ? `${text.slice(0, 500)}…` : text}\n`);
     allAccepted &&= response.ok;
+    refused401 ||= response.status === 401;
   }
+  if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
   return { code: allAccepted ? 0 : 1 };
 }
 
