@@ -316,4 +316,31 @@ describe('hosted-payments trigger says what to do when the route refuses it', ()
     expect(hint).toContain('--secret');
     expect(events).toEqual([]);
   });
+
+  it.each([
+    ['--secret', (secret: string) => ({ args: ['--secret', secret], env: {} })],
+    [
+      '$HOSTED_PAYMENTS_WEBHOOK_SECRET',
+      (secret: string) => ({ args: [], env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: secret } }),
+    ],
+  ] as const)(
+    "a secret from %s that the route refuses (401 invalid_signature): says it may not be the route's, never printing it or the query",
+    async (source, given) => {
+      const { url, events } = await startWebhook(SECRET);
+      const wrong = 'not-the-routes-secret-0123456789';
+      const { args, env } = given(wrong);
+      const { io, out, err } = capture({ env });
+      const target = `${url}?tenant=shop-7`;
+      expect(await run(['trigger', 'payout.succeeded', '--url', target, ...args], io)).toBe(1);
+      expect(out()).toContain('HTTP 401');
+      const hint = err();
+      expect(hint).toContain(source);
+      expect(hint).toMatch(/may not be the (route's|one the route)/);
+      const printed = out() + hint;
+      expect(printed).not.toContain(wrong);
+      expect(printed).not.toContain('tenant=shop-7');
+      expect(printed).not.toContain('hp_sig');
+      expect(events).toEqual([]);
+    },
+  );
 });
