@@ -8,6 +8,7 @@
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { isBlankSecret, MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
+import { refusalReason } from '../sandbox/delivery.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
   checkBrand,
@@ -58,6 +59,11 @@ const UNSIGNED_HINT =
   `the URL was posted unsigned (neither --secret nor $${SECRET_ENV} is set), and a route that ` +
   `checks signatures answers 401; export ${SECRET_ENV}=<your webhook secret> (or pass --secret) and run it again`;
 
+/** Said after a 401 `invalid_signature` to a signed URL; names where the secret came from, never the secret. */
+const wrongSecretHint = (source: string): string =>
+  `the route refused the signature (401 invalid_signature): the secret from ${source} may not be ` +
+  `the route's; give the webhook secret the route verifies with`;
+
 async function post(io: CliIo, url: string, body: string): Promise<Response | { error: string }> {
   try {
     return await (io.fetch ?? fetch)(url, {
@@ -81,7 +87,7 @@ const withoutUrls = (text: string): string =>
  * environment variable is set (the URL is then posted unsigned, as documented); an empty or short
  * one is an error naming its source, never quoting it.
  */
-function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: string } {
+function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; source?: string; error?: string } {
   const fromEnv = flags.secret === undefined;
   const secret = fromEnv ? (io.env ?? process.env)[SECRET_ENV] : flags.secret;
   const source = fromEnv ? `$${SECRET_ENV}` : '--secret';
@@ -99,7 +105,7 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; error?: st
   if (isBlankSecret(secret)) {
     return { error: `${source} is blank (only white space); give your webhook secret` };
   }
-  return { secret };
+  return { secret, source };
 }
 
 /**
@@ -132,7 +138,7 @@ async function trigger(
   if (!target.ok) return { code: 2, error: `--url: ${target.message}` };
   const signing = secretOf(io, flags);
   if (signing.error !== undefined) return { code: 2, error: signing.error };
-  const { secret } = signing;
+  const { secret, source } = signing;
   let url: string;
   try {
     url =
@@ -154,10 +160,12 @@ async function trigger(
   const body = JSON.stringify(payload);
   let allAccepted = true;
   let refused401 = false;
+  let refusedSignature = false;
   for (let n = 1; n <= flags.repeat; n++) {
     const response = await post(io, url, body);
     if ('error' in response) return { code: 1, error: response.error };
-    const text = escapeForLog(await response.text());
+    const raw = await response.text();
+    const text = escapeForLog(raw);
     const copy = flags.repeat > 1 ? ` [${n}/${flags.repeat}]` : '';
     const duplicate = response.headers.get('x-callback-duplicate') === 'true' ? ' (duplicate)' : '';
     io.stdout(
@@ -166,8 +174,10 @@ async function trigger(
     if (text) io.stdout(`${text.length > 500 ? `${text.slice(0, 500)}…` : text}\n`);
     allAccepted &&= response.ok;
     refused401 ||= response.status === 401;
+    refusedSignature ||= response.status === 401 && refusalReason(raw) === 'invalid_signature';
   }
   if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
+  else if (refusedSignature) io.stderr(`hint: ${wrongSecretHint(source ?? '--secret')}\n`);
   return { code: allAccepted ? 0 : 1 };
 }
 

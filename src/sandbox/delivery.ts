@@ -144,7 +144,7 @@ export interface DeliveryQueue {
 const MAX_ANSWER_CHARS = 4096;
 
 /** The `error` word of a JSON refusal (`{ "error": "invalid_signature" }`), short and one line. */
-function refusalReason(text: string): string | undefined {
+export function refusalReason(text: string): string | undefined {
   if (text.length === 0 || text.length > MAX_ANSWER_CHARS) return undefined;
   try {
     const body: unknown = JSON.parse(text);
