@@ -98,6 +98,15 @@ describe('hosted-payments CLI', () => {
     expect(err()).toContain('payout.failed');
   });
 
+  it('trigger to a port fetch refuses (6000) says so and what to do, not just "fetch failed"', async () => {
+    const { io, err } = capture({ env: {} });
+    const url = 'http://127.0.0.1:6000/hooks?tenant=shop-7';
+    expect(await run(['trigger', 'payout.failed', '--url', url], io)).toBe(1);
+    expect(err()).toContain('fetch refuses port 6000 (a port browsers block)');
+    expect(err()).toContain('another port');
+    expect(err()).not.toContain('tenant=shop-7');
+  });
+
   it('trigger reports an unreachable URL', async () => {
     const { io, err } = capture();
     expect(await run(['trigger', 'payout.failed', '--url', 'http://127.0.0.1:9/hooks'], io)).toBe(1);
