@@ -93,9 +93,19 @@ export class TransactionConflictError extends PaymentsError {
   }
 }
 
+/** A store's failure, as {@link plainCause} kept it, in a message. */
+const describeFailure = (cause: unknown): string =>
+  cause instanceof Error
+    ? `${cause.name}: ${cause.message}`
+    : typeof cause === 'string'
+      ? cause
+      : 'it did not give an Error';
+
 /**
- * `waitFor` gave up: the transaction was still pending after `timeout` ms. Nothing changed in the
- * store; wait again, or list it with `stale` and `expire` it.
+ * `waitFor` gave up: the transaction was still pending after `timeout` ms — or the store could not
+ * be read when the timeout came (Redis down since before it), so its state is not known; then
+ * `cause` is the store's last error as a plain error (name, message, stack, nothing else it
+ * carried). Nothing changed in the store; wait again, or list it with `stale` and `expire` it.
  *
  * @example
  * ```ts
@@ -114,8 +124,16 @@ export class TransactionTimeoutError extends PaymentsError {
   constructor(
     readonly reference: string,
     readonly timeoutMs: number,
+    /** `storeFailure`: what the store's last read failed with, when it failed. */
+    options?: { readonly storeFailure: unknown },
   ) {
-    super(`reference ${JSON.stringify(reference)}: still pending after waiting ${timeoutMs} ms`);
+    const cause = options === undefined ? undefined : plainCause(options.storeFailure, undefined);
+    super(
+      options === undefined
+        ? `reference ${JSON.stringify(reference)}: still pending after waiting ${timeoutMs} ms`
+        : `reference ${JSON.stringify(reference)}: the transaction store could not be read (${describeFailure(cause)}) when the wait ended after ${timeoutMs} ms; whether it is still pending is not known`,
+      options === undefined ? undefined : { cause },
+    );
   }
 }
 
@@ -181,14 +199,8 @@ export class TransactionStoreError extends PaymentsError {
     secrets?: Secrets,
   ) {
     const cause = plainCause(failure, secrets);
-    const what =
-      cause instanceof Error
-        ? `${cause.name}: ${cause.message}`
-        : typeof cause === 'string'
-          ? cause
-          : 'it did not give an Error';
     super(
-      `Transaction store failed (${what}) for reference ${JSON.stringify(reference)}: ${
+      `Transaction store failed (${describeFailure(cause)}) for reference ${JSON.stringify(reference)}: ${
         sent ? 'the request was sent and refused; its record stays pending' : 'nothing was sent'
       }`,
       { cause },

@@ -181,8 +181,10 @@ export interface TransactionTracker {
   /**
    * Resolves with the record once it is no longer pending (succeeded, failed or expired) — also
    * when another process sharing the store settles it. Rejects with `TransactionTimeoutError`
-   * after `timeout` when a last read of the store (given at most 1 s) still finds it pending, with
-   * the signal's reason when aborted, with `UnknownTransactionError` for a reference never recorded.
+   * after `timeout` when a last read of the store (given at most 1 s) still finds it pending — or
+   * when the store still cannot be read then (its `cause` the store's error; a read that fails is
+   * tried again at the next poll until then) — with the signal's reason when aborted, with
+   * `UnknownTransactionError` for a reference never recorded.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
   /** Pending transactions older than their limit (or `olderThan`), oldest first. */
@@ -583,12 +585,17 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
 
       // The timeout and the signal hold from the call on, also while the store has not answered the
       // first read (a Redis without commandTimeout, a locked table). Without `timeout`, the limit is
-      // the kind's, counted from the store's first answer; until then the longest of any kind.
+      // the kind's, counted from the store's first answer; until then the longest of any kind. A
+      // read that fails (Redis restarting) is tried again at the next poll; only the timeout or the
+      // signal ends the wait, and a timeout while the store still fails says so.
       return new Promise<TransactionRecord>((resolve, reject) => {
         let finished = false;
         let unwatch: (() => void) | undefined;
         let poller: ReturnType<typeof setInterval> | undefined;
         let cancelTimeout: () => void = () => undefined;
+        let answered = false; // the store has answered a read: the record exists and was checked
+        let failure: unknown; // the last read's failure, until a read answers again
+        let failed = false;
         const finish = (settle: () => void): void => {
           if (finished) return;
           finished = true;
@@ -603,66 +610,91 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const wake = (record: TransactionRecord): void => {
           if (record.state !== 'pending') finish(() => resolve(record));
         };
-        // What a poll or the store's watch hands in: a record that is not this one's ends the wait.
+        // What a read or the store's watch hands in: a record that is not this one's ends the wait.
         const heard = (value: unknown): void => {
           const refusal = storeRefusal(reference, value, store.watch === undefined ? 'get' : 'get or watch');
           if (refusal !== undefined) return finish(() => reject(refusal));
           wake(value as TransactionRecord);
         };
-        const check = (): void => {
-          store.get(reference).then(
-            (record) => record !== undefined && heard(record),
-            () => undefined, // an unreachable store: the next poll tries again
+        // The first answer: a reference never recorded ends the wait; a pending one is waited on.
+        const start = (value: unknown): void => {
+          if (value === undefined) return finish(() => reject(new UnknownTransactionError(reference)));
+          const refusal = storeRefusal(reference, value, 'get');
+          if (refusal !== undefined) return finish(() => reject(refusal));
+          wake(value as TransactionRecord);
+          if (finished) return;
+          answered = true;
+          const first = value as TransactionRecord;
+          if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
+          let set = waiters.get(reference);
+          if (set === undefined) waiters.set(reference, (set = new Set()));
+          set.add(wake); // this tracker's own transitions
+          listen();
+        };
+        // A notification lost while the store was unreachable only delays the wake-up: the polls
+        // read the store, and a watch that could not start is tried again at the next poll.
+        let watching = false;
+        const listen = (): void => {
+          if (store.watch === undefined || watching || finished) return;
+          watching = true;
+          store.watch(reference, heard).then(
+            (stop) => {
+              if (finished) return stop();
+              unwatch = stop;
+              check(); // a settlement between the last read and the watch starting is not missed
+            },
+            () => (watching = false),
           );
         };
+        /** One read of the store; resolves once it answered or failed (never rejects). */
+        const readOnce = (): Promise<void> =>
+          new Promise<unknown>((done) => done(store.get(reference))).then(
+            (value) => {
+              failed = false;
+              failure = undefined;
+              if (finished) return;
+              if (!answered) start(value);
+              else if (value !== undefined) heard(value);
+            },
+            (error: unknown) => {
+              failed = true;
+              failure = error;
+            },
+          );
+        const check = (): void => {
+          void readOnce();
+          listen();
+        };
         const onAbort = (): void => finish(() => reject(abortReason(signal!)));
-        let answered = false; // the store has answered the first read
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
         const armTimeout = (timeoutMs: number): void => {
           cancelTimeout();
-          const timeOut = (): void => finish(() => reject(new TransactionTimeoutError(reference, timeoutMs)));
+          const timeOut = (): void =>
+            finish(() =>
+              reject(
+                new TransactionTimeoutError(
+                  reference,
+                  timeoutMs,
+                  failed ? { storeFailure: failure } : undefined,
+                ),
+              ),
+            );
           cancelTimeout = after(timeoutMs, () => {
-            if (!answered) return timeOut();
+            if (!answered && !failed) return timeOut(); // the first read has not answered at all
             // The store has the last word: a settlement that came between two polls is the answer,
             // not "still pending". A store slow to answer gets LAST_READ_MS.
             cancelTimeout = after(LAST_READ_MS, timeOut);
-            store.get(reference).then((record) => {
-              if (record !== undefined) heard(record);
-              timeOut(); // after `heard` found it settled, `finish` has already run: a no-op
-            }, timeOut);
+            void readOnce().then(timeOut); // after it found it settled, `finish` has run: a no-op
           });
         };
 
         signal?.addEventListener('abort', onAbort, { once: true });
         armTimeout(timeoutOption ?? Math.max(...Object.values(staleAfterMs)));
-        mustGet(reference).then(
-          (first) => {
-            answered = true;
-            if (finished) return;
-            if (first.state !== 'pending') return finish(() => resolve(first));
-            if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
-            let set = waiters.get(reference);
-            if (set === undefined) waiters.set(reference, (set = new Set()));
-            set.add(wake); // this tracker's own transitions
-            poller = setInterval(check, pollIntervalMs);
-            if (store.watch !== undefined) {
-              // Listening starts after the first read: re-read once it is in place, so a settlement
-              // in between is not missed.
-              store.watch(reference, heard).then(
-                (stop) => {
-                  if (finished) stop();
-                  else {
-                    unwatch = stop;
-                    check();
-                  }
-                },
-                () => undefined, // polling still covers it
-              );
-            }
-            check();
-          },
-          (error: Error) => finish(() => reject(error)),
-        );
+        // Polls start once the first read has answered or failed, so a first read that hangs is
+        // not joined by more of them.
+        void readOnce().then(() => {
+          if (!finished) poller = setInterval(check, pollIntervalMs);
+        });
       });
     },
 

@@ -8,6 +8,7 @@ import {
   createMemoryTransactionStore,
   createTransactionTracker,
   TransactionTimeoutError,
+  type TransactionRecord,
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
@@ -37,14 +38,14 @@ function flakyStore(down: { value: boolean }) {
     update: (r, from) => memory.update(r, from),
     listPending: (q) => memory.listPending(q),
   };
-  return { store, reads: () => reads };
+  return { store, memory, reads: () => reads };
 }
 
 describe('waitFor while the store cannot be read', () => {
   it('keeps waiting when its first read fails, and resolves once the store is back and the transaction settled', async () => {
     const down = { value: false };
-    const { store } = flakyStore(down);
-    const receiver = createTransactionTracker({ store });
+    const { store, memory } = flakyStore(down);
+    const receiver = createTransactionTracker({ store: memory }); // another instance, whose reads work
     const waiter = createTransactionTracker({ store, pollIntervalMs: 20 });
     await receiver.begin({ reference: 'ORD-OUT-1', kind: 'card', amount: 1 });
     down.value = true;
@@ -130,5 +131,54 @@ describe('waitFor while the store cannot be read', () => {
     await new Promise((r) => setTimeout(r, 50));
     down.value = false;
     expect(await waiting).toMatchObject({ name: 'UnknownTransactionError', reference: 'ORD-NEVER' });
+  });
+});
+
+describe('waitFor when the store watch cannot start', () => {
+  it('starts it again at the next poll, and is woken through it', async () => {
+    const memory = createMemoryTransactionStore();
+    const listeners = new Set<(record: TransactionRecord) => void>();
+    let watchCalls = 0;
+    let polls = 0;
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: async (reference) => {
+        polls++;
+        return memory.get(reference);
+      },
+      update: (r, from) => memory.update(r, from),
+      listPending: (q) => memory.listPending(q),
+      watch: async (_reference, listener) => {
+        if (++watchCalls < 3) throw new Error('subscriber not connected');
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const waiter = createTransactionTracker({ store, pollIntervalMs: 20 });
+    await memory.insert({
+      reference: 'ORD-W',
+      kind: 'card',
+      amount: '1',
+      state: 'pending',
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const waiting = waiter.waitFor('ORD-W', { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(watchCalls).toBe(3);
+    expect(listeners.size).toBe(1);
+    const settled = {
+      reference: 'ORD-W',
+      kind: 'card',
+      amount: '1',
+      state: 'succeeded',
+      createdAt: 1,
+      updatedAt: 2,
+    } as const;
+    const before = polls;
+    for (const listener of listeners) listener(settled);
+    await expect(waiting).resolves.toEqual(settled);
+    expect(polls).toBe(before);
+    expect(listeners.size).toBe(0);
   });
 });
