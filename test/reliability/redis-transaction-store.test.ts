@@ -8,6 +8,7 @@ import {
   createTransactionTracker,
   TransactionConflictError,
   TransactionTimeoutError,
+  type TransactionTracker,
 } from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
@@ -243,5 +244,27 @@ describe('createRedisTransactionStore against a real redis-server', () => {
     } finally {
       await server.start();
     }
+  });
+
+  it('the documented reconciliation cron on two instances cancels each stale order once', async () => {
+    let t = 1_000_000;
+    const prefix = freshPrefix();
+    const [a, b] = [connect(), connect()].map((client) => {
+      const store = createRedisTransactionStore({ client, prefix });
+      stores.push(store);
+      return createTransactionTracker({ store, now: () => t });
+    }) as [TransactionTracker, TransactionTracker];
+    for (let i = 0; i < 20; i++) await a.begin({ reference: `STK-C${i}`, kind: 'mobile_money', amount: 1 });
+    t += 5 * 60_000 + 1;
+    const cancels: string[] = [];
+    const expireStale = async (tracker: TransactionTracker) => {
+      for (const record of await tracker.stale()) {
+        const { result } = await tracker.expireIfPending(record.reference);
+        if (result === 'expired') cancels.push(record.reference);
+      }
+    };
+    await Promise.all([expireStale(a), expireStale(b)]);
+    expect(cancels).toHaveLength(20);
+    expect(new Set(cancels).size).toBe(20);
   });
 });

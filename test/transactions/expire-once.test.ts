@@ -1,0 +1,65 @@
+// The reconciliation cron of docs/transactions.md, run by several instances at once: each stale
+// transaction is cancelled once, by the instance whose call expired it — expireIfPending tells
+// "this call expired it" from "it was already expired" or settled, atomically (the store's update
+// is a compare-and-set).
+import { describe, expect, it } from 'vitest';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  UnknownTransactionError,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
+
+/** The documented cron. */
+async function expireStale(tracker: TransactionTracker, cancelOrder: (reference: string) => Promise<void>) {
+  for (const record of await tracker.stale()) {
+    const { result } = await tracker.expireIfPending(record.reference);
+    if (result === 'expired') await cancelOrder(record.reference);
+  }
+}
+
+describe('expireIfPending', () => {
+  it("says 'expired' to the call that expired it, 'already_expired' after, 'already_settled' for a settled one", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-E1', kind: 'card', amount: 1 });
+    const first = await tracker.expireIfPending('ORD-E1');
+    expect(first).toEqual({ result: 'expired', record: expect.objectContaining({ state: 'expired' }) });
+    await expect(tracker.expireIfPending('ORD-E1')).resolves.toEqual({
+      result: 'already_expired',
+      record: first.record,
+    });
+    const { record: late } = await tracker.settle('ORD-E1', { outcome: 'failed' });
+    await expect(tracker.expireIfPending('ORD-E1')).resolves.toEqual({
+      result: 'already_settled',
+      record: late,
+    });
+    await tracker.begin({ reference: 'ORD-E2', kind: 'card', amount: 1 });
+    const { record: settled } = await tracker.settle('ORD-E2', { outcome: 'succeeded' });
+    await expect(tracker.expireIfPending('ORD-E2')).resolves.toEqual({
+      result: 'already_settled',
+      record: settled,
+    });
+    await expect(tracker.expireIfPending('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
+  });
+
+  it('the documented cron on two instances sharing a store cancels each stale order once', async () => {
+    let t = 1_000_000;
+    const store = createMemoryTransactionStore();
+    const a = createTransactionTracker({ store, now: () => t });
+    const b = createTransactionTracker({ store, now: () => t });
+    for (let i = 0; i < 20; i++) await a.begin({ reference: `STK-${i}`, kind: 'mobile_money', amount: 1 });
+    t += 5 * 60_000 + 1;
+    const cancels: string[] = [];
+    const cancelOrder = async (reference: string) => {
+      await new Promise((r) => setTimeout(r, 1));
+      cancels.push(reference);
+    };
+    await Promise.all([
+      expireStale(a, cancelOrder),
+      expireStale(b, cancelOrder),
+      expireStale(a, cancelOrder),
+    ]);
+    expect(cancels).toHaveLength(20);
+    expect(new Set(cancels).size).toBe(20);
+  });
+});
