@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { isBlankSecret, MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
-import { refusalReason } from '../sandbox/delivery.js';
+import { blockedPortMessage, refusalReason } from '../sandbox/delivery.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
   checkBrand,
@@ -72,9 +72,14 @@ async function post(io: CliIo, url: string, body: string): Promise<Response | { 
       body,
     });
   } catch (error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    const why = typeof cause?.code === 'string' ? cause.code : withoutUrls((error as Error).message);
-    return { error: `could not reach ${new URL(url).origin}: ${escapeForLog(why)}` };
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const why =
+      typeof cause?.code === 'string'
+        ? escapeForLog(cause.code)
+        : cause?.message === 'bad port'
+          ? blockedPortMessage(url)
+          : escapeForLog(withoutUrls((error as Error).message));
+    return { error: `could not reach ${new URL(url).origin}: ${why}` };
   }
 }
 

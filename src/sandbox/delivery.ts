@@ -212,12 +212,12 @@ function describeError(error: unknown): string {
  * `fetch` refuses the ports browsers block (6000, 5060, 10080, …) before connecting, saying only
  * "bad port"; the service would post to them, so the merchant is told which port and what to do.
  */
-function blockedPortMessage(url: string): string {
+export function blockedPortMessage(url: string): string {
   let port = '';
   try {
     port = ` ${new URL(url).port}`;
   } catch {
-    // The URL was checked when the payment was accepted; keep the message without the port.
+    // The URL was checked before it was posted; keep the message without the port.
   }
   return `fetch refuses port${port} (a port browsers block); give your route another port`;
 }
