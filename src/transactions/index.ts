@@ -8,6 +8,7 @@ export type {
   BeginTransactionInput,
   SettleInput,
   SettleResult,
+  ExpireResult,
   WaitForOptions,
   StaleOptions,
 } from './tracker.js';

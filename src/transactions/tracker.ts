@@ -85,6 +85,24 @@ export interface SettleResult {
 }
 
 /**
+ * What `expireIfPending` did: `'expired'` — this call moved it from pending (cancel the order
+ * now; another call or instance answering for the same transaction gets another result);
+ * `'already_expired'` — it was expired before, by another call; `'already_settled'` — its callback
+ * settled it (succeeded or failed, `record.state` says which). `record` is the stored record after
+ * the call.
+ *
+ * @example
+ * ```ts
+ * const { result, record } = await tracker.expireIfPending('ORD-1');
+ * if (result === 'expired') console.log(`cancel ${record.reference}`); // only this call expired it
+ * ```
+ */
+export interface ExpireResult {
+  readonly result: 'expired' | 'already_expired' | 'already_settled';
+  readonly record: TransactionRecord;
+}
+
+/**
  * Options of `waitFor`.
  *
  * @example
@@ -192,9 +210,17 @@ export interface TransactionTracker {
   /**
    * Gives up on a pending transaction: it becomes `expired`, and `waitFor` resolves with it. A
    * later genuine callback still settles it (`'late'`). A record already settled or expired is
-   * returned unchanged. Unknown reference: `UnknownTransactionError`.
+   * returned unchanged: to tell whether this call expired it, use `expireIfPending`. Unknown
+   * reference: `UnknownTransactionError`.
    */
   expire(reference: string): Promise<TransactionRecord>;
+  /**
+   * `expire`, saying what it did: `'expired'` only to the one call that moved the transaction
+   * from pending (a compare-and-set in the store, so of several instances expiring it at once
+   * exactly one is told), `'already_expired'` or `'already_settled'` to any other. Unknown
+   * reference: `UnknownTransactionError`.
+   */
+  expireIfPending(reference: string): Promise<ExpireResult>;
 }
 
 // The options each function knows; any other key is refused (a misspelt `store` would give a
@@ -724,14 +750,19 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     },
 
     async expire(reference) {
+      return (await tracker.expireIfPending(reference)).record;
+    },
+
+    async expireIfPending(reference) {
       for (let attempt = 1; ; attempt++) {
         const current = await readFor(reference, attempt);
-        if (current.state !== 'pending') return current;
+        if (current.state === 'expired') return { result: 'already_expired', record: current };
+        if (current.state !== 'pending') return { result: 'already_settled', record: current };
         const at = now();
         const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };
         if (await store.update(next, 'pending')) {
           notify(next);
-          return next;
+          return { result: 'expired', record: next };
         }
       }
     },
