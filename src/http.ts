@@ -557,7 +557,7 @@ export class Http {
     const headers = await this.#headersFor(options);
     const wireText = stringifyWireBody(outgoing.body);
     const transport = await this.#load(outgoing.operation);
-    const call = this.#callState(outgoing, options, headers, beforeSend);
+    const call = this.#callState(outgoing, wireText, options, headers, beforeSend);
     const started = Date.now();
     const { response, text, cut } = await this.#exchange(
       transport,
@@ -608,6 +608,7 @@ export class Http {
   /** What the call redacts, logs and maps its failures with. */
   #callState(
     outgoing: Outgoing<z.core.$ZodType>,
+    wireText: string,
     options: RequestOptions,
     headers: Record<string, string>,
     beforeSend: BeforeSend | undefined,
@@ -616,7 +617,7 @@ export class Http {
     const url = `${this.#config.baseUrl}${outgoing.path}`;
     // The credential headers, and each signed callback URL's hp_sig: whoever reads it can post a
     // callback the handler accepts.
-    const values = [...credentialValuesOf(headers), ...signaturesOf(body)];
+    const values = [...credentialValuesOf(headers), ...signaturesOf(wireText)];
     const secrets: Secrets = { ...cardSecretsOf(body), values };
     const hooks = this.#config.hooks;
     const logEvent: RequestLogEvent | undefined =

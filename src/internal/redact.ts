@@ -37,13 +37,12 @@ export function maskCardNumber(cardNumber: unknown): string {
 }
 
 /**
- * The `hp_sig` values, as written, of the URLs in a wire body (a signed `callback_url` or
- * `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with which
- * whoever reads it can post a callback the handler accepts. Read from the body's JSON text, up to
- * the next `&`, `#` or `"`: the value as a server would echo it.
+ * The `hp_sig` values, as written, of the URLs in a wire body's JSON text (a signed `callback_url`
+ * or `webhook_url`), for {@link Secrets.values}: each is a bearer token for its reference, with
+ * which whoever reads it can post a callback the handler accepts. Read up to the next `&`, `#` or
+ * `"`: the value as a server would echo it.
  */
-export const signaturesOf = (body: object): string[] =>
-  JSON.stringify(body).match(/(?<=hp_sig=)[^&#"]+/g) ?? [];
+export const signaturesOf = (wireText: string): string[] => wireText.match(/(?<=hp_sig=)[^&#"]+/g) ?? [];
 
 /**
  * A copy of a wire body for a log: card_number masked to its last four, cvc replaced, and every
