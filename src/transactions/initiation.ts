@@ -12,6 +12,7 @@ import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
 import { GUARD_STORE, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
+import { isRecordableReference } from './reference.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
 interface TransactionsOption {
@@ -156,7 +157,7 @@ export async function sendTracked<B extends object, R>(
   }
   const reference = String(read(wire, place.reference));
   // What begin and signCallbackUrl would refuse, named by the input's field.
-  if (reference.length > 256 || /\p{Cs}/u.test(reference)) {
+  if (!isRecordableReference(reference)) {
     throw untrackable(place.reference, 'expected at most 256 characters of well-formed Unicode');
   }
   const currency = read(wire, place.currency) as string | undefined;
