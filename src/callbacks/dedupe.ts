@@ -69,7 +69,8 @@ export interface MemoryDedupeStoreOptions {
   /**
    * At most this many bytes (estimated: two per key character plus 80 per entry) for processed
    * events and claims together; processed events are forgotten, oldest first, to stay under it.
-   * Default 16 MiB.
+   * Default 16 MiB. A bound under one entry of the handler's longest key (270 bytes) throws a
+   * `RangeError`: it would hold no claim, and every delivery would be answered 503.
    */
   readonly maxBytes?: number | undefined;
   /**
@@ -128,6 +129,8 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryDedupeStoreOptions> = {
 
 const ENTRY_OVERHEAD_BYTES = 80;
 const entryBytes = (key: string): number => key.length * 2 + ENTRY_OVERHEAD_BYTES;
+/** One entry of the longest key {@link callbackDedupeKey} makes (`payment.mobile_money.succeeded:` + 64 hex digits). */
+const ONE_ENTRY_BYTES = 95 * 2 + ENTRY_OVERHEAD_BYTES;
 
 /**
  * A {@link DedupeStore} in this process's memory. Two tables: claims (events being processed) and
@@ -151,6 +154,12 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   refuseUnknownOptions(name, options, MEMORY_STORE_OPTIONS);
   const maxEntries = Math.max(1, Math.floor(positiveOption(name, 'maxEntries', options.maxEntries, 50_000)));
   const maxBytes = positiveOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
+  // Under one entry every begin would answer 'full': the sender retries and then gives up.
+  if (maxBytes < ONE_ENTRY_BYTES) {
+    throw new RangeError(
+      `${name}: maxBytes must hold at least one entry (${ONE_ENTRY_BYTES} bytes), got ${maxBytes}`,
+    );
+  }
   const maxInProgress = Math.max(
     1,
     Math.floor(positiveOption(name, 'maxInProgress', options.maxInProgress, 10_000)),
