@@ -10,7 +10,7 @@ import type { TransactionRecord, TransactionState } from './store.js';
 
 /**
  * `settle`, `expire` or `waitFor` for a reference `begin` never recorded (or whose settled record
- * has aged out of the store).
+ * has aged out of the store); and `waitFor` whose record left the store while it waited.
  *
  * @example
  * ```ts
@@ -24,8 +24,16 @@ import type { TransactionRecord, TransactionState } from './store.js';
 export class UnknownTransactionError extends PaymentsError {
   override readonly name = 'UnknownTransactionError' as const;
 
-  constructor(readonly reference: string) {
-    super(`reference: no transaction ${JSON.stringify(reference)} was recorded with tracker.begin`);
+  /** `gone`: the record was read before, and a later read no longer found it. */
+  constructor(
+    readonly reference: string,
+    gone?: boolean,
+  ) {
+    super(
+      gone
+        ? `reference: transaction ${JSON.stringify(reference)} is no longer in the store (it was there: a store that lost its data, such as a Redis restarted without persistence, can no longer settle it)`
+        : `reference: no transaction ${JSON.stringify(reference)} was recorded with tracker.begin`,
+    );
   }
 }
 

@@ -202,7 +202,8 @@ export interface TransactionTracker {
    * after `timeout` when a last read of the store (given at most 1 s) still finds it pending — or
    * when the store still cannot be read then (its `cause` the store's error; a read that fails is
    * tried again at the next poll until then) — with the signal's reason when aborted, with
-   * `UnknownTransactionError` for a reference never recorded.
+   * `UnknownTransactionError` for a reference never recorded, or whose record a later read no
+   * longer finds (a store that lost its data): no callback can settle it then.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
   /** Pending transactions older than their limit (or `olderThan`), oldest first. */
@@ -681,6 +682,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
               if (finished) return;
               if (!answered) start(value);
               else if (value !== undefined) heard(value);
+              else finish(() => reject(new UnknownTransactionError(reference, true)));
             },
             (error: unknown) => {
               failed = true;
