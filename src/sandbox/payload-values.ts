@@ -97,3 +97,51 @@ export function checkBrand(brand: unknown): Check<string> {
   }
   return pass(brand);
 }
+
+/**
+ * What the service fixes in a payload of `type`: its status words, `paid`, the codes that are 200
+ * in every described callback, the card method word and the message texts (a mobile-money text
+ * follows the payload's `payment_method`, its brand word). The keys left out vary: amounts, ids,
+ * references, the time and a failure's reason. The card redirect success carries `paid: 'False'`
+ * with `Payment complete.`, the contradiction the service documents.
+ */
+export function fixedPayloadValues(
+  type: CallbackEventType,
+  payload: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const method = typeof payload.payment_method === 'string' ? payload.payment_method : '';
+  const card = method === 'CARD';
+  const fixed: { [K in CallbackEventType]: () => Readonly<Record<string, unknown>> } = {
+    'payment.card.succeeded': () => ({
+      status: 200,
+      'payment method': 'CARD',
+      message: 'CARD Payment Success',
+      'payment status': 'Payment complete.',
+      paid: 'True',
+    }),
+    'payment.card.failed': () => ({
+      status: 200,
+      'payment method': 'CARD',
+      message: 'CARD Payment Failed',
+      'payment status': 'Payment incomplete.',
+      paid: 'False',
+    }),
+    'payment.mobile_money.succeeded': () => ({
+      response_status: 200,
+      message: `${method} Payment Success`,
+      payment_status: 'Payment complete.',
+      paid: 'True',
+    }),
+    'payment.mobile_money.failed': () => ({ paid: 'False', 'payment status': 'Payment Incomplete.' }),
+    'checkout.succeeded': () => ({
+      paid: card ? 'False' : 'True',
+      response_status: 200,
+      message: card ? 'Card Payment Successful' : `${method} Payment Successful`,
+      payment_status: 'Payment complete.',
+    }),
+    'checkout.failed': () => ({ paid: 'False', response_status: 200, payment_status: 'Payment Incomplete.' }),
+    'payout.succeeded': () => ({ message: 'Payout Successful', status: 'Success' }),
+    'payout.failed': () => ({ message: 'Payout Failed', status: 'Failed' }),
+  };
+  return fixed[type]();
+}

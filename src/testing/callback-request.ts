@@ -10,6 +10,7 @@ import {
   checkCurrency,
   checkPayloadAmount,
   checkPayloadReference,
+  fixedPayloadValues,
   isCallbackEventType,
   referenceFields,
   unknownEventTypeMessage,
@@ -52,8 +53,10 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
    * has, each with the type the service sends it as; an amount (`amount`, `amount captured`,
    * `amount_captured`, `payout_fee`, `wallet_balance`) a whole number of at least 0, a `currency`
-   * an ISO 4217 code. On a card or mobile-money success the captured amount follows `amount`
-   * unless overridden too.
+   * an ISO 4217 code in upper case. What the service fixes for the type stays as it sends it: the
+   * status words, `paid`, the codes that are always 200, the card method word and the message
+   * texts (a mobile-money text follows `payment_method`, e.g. `'M-PESA Payment Success'`). On a
+   * card or mobile-money success the captured amount follows `amount` unless overridden too.
    */
   readonly overrides?: Partial<CallbackPayloadByType[T]> | undefined;
 }
@@ -114,6 +117,12 @@ function checkOverrideForm(type: CallbackEventType, key: string, value: unknown)
         : undefined;
   if (checked !== undefined && !checked.ok) {
     throw new TypeError(`${WHERE}: overrides.${key}: ${checked.message}`);
+  }
+  // The service sends a currency code upper-case, as the request builders write it.
+  if (key === 'currency' && checked?.ok && checked.value !== value) {
+    throw new TypeError(
+      `${WHERE}: overrides.currency: expected the code in upper case, ${JSON.stringify(checked.value)}: a ${type} payload carries it so, as the service sends it`,
+    );
   }
 }
 
@@ -182,6 +191,35 @@ function checkReadAs(type: CallbackEventType, payload: Record<string, unknown>, 
 }
 
 /**
+ * Refuses overrides that change what the service fixes in a payload of `type` (its status words,
+ * `paid`, the codes that are always 200, the card method word, the message texts): the parser
+ * reads some of them loosely, but a merchant's test must not pass on a text the service never
+ * sends. A fixed value that follows another key (a mobile-money message follows `payment_method`)
+ * is named with the override it follows.
+ */
+function checkFixedValues(
+  type: CallbackEventType,
+  payload: Record<string, unknown>,
+  given: readonly string[],
+): void {
+  for (const [key, expected] of Object.entries(fixedPayloadValues(type, payload))) {
+    if (payload[key] === expected) continue;
+    const contradiction =
+      type === 'checkout.succeeded' && key === 'paid' && expected === 'False'
+        ? " (the card redirect success carries paid 'False' with payment_status 'Payment complete.': the service sends the two contradicting values)"
+        : '';
+    if (given.includes(key)) {
+      throw new TypeError(
+        `${WHERE}: overrides.${key}: a ${type} payload carries ${JSON.stringify(expected)} there, as the service sends it${contradiction}; override only the values that vary (amounts, ids, references, the time, a failure's reason)`,
+      );
+    }
+    throw new TypeError(
+      `${WHERE}: overrides (${given.join(', ')}): with them a ${type} payload carries ${key} ${JSON.stringify(expected)}, as the service sends it; override ${key} too`,
+    );
+  }
+}
+
+/**
  * The reference to sign: `reference`, else the override of the payload's reference field, else the
  * fixture's own (or `'ORDER-1001'`); one the payload of `type` can carry.
  */
@@ -219,7 +257,9 @@ function referenceOf(
  * an override key or value type the payload does not have, an amount that is not a whole number or
  * a currency that is not an ISO 4217 code, a reference its payload cannot carry, and overrides
  * after which `parseCallback` would not read the payload as `type` without a new warning (a
- * `paid`, payment status or `response_status` of the other outcome, a `timestamp` in milliseconds).
+ * `paid`, payment status or `response_status` of the other outcome, a `timestamp` in milliseconds),
+ * and overrides of a text or code the service fixes for the type (a status word in another
+ * spelling, `paid: 'True'` on the card redirect success, another message).
  *
  * @example
  * ```ts
@@ -257,7 +297,9 @@ export async function createCallbackRequest<T extends CallbackEventType>(
   const reference = referenceOf(type, options, fixture);
   const field = referenceFields[type];
   if (field !== undefined) fixture[field] = reference;
-  checkReadAs(type, fixture, Object.keys(options.overrides ?? {}));
+  const given = Object.keys(options.overrides ?? {});
+  checkReadAs(type, fixture, given);
+  checkFixedValues(type, fixture, given);
   const url = await signCallbackUrl(target.value, { secret: options.secret, reference });
   return new Request(url, {
     method: 'POST',
