@@ -1,0 +1,61 @@
+// A 401 invalid_signature tells the merchant which host the signature was checked against and,
+// when that host came from the request, that a proxy may have changed it: behind nginx's default
+// `proxy_pass` every genuine callback is refused with 401, which the sender does not retry.
+import { describe, expect, it } from 'vitest';
+import {
+  CallbackVerificationError,
+  createCallbackHandler,
+  signCallbackUrl,
+  verifyCallbackUrl,
+  type CallbackHandlerError,
+} from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+import { caught } from '../helpers/caught.js';
+
+const secret = 'whsec_0123456789abcdef';
+const payload = callbackFixtures['payment.card.succeeded'];
+
+/** The signed public URL as the app behind the proxy sees it: same path and query, another host. */
+const behindProxy = (signed: string, host: string) => {
+  const url = new URL(signed);
+  return `http://${host}${url.pathname}${url.search}`;
+};
+const post = (url: string) =>
+  new Request(url, {
+    method: 'POST',
+    body: JSON.stringify(payload),
+    headers: { 'content-type': 'application/json' },
+  });
+
+describe('the message of a signature that does not match', () => {
+  it('without publicOrigin: names the host taken from the request and says to set publicOrigin', async () => {
+    const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
+      secret,
+      reference: payload.transaction_reference,
+    });
+    const errors: CallbackHandlerError[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => undefined,
+      onError: (error) => void errors.push(error),
+    });
+    const response = await handler(post(behindProxy(signed, '127.0.0.1:3000')));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: 'invalid_signature' });
+    expect(errors[0]).toBeInstanceOf(CallbackVerificationError);
+    expect(errors[0]!.message).toContain('127.0.0.1:3000');
+    expect(errors[0]!.message).toMatch(/from the request/);
+    expect(errors[0]!.message).toMatch(/publicOrigin/);
+  });
+
+  it('with the origin pinned: names the pinned host, and a wrong secret is not blamed on a proxy', async () => {
+    const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
+      secret: 'another-secret-0123456789',
+      reference: 'ORD-1',
+    });
+    const error = await caught(() => verifyCallbackUrl(signed, { secret, origin: 'https://shop.example' }));
+    expect(error).toMatchObject({ reason: 'bad_signature' });
+    expect((error as Error).message).toContain('shop.example');
+    expect((error as Error).message).not.toMatch(/publicOrigin|proxy/);
+  });
+});
