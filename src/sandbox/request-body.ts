@@ -194,9 +194,19 @@ export function checkBody<S extends z.core.$ZodType>(
   return { ok: false, issues: [...issues.map((issue) => withTypeGot(issue, body)), ...extra] };
 }
 
+/**
+ * Messages never carry values, but an unknown key is named, and a key can be anything the body
+ * holds: no run of digits long enough to be a card number leaves the sandbox, in a path, a field
+ * name or a message.
+ */
+const redactDigits = (text: string): string => text.replace(/\d{12,19}/g, '[redacted]');
+
 /** 400 naming each field at fault, with its code and message. Never a value. */
 export function refuseInvalid(c: SandboxContext, what: string, issues: readonly ValidationIssue[]) {
-  const fields = issues.map((issue) => formatIssuePath(issue.path));
+  const paths = issues.map((issue) =>
+    issue.path.map((segment) => (typeof segment === 'string' ? redactDigits(segment) : segment)),
+  );
+  const fields = paths.map((path) => formatIssuePath(path));
   c.set('summary', `invalid: ${fields.join(', ')}`);
   return c.json(
     {
@@ -204,11 +214,9 @@ export function refuseInvalid(c: SandboxContext, what: string, issues: readonly 
       message: `Invalid ${what}: ${fields.join(', ')}`,
       issues: issues.map((issue, index) => ({
         field: fields[index],
-        path: issue.path,
+        path: paths[index],
         code: issue.code,
-        // Messages never carry values; still, no run of digits long enough to be a card number
-        // leaves the sandbox.
-        message: issue.message.replace(/\d{12,19}/g, '[redacted]'),
+        message: redactDigits(issue.message),
       })),
     },
     400,
