@@ -42,7 +42,10 @@ export function readDecimal(value: unknown): string | undefined {
  */
 function canonical(text: string): string {
   if (!text.includes('.')) return text;
-  return text.replace(/0+$/, '').replace(/\.$/, '');
+  // A loop, not /0+$/: that regex retries from every zero, quadratic in a long run of zeros.
+  let end = text.length;
+  while (text[end - 1] === '0') end--;
+  return text.slice(0, text[end - 1] === '.' ? end - 1 : end);
 }
 
 /**

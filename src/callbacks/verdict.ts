@@ -502,7 +502,8 @@ function describeAmount(value: unknown): string {
   if (/^[+-]/.test(value)) return 'a signed number';
   if (/^0x/i.test(value)) return 'a hexadecimal number';
   if (/,/.test(value)) return 'a grouped number';
-  if (/^\d*\.?\d+e/i.test(value)) return 'a number with an exponent';
+  // Not \d*\.?\d+e: that splits a long run of digits every way, quadratic in its length.
+  if (/^(?:\d+(?:\.\d+)?|\.\d+)e/i.test(value)) return 'a number with an exponent';
   if (/^0\d/.test(value)) return 'a zero-padded number';
   if (/^\d+(?:\.\d+)?$/.test(value)) return 'a number too large to be finite';
   return 'text that is not a number';
