@@ -362,6 +362,10 @@ export async function verifyCallbackUrl(
   }
   throw new CallbackVerificationError(
     'bad_signature',
-    'Callback URL signature does not match (wrong secret, or the reference, host, path or query was changed)',
+    `Callback URL signature does not match for host ${host} (wrong secret, or the reference, path or query was changed${
+      pinned === undefined
+        ? "; the host was taken from the request: if a proxy changed it, set publicOrigin (origin) to the origin the URLs were signed with"
+        : ''
+    })`,
   );
 }

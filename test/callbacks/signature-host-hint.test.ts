@@ -31,7 +31,7 @@ describe('the message of a signature that does not match', () => {
   it('without publicOrigin: names the host taken from the request and says to set publicOrigin', async () => {
     const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
       secret,
-      reference: payload.transaction_reference,
+      reference: 'ORD-1',
     });
     const errors: CallbackHandlerError[] = [];
     const handler = createCallbackHandler({
