@@ -46,15 +46,26 @@ export const expecting =
     issue.input === undefined ? `required (${message})` : message;
 
 /**
- * A required string with something to show: not empty, and not only white space or invisible
- * format characters (zero-width space, word joiner, soft hyphen).
+ * Text without a lone surrogate (half of a character, as cutting a string between the two halves
+ * of an emoji leaves it): JSON would carry it escaped, and the callback reader refuses a reference
+ * echoed back with one.
+ */
+export const unicodeText = z.refine((value: string) => !/\p{Cs}/u.test(value), {
+  error: 'expected Unicode text, got a lone surrogate (half of a character such as an emoji)',
+  params: { code: 'lone_surrogate' },
+});
+
+/**
+ * A required string with something to show: not empty, and not only white space, control or
+ * invisible format characters (zero-width space, word joiner, soft hyphen); Unicode text.
  */
 export const textInput = (what = 'text') =>
   z.string({ error: expecting(`expected ${what} as a string`) }).check(
-    z.refine((value) => /[^\s\p{Cf}]/u.test(value), {
+    z.refine((value) => /[^\s\p{Cc}\p{Cf}]/u.test(value), {
       error: 'must not be empty, nor only white space or invisible characters',
       params: { code: 'empty' },
     }),
+    unicodeText,
   );
 
 // z.email()'s own default pattern, as a plain regex check.
@@ -152,9 +163,10 @@ export const httpUrlWire = z.string().check(
 
 export const emailWire = z.string().check(z.regex(emailPattern, { error: emailRule }));
 
-export const nonEmptyStringWire = z
-  .string()
-  .check(z.refine((value) => value !== '', { error: 'must not be empty' }));
+export const nonEmptyStringWire = z.string().check(
+  z.refine((value) => value !== '', { error: 'must not be empty' }),
+  unicodeText,
+);
 
 const cardNumberRule = 'expected 16 digits that pass the Luhn check';
 

@@ -17,6 +17,7 @@ import {
   phoneInput,
   phoneWire,
   textInput,
+  unicodeText,
   wholeNumberStringWire,
 } from './fields.js';
 
@@ -25,7 +26,7 @@ import {
 // Shapes spread rather than `z.omit`: the same schemas, without pulling omit's code into bundles.
 const customerFieldsInput = {
   full_name: textInput('full_name'),
-  location: z.optional(z.string()),
+  location: z.optional(z.string().check(unicodeText)),
   phone_number: phoneInput('payment'),
   email: emailInput,
 };
@@ -42,7 +43,7 @@ export const checkoutCustomerInput = z.strictObject(customerFieldsInput);
 
 const customerFieldsWire = {
   full_name: nonEmptyStringWire,
-  location: z.optional(z.string()),
+  location: z.optional(z.string().check(unicodeText)),
   phone_number: phoneWire('payment'),
   email: emailWire,
 };
