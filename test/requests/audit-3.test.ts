@@ -4,7 +4,12 @@ import {
   buildCheckoutSessionRequest,
   buildMobileMoneyPaymentRequest,
   buildPayoutRequest,
+  cardPaymentResponseSchema,
+  checkoutSessionResponseSchema,
+  mobileMoneyPaymentResponseSchema,
   parseCallback,
+  PaymentsClient,
+  payoutResponseSchema,
   ValidationError,
   type CardPaymentInput,
   type CheckoutSessionInput,
@@ -144,4 +149,62 @@ describe('a required text field of control characters only', () => {
       ).toEqual(['customer_details.full_name: empty']);
     },
   );
+});
+
+describe('a reply of the wrong shape', () => {
+  const schemas = [
+    ['card', cardPaymentResponseSchema, 'Card Payment Initiated'],
+    ['mobile-money', mobileMoneyPaymentResponseSchema, 'M-PESA Payment Initiated'],
+    ['payout', payoutResponseSchema, 'Mobile Payout Initiated'],
+  ] as const;
+
+  it.each(
+    schemas.flatMap(([name, schema, message]) =>
+      [201, '200', 200.5, null].map((status) => [name, status, schema, message] as const),
+    ),
+  )(
+    'names the rule of a %s reply whose status is %j, not a bare "Invalid input"',
+    (_name, status, schema, message) => {
+      const issues = schema.safeParse({ message, status }).error?.issues ?? [];
+      expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['status', 'expected 200'],
+      ]);
+    },
+  );
+
+  it.each(schemas)('says a %s reply without a status lacks it', (_name, schema, message) => {
+    const issues = schema.safeParse({ message }).error?.issues ?? [];
+    expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['status', 'required (expected 200)'],
+    ]);
+  });
+
+  it.each([1003.5, null, true, {}])('names the rule of a checkout reply whose order_id is %j', (order_id) => {
+    const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id };
+    const issues = checkoutSessionResponseSchema.safeParse(reply).error?.issues ?? [];
+    expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['order_id', 'expected the order_id sent, as a string (or an integer)'],
+    ]);
+  });
+
+  it('says a checkout reply without an order_id lacks it, and the client says so in its ApiError', async () => {
+    const reply = { checkout_link: 'https://pay.example/c/1', status: true };
+    const issues = checkoutSessionResponseSchema.safeParse(reply).error?.issues ?? [];
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'required (expected the order_id sent, as a string (or an integer))',
+    ]);
+    const client = new PaymentsClient({
+      baseUrl: 'https://pay.example',
+      fetch: () =>
+        Promise.resolve(
+          new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } }),
+        ),
+    });
+    await expect(client.createCheckoutSession(checkout())).rejects.toMatchObject({
+      name: 'ApiError',
+      issues: [
+        { path: ['order_id'], message: 'required (expected the order_id sent, as a string (or an integer))' },
+      ],
+    });
+  });
 });
