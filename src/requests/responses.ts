@@ -2,11 +2,14 @@
 // documented keys must have the documented types, and a message the documented text: a 200 with
 // another message is not a reply the service describes as "initiated".
 import * as z from 'zod/mini';
-import { httpUrlWire } from './fields.js';
+import { expecting, httpUrlWire } from './fields.js';
 
 /** `message` of a reply: exactly the documented text (`pattern` matches it). */
 const initiatedMessage = (pattern: RegExp, text: string) =>
   z.string().check(z.regex(pattern, { error: `expected ${text}` }));
+
+/** `status` of a reply that says "initiated": the number 200. */
+const status200 = z.literal(200, { error: expecting('expected 200') });
 
 /**
  * Endpoint 1 reply: `{ message: 'Card Payment Initiated', status: 200 }`.
@@ -18,7 +21,7 @@ const initiatedMessage = (pattern: RegExp, text: string) =>
  */
 export const cardPaymentResponseSchema = z.looseObject({
   message: initiatedMessage(/^Card Payment Initiated$/, "'Card Payment Initiated'"),
-  status: z.literal(200),
+  status: status200,
 });
 /**
  * Reply of `initiateCardPayment`.
@@ -46,7 +49,7 @@ export const mobileMoneyPaymentResponseSchema = z.looseObject({
     /^(?![Cc][Aa][Rr][Dd] P)\S(?:.*\S)? Payment Initiated$/,
     "'<brand> Payment Initiated' (not the card reply)",
   ),
-  status: z.literal(200),
+  status: status200,
 });
 /**
  * Reply of `initiateMobileMoneyPayment`.
@@ -71,7 +74,9 @@ export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentRespo
 export const checkoutSessionResponseSchema = z.looseObject({
   checkout_link: httpUrlWire,
   status: z.boolean(),
-  order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))]),
+  order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))], {
+    error: expecting('expected the order_id sent, as a string (or an integer)'),
+  }),
 });
 /**
  * Reply of `createCheckoutSession`.
@@ -93,7 +98,7 @@ export type CheckoutSessionResponse = z.output<typeof checkoutSessionResponseSch
  */
 export const payoutResponseSchema = z.looseObject({
   message: initiatedMessage(/^Mobile Payout Initiated$/, "'Mobile Payout Initiated'"),
-  status: z.literal(200),
+  status: status200,
 });
 /**
  * Reply of `initiatePayout`.
