@@ -208,3 +208,32 @@ describe('a reply of the wrong shape', () => {
     });
   });
 });
+
+describe('order_id and product_id given as digit strings', () => {
+  // A Postgres bigint column comes back as a string: '1234567890123456' is as safe as the number.
+  it.each(['1234567890123456', '9007199254740991'])(
+    'takes a 16-digit string within the safe integer range (%s), as it takes the number',
+    (order_id) => {
+      expect(
+        buildCheckoutSessionRequest(checkout({ amount: { ...checkout().amount, order_id } })).amount.order_id,
+      ).toBe(Number(order_id));
+      const body = buildMobileMoneyPaymentRequest(
+        mobileMoney({
+          products: [{ product_id: order_id, product_name: 'Coffee', quantity: 1, unit_price: 250 }],
+        }),
+      );
+      expect(body.products?.[0]?.product_id).toBe(Number(order_id));
+    },
+  );
+
+  it.each(['9007199254740992', '9007199254740993', '12345678901234567'])(
+    'refuses %s, beyond the safe integer range, saying so rather than blaming a leading zero',
+    (order_id) => {
+      expect(() =>
+        buildCheckoutSessionRequest(checkout({ amount: { ...checkout().amount, order_id } })),
+      ).toThrow(
+        /amount\.order_id: expected order_id as a whole number \(JSON integer\) up to 9007199254740991/,
+      );
+    },
+  );
+});
