@@ -52,7 +52,10 @@ const COMPLETE_OPTIONS: OptionNames<CompleteCheckoutOptions> = {
  * ```
  */
 export interface CheckoutCompletion {
-  /** True when the page sent the customer to `success_url`. */
+  /**
+   * True when the page sent the customer to `success_url`: what the customer saw, not a callback
+   * (the test phone `254700000000` pays with no callback). Settle orders from their callbacks.
+   */
   readonly paid: boolean;
   /** The `success_url` or `failed_url` the page redirected to. */
   readonly redirectedTo: string;
