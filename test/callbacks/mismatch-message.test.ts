@@ -1,0 +1,65 @@
+// A 422 amount_mismatch / currency_mismatch tells the operator which order and which values
+// disagreed, so the log line alone says what to look at; an amount hundreds of digits long is cut.
+import { describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  signCallbackUrl,
+  type CallbackHandlerError,
+  type ExpectedPayment,
+} from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const secret = 'whsec_0123456789abcdef';
+const route = 'https://shop.example/webhooks/payments';
+
+async function refusal(payload: object, reference: string, expected: ExpectedPayment) {
+  const errors: CallbackHandlerError[] = [];
+  const handler = createCallbackHandler({
+    secret,
+    expected: () => expected,
+    onEvent: () => undefined,
+    onError: (error) => void errors.push(error),
+  });
+  const url = await signCallbackUrl(route, { secret, reference });
+  const response = await handler(
+    new Request(url, {
+      method: 'POST',
+      body: JSON.stringify(payload),
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as unknown,
+    message: errors[0]?.message ?? '',
+  };
+}
+
+describe('the message of a mismatch with expected', () => {
+  it('amount: names the event, the order, the amount received and the one expected', async () => {
+    const payout = { ...callbackFixtures['payout.succeeded'], amount: '999' };
+    const { status, body, message } = await refusal(payout, payout.reference_id, { amount: '1500' });
+    expect([status, body]).toEqual([422, { error: 'amount_mismatch' }]);
+    expect(message).toContain('payout.succeeded');
+    expect(message).toContain(`"${payout.reference_id}"`);
+    expect(message).toMatch(/\b999\b/);
+    expect(message).toMatch(/\b1500\b/);
+  });
+
+  it('currency: names the currency received and the one expected', async () => {
+    const payout = { ...callbackFixtures['payout.succeeded'], currency: 'USD' };
+    const { status, message } = await refusal(payout, payout.reference_id, { currency: 'KES' });
+    expect(status).toBe(422);
+    expect(message).toContain('USD');
+    expect(message).toContain('KES');
+    expect(message).toContain(`"${payout.reference_id}"`);
+  });
+
+  it('an amount of 300 digits is cut in the message', async () => {
+    const payout = { ...callbackFixtures['payout.succeeded'], amount: '9'.repeat(300) };
+    const { status, message } = await refusal(payout, payout.reference_id, { amount: '1500' });
+    expect(status).toBe(422);
+    expect(message.length).toBeLessThan(300);
+    expect(message).toMatch(/\b1500\b/);
+  });
+});
