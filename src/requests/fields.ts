@@ -121,12 +121,13 @@ export const referenceIdInput = checked<number | bigint | string, number>(
  */
 export const integerIdInput = (what: string) =>
   checked<number | string, number>((value) => {
-    const number = typeof value === 'string' && /^(?:0|[1-9]\d{0,14})$/.test(value) ? Number(value) : value;
+    // Any length of digits: a value beyond the safe range is refused below, not read rounded.
+    const number = typeof value === 'string' && /^(?:0|[1-9]\d*)$/.test(value) ? Number(value) : value;
     return typeof number === 'number' && Number.isSafeInteger(number) && number >= 0
       ? pass(number)
       : fail(
           'invalid_integer',
-          `expected ${what} as a whole number (JSON integer), or its digits without a leading zero`,
+          `expected ${what} as a whole number (JSON integer) up to ${Number.MAX_SAFE_INTEGER}, or its digits without a leading zero`,
         );
   }, `expected ${what} as an integer`);
 
