@@ -42,10 +42,9 @@ export function readDecimal(value: unknown): string | undefined {
  */
 function canonical(text: string): string {
   if (!text.includes('.')) return text;
-  // A loop, not /0+$/: that regex retries from every zero, quadratic in a long run of zeros.
-  let end = text.length;
-  while (text[end - 1] === '0') end--;
-  return text.slice(0, text[end - 1] === '.' ? end - 1 : end);
+  // (?<!0): a match starts only at the first zero of a run; a bare /0+$/ starts at every zero
+  // of it, quadratic in the run's length.
+  return text.replace(/(?<!0)0+$/, '').replace(/\.$/, '');
 }
 
 /**
