@@ -278,6 +278,15 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 const RETRY_LATER = { 'retry-after': '5' };
 
+/** A value in a message, at most 24 characters of it: an amount may be hundreds of digits long. */
+const shown = (value: unknown): string => {
+  const text = String(value);
+  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
+};
+/** ` for "ORD-1"`, or nothing without a reference (`verify: false`). */
+const about = (reference: string | undefined): string =>
+  reference === undefined ? '' : ` for ${JSON.stringify(shown(reference))}`;
+
 /** A callback request as the core reads it, whatever the transport. */
 export interface InboundCallback {
   readonly method: string;
@@ -807,7 +816,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             request,
             422,
             'amount_mismatch',
-            new PaymentsError(`${event.type}: amount is not the expected one`),
+            new PaymentsError(
+              `${event.type}${about(reference)}: amount ${shown(event.amount)} is not the expected ${shown(expected.amount)}`,
+            ),
           );
         }
         // The payload's currency: the documented one (card, payout), or one a mobile-money or
@@ -822,7 +833,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             request,
             422,
             'currency_mismatch',
-            new PaymentsError(`${event.type}: currency is not the expected one`),
+            new PaymentsError(
+              `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(expected.currency)}`,
+            ),
           );
         }
       }
