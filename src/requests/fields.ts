@@ -50,7 +50,7 @@ export const expecting =
  * of an emoji leaves it): JSON would carry it escaped, and the callback reader refuses a reference
  * echoed back with one.
  */
-export const unicodeText = z.refine((value: string) => !/\p{Cs}/u.test(value), {
+export const unicodeText = z.refine<string>((value) => !/\p{Cs}/u.test(value), {
   error: 'expected Unicode text, got a lone surrogate (half of a character such as an emoji)',
   params: { code: 'lone_surrogate' },
 });
