@@ -51,7 +51,7 @@ export const expecting =
  * echoed back with one.
  */
 export const unicodeText = z.refine<string>((value) => !/\p{Cs}/u.test(value), {
-  error: 'expected Unicode text, got a lone surrogate (half of a character such as an emoji)',
+  error: 'expected Unicode text, got a string with a lone surrogate',
   params: { code: 'lone_surrogate' },
 });
 
@@ -127,7 +127,7 @@ export const integerIdInput = (what: string) =>
       ? pass(number)
       : fail(
           'invalid_integer',
-          `expected ${what} as a whole number (JSON integer) up to ${Number.MAX_SAFE_INTEGER}, or its digits without a leading zero`,
+          `expected ${what} as a whole number (JSON integer), or its digits without a leading zero`,
         );
   }, `expected ${what} as an integer`);
 

@@ -75,7 +75,7 @@ export const checkoutSessionResponseSchema = z.looseObject({
   checkout_link: httpUrlWire,
   status: z.boolean(),
   order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))], {
-    error: expecting('expected the order_id sent, as a string (or an integer)'),
+    error: expecting('expected the order_id sent'),
   }),
 });
 /**

@@ -121,7 +121,7 @@ describe('a text field holding a lone surrogate (half of a character)', () => {
       ),
     ).toEqual(['customer_details.full_name: lone_surrogate']);
     expect(() => buildPayoutRequest(payout('Refund \ud83d'))).toThrow(
-      /transfer\.description: expected Unicode text, got a lone surrogate/,
+      /transfer\.description: expected Unicode text, got a string with a lone surrogate/,
     );
   });
 
@@ -183,16 +183,14 @@ describe('a reply of the wrong shape', () => {
     const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id };
     const issues = checkoutSessionResponseSchema.safeParse(reply).error?.issues ?? [];
     expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['order_id', 'expected the order_id sent, as a string (or an integer)'],
+      ['order_id', 'expected the order_id sent'],
     ]);
   });
 
   it('says a checkout reply without an order_id lacks it, and the client says so in its ApiError', async () => {
     const reply = { checkout_link: 'https://pay.example/c/1', status: true };
     const issues = checkoutSessionResponseSchema.safeParse(reply).error?.issues ?? [];
-    expect(issues.map((issue) => issue.message)).toEqual([
-      'required (expected the order_id sent, as a string (or an integer))',
-    ]);
+    expect(issues.map((issue) => issue.message)).toEqual(['required (expected the order_id sent)']);
     const client = new PaymentsClient({
       baseUrl: 'https://pay.example',
       fetch: () =>
@@ -202,9 +200,7 @@ describe('a reply of the wrong shape', () => {
     });
     await expect(client.createCheckoutSession(checkout())).rejects.toMatchObject({
       name: 'ApiError',
-      issues: [
-        { path: ['order_id'], message: 'required (expected the order_id sent, as a string (or an integer))' },
-      ],
+      issues: [{ path: ['order_id'], message: 'required (expected the order_id sent)' }],
     });
   });
 });
@@ -227,13 +223,11 @@ describe('order_id and product_id given as digit strings', () => {
   );
 
   it.each(['9007199254740992', '9007199254740993', '12345678901234567'])(
-    'refuses %s, beyond the safe integer range, saying so rather than blaming a leading zero',
+    'refuses %s, beyond the safe integer range, rather than sending it rounded',
     (order_id) => {
       expect(() =>
         buildCheckoutSessionRequest(checkout({ amount: { ...checkout().amount, order_id } })),
-      ).toThrow(
-        /amount\.order_id: expected order_id as a whole number \(JSON integer\) up to 9007199254740991/,
-      );
+      ).toThrow(/amount\.order_id: expected order_id as a whole number \(JSON integer\)/);
     },
   );
 });
