@@ -379,18 +379,19 @@ export function sha256HexPortable(text: string): string {
  * | `payment.card.*` | `id`, `transaction id` |
  * | `payment.mobile_money.succeeded` | `id`, `transaction id` |
  * | `payment.mobile_money.failed` | `id`, `transaction_reference` |
- * | `checkout.*` | `order_id`, `payment_method`, `amount` (the payload has no transaction id: two payments of one order by the same method and amount count as one) |
+ * | `checkout.*` | `order_id`, `payment_method`, `amount`, and the URL's `signature` when given (the payload has no transaction id: what tells two sessions of one order paid by the same method and amount apart is the URL each was signed for — the client's `transactions` option signs each session's URL with a value of its own, `hp_try`) |
  * | `payout.*` | `transaction_id`, `reference_id` |
  *
  * @param reference - the reference signed into the callback URL (`context.reference`); omit it
  *   only for a handler created with `verify: false`.
+ * @param signature - the callback URL's verified `hp_sig`; only a checkout's key uses it.
  *
  * @example
  * ```ts
  * const key = callbackDedupeKey(event, context.reference); // 'payout.succeeded:3f1a…' (64 hex digits)
  * ```
  */
-export function callbackDedupeKey(event: CallbackEvent, reference?: string): string {
+export function callbackDedupeKey(event: CallbackEvent, reference?: string, signature?: string): string {
   const fields: string[] = [];
   switch (event.type) {
     case 'payment.card.succeeded':
@@ -403,7 +404,7 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string): str
       break;
     case 'checkout.succeeded':
     case 'checkout.failed':
-      // No transaction id: how and how much tell two payments of one order apart.
+      // No transaction id: how, how much and the session's URL tell two payments of one order apart.
       fields.push('order_id', 'payment_method', 'amount');
       break;
     case 'payout.succeeded':
@@ -421,6 +422,8 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string): str
   // which parseCallback never lets into an event.
   const encoded = fields.map((field) => encodedPart(data[field]!, `event.data['${field}']`));
   encoded.push(reference === undefined ? '%' : encodedPart(reference, 'reference'));
+  if (signature !== undefined && event.type.startsWith('checkout.'))
+    encoded.push(encodedPart(signature, 'signature'));
   return `${event.type}:${sha256Hex(encoded.join(':'))}`;
 }
 

@@ -26,7 +26,14 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import { isBlankSecret, MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifyCallbackUrl } from './signing.js';
+import {
+  callbackSignatureParams,
+  isBlankSecret,
+  MIN_SECRET_LENGTH,
+  ORIGIN_RULE,
+  originOf,
+  verifyCallbackUrl,
+} from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -840,7 +847,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         }
       }
 
-      dedupeKey = callbackDedupeKey(event, signedReference);
+      // A checkout callback has no transaction id: the signature of its URL, made for one session,
+      // keeps two sessions of one order apart.
+      dedupeKey = callbackDedupeKey(
+        event,
+        signedReference,
+        signedReference !== undefined && event.type.startsWith('checkout.')
+          ? (new URL(request.url).searchParams.get(callbackSignatureParams.signature) ?? undefined)
+          : undefined,
+      );
       if (store !== undefined) {
         // Timed from before the call: the store may write the claim long before its reply arrives.
         const askedAt = Date.now();

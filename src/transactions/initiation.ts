@@ -112,6 +112,20 @@ function join(tracker: TransactionTracker, reference: string, attempt: Attempt):
 }
 
 /**
+ * `url` with a random value of this session's own (`hp_try`): a checkout callback carries no
+ * transaction id, so the signed URL is what tells two sessions of one order apart (the handler keys
+ * a checkout callback by its URL's signature). A URL that does not parse is left to
+ * `signCallbackUrl` to refuse.
+ */
+function withAttempt(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  parsed.searchParams.set('hp_try', Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(''));
+  return parsed.href;
+}
+
+/**
  * Sends one initiation, tracked: signs the body's callback URL with its reference, then has `send`
  * send it, recording the pending transaction (`tracker.begin`) in its `beforeSend` — after every
  * check that can refuse the call without sending, so such a refusal records nothing, and BEFORE
@@ -162,11 +176,15 @@ export async function sendTracked<B extends object, R>(
   }
   const currency = read(wire, place.currency) as string | undefined;
   const [object, field] = place.url;
+  const url = String(read(wire, place.url));
   const signed = {
     ...wire,
     [object]: {
       ...wire[object],
-      [field]: await signCallbackUrl(String(read(wire, place.url)), { secret: option.secret, reference }),
+      [field]: await signCallbackUrl(kind === 'checkout' ? withAttempt(url) : url, {
+        secret: option.secret,
+        reference,
+      }),
     },
   } as unknown as B;
 

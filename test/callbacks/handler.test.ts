@@ -41,10 +41,14 @@ const json = async (response: Response) => ({
   body: (await response.json()) as unknown,
 });
 
+/** The hp_sig of a signed URL: a checkout callback's dedupe key includes it. */
+const signatureOf = (url: string) => new URL(url).searchParams.get('hp_sig') ?? undefined;
+
 describe('createCallbackHandler', () => {
   it('answers 200 after onEvent resolves, with the signed reference in the context', async () => {
     const { handler, onEvent } = setup();
-    const response = await handler(post(await signed('1003'), JSON.stringify(checkoutFailure)));
+    const url = await signed('1003');
+    const response = await handler(post(url, JSON.stringify(checkoutFailure)));
     // 200 without a body: a body would be a web stream, costing more than parsing the callback
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
@@ -54,7 +58,7 @@ describe('createCallbackHandler', () => {
     expect(event.type).toBe('checkout.failed');
     expect(context).toMatchObject({
       reference: '1003',
-      dedupeKey: callbackDedupeKey(parseCallback(checkoutFailure), '1003'),
+      dedupeKey: callbackDedupeKey(parseCallback(checkoutFailure), '1003', signatureOf(url)),
     });
   });
 
@@ -90,7 +94,7 @@ describe('createCallbackHandler', () => {
       {
         from: 'onEvent',
         reference: '1003',
-        dedupeKey: callbackDedupeKey(parseCallback(checkoutFailure), '1003'),
+        dedupeKey: callbackDedupeKey(parseCallback(checkoutFailure), '1003', signatureOf(url)),
         url,
         same: true,
       },
@@ -300,9 +304,13 @@ describe('createCallbackHandler', () => {
 
     it('uses the store it is given', async () => {
       const store = createMemoryDedupeStore();
-      await store.complete(callbackDedupeKey(parseCallback(checkoutFailure), '1003'), 60_000);
+      const url = await signed('1003');
+      await store.complete(
+        callbackDedupeKey(parseCallback(checkoutFailure), '1003', signatureOf(url)),
+        60_000,
+      );
       const { handler, onEvent } = setup({ dedupe: store });
-      expect((await handler(post(await signed('1003'), JSON.stringify(checkoutFailure)))).status).toBe(200);
+      expect((await handler(post(url, JSON.stringify(checkoutFailure)))).status).toBe(200);
       expect(onEvent).not.toHaveBeenCalled();
     });
   });
