@@ -1,0 +1,47 @@
+// checkHttpUrl's rule is that the text sent is the URL that was checked. A host the WHATWG parser
+// rewrites into another ASCII host ('%2E', fullwidth letters, an ideographic full stop, a soft
+// hyphen, '0x7f.1') is sent as written and may be read by the service's parser as another host, or
+// none: refused, naming the host it is read as. Letter case, a default port and an
+// internationalised name (read as punycode) are not another host.
+import { describe, expect, it } from 'vitest';
+import { ValidationError, buildCheckoutSessionRequest } from '../../src/index.js';
+import { checkHttpUrl } from '../../src/validation/url.js';
+import { checkoutSessionInput } from '../helpers/inputs.js';
+
+describe('checkHttpUrl: a host the parser reads as another one', () => {
+  it.each([
+    ['https://shop%2Eexample/h', 'shop.example'],
+    ['https://ｓｈｏｐ.example/h', 'shop.example'],
+    ['https://shop\u3002example/h', 'shop.example'],
+    ['https://shop.example\u00ad/h', 'shop.example'],
+    ['https://0x7f.1/h', '127.0.0.1'],
+    ['http://2130706433:8080/h', '127.0.0.1:8080'],
+  ])('refuses %s, naming %s', (url, host) => {
+    const checked = checkHttpUrl(url);
+    expect(checked).toMatchObject({ ok: false, code: 'invalid_url' });
+    expect((checked as { message: string }).message).toContain(`(${host})`);
+  });
+
+  it.each([
+    'https://SHOP.example/h',
+    'https://shop.example:443/h',
+    'http://shop.example:80/h',
+    'https://shop.example./h',
+    'https://bücher.example/h',
+    'http://[::1]:3000/h',
+  ])('accepts %s', (url) => {
+    expect(checkHttpUrl(url)).toEqual({ ok: true, value: url });
+  });
+
+  it('a builder refuses such a callback_url naming the field', () => {
+    const input = {
+      ...checkoutSessionInput,
+      redirect_urls: {
+        ...checkoutSessionInput.redirect_urls,
+        callback_url: 'https://ｓｈｏｐ.example/hooks',
+      },
+    };
+    expect(() => buildCheckoutSessionRequest(input)).toThrow(ValidationError);
+    expect(() => buildCheckoutSessionRequest(input)).toThrow(/callback_url/);
+  });
+});
