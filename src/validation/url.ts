@@ -51,5 +51,16 @@ export function checkHttpUrl(input: unknown): Check<string> {
       'expected a URL without a user name or password before the host (they would be sent and logged with it)',
     );
   }
+  // The host as the parser reads it, letter case and a default port aside, unless it is an
+  // internationalised name (read as punycode): '%2E', fullwidth letters, an ideographic full stop,
+  // a soft hyphen or '0x7f.1' are read as another host than the one sent.
+  const written = authority.toLowerCase();
+  if (
+    !/(?:^|\.)xn--/.test(url.hostname) &&
+    written !== url.host &&
+    written !== `${url.host}:${url.protocol === 'https:' ? 443 : 80}`
+  ) {
+    return fail('invalid_url', `expected the host written as it is read (${url.host})`);
+  }
   return pass(input);
 }
