@@ -364,7 +364,7 @@ export async function verifyCallbackUrl(
     'bad_signature',
     `Callback URL signature does not match for host ${host} (wrong secret, or the reference, path or query was changed${
       pinned === undefined
-        ? "; the host was taken from the request: if a proxy changed it, set publicOrigin (origin) to the origin the URLs were signed with"
+        ? '; the host was taken from the request: behind a proxy that changes it, set publicOrigin (origin)'
         : ''
     })`,
   );
