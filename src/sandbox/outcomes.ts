@@ -15,7 +15,7 @@ import { INSUFFICIENT_FUNDS_MESSAGE } from './payloads.js';
  * | card `4242424242424242` (and any other valid card) | card success callback |
  * | card `4000000000000002` | card failure callback; on the checkout page, a failed redirect callback (`Insufficient funds`) |
  * | phone `254700000406` | mobile-money failure callback, `response_status` 406, insufficient funds |
- * | phone `254700000000` | payment accepted, and no callback ever sent (a lost callback: find it with your pending-payment tracking) |
+ * | phone `254700000000` | payment accepted, and no callback ever sent (a lost callback: find it with your pending-payment tracking); a payout to it made, its callback dropped too |
  * | any other valid phone | mobile-money success callback |
  * | payout `amount` + fee above the wallet balance | payout failure callback, balance unchanged |
  * | any other payout | payout success callback, fee charged, `wallet_balance` reduced |
@@ -45,7 +45,7 @@ export const sandboxTestValues = Object.freeze({
     /**
      * Accepted (`Payment Initiated`), and its callback is never sent: the sandbox drops it, as a
      * lost callback would be, so pending-payment tracking can be seen to find it. The delivery
-     * report lists it as `dropped`.
+     * report lists it as `dropped`. A payout to it is made (fee charged) and its callback dropped.
      */
     noCallback: '254700000000',
   }),

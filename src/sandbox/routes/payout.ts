@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { endpointPaths } from '../../internal/endpoints.js';
 import { payoutRequestSchema } from '../../requests/payout.js';
-import { decidePayout } from '../outcomes.js';
+import { decidePayout, sandboxTestValues } from '../outcomes.js';
 import { currencyIssues } from '../currency.js';
 import { payoutFailurePayload, payoutSuccessPayload } from '../payloads.js';
 import { checkBody, readJsonBody, refuseConflict, refuseInvalid, type SandboxEnv } from '../request-body.js';
@@ -67,16 +67,17 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
       walletBalance: outcome.balanceAfter,
     };
     const url = body.webhook_endpoint.webhook_url;
+    // The test phone: the payout is made and its callback lost, as for a payment to it.
+    const lost = outcome.ok && body.destination.mobile_number === sandboxTestValues.phones.noCallback;
     if (outcome.ok) {
-      state.queue.enqueue(
-        'payout.succeeded',
-        url,
-        payoutSuccessPayload({ ...common, payoutFee: outcome.fee }),
-      );
+      const payload = payoutSuccessPayload({ ...common, payoutFee: outcome.fee });
+      state.deliver({ ok: true, dropCallback: lost }, 'payout.succeeded', url, payload);
     } else {
       state.queue.enqueue('payout.failed', url, payoutFailurePayload(common));
     }
-    const result = outcome.ok ? `succeeds, fee ${outcome.fee}` : 'fails (above wallet balance)';
+    const result = outcome.ok
+      ? `succeeds, fee ${outcome.fee}${lost ? ', no callback (test value)' : ''}`
+      : 'fails (above wallet balance)';
     c.set(
       'summary',
       `${transfer.amount} ${transfer.currency}, ref ${transfer.reference_id} → ${result}, wallet ${outcome.balanceAfter}`,
