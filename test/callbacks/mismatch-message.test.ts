@@ -63,3 +63,31 @@ describe('the message of a mismatch with expected', () => {
     expect(message).toMatch(/\b1500\b/);
   });
 });
+
+describe('the message of an event already being processed (503 in_progress)', () => {
+  it('names the order, so an operator can tell which delivery waits', async () => {
+    const errors: CallbackHandlerError[] = [];
+    let release: () => void = () => undefined;
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => new Promise<void>((resolve) => (release = resolve)),
+      onError: (error) => void errors.push(error),
+    });
+    const payout = callbackFixtures['payout.succeeded'];
+    const url = await signCallbackUrl(route, { secret, reference: payout.reference_id });
+    const post = () =>
+      handler(
+        new Request(url, {
+          method: 'POST',
+          body: JSON.stringify(payout),
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    const first = post();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await post()).status).toBe(503);
+    release();
+    expect((await first).status).toBe(200);
+    expect(errors[0]?.message).toContain(`"${payout.reference_id}"`);
+  });
+});
