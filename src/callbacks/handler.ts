@@ -874,7 +874,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             request,
             503,
             'in_progress',
-            new PaymentsError(`${event.type}: already being processed`),
+            new PaymentsError(`${event.type}${about(reference)}: already being processed`),
             RETRY_LATER,
           );
         }
