@@ -73,3 +73,13 @@ describe('waitFor when the record leaves the store', () => {
     expect((error as Error).message).not.toMatch(/no longer/);
   });
 });
+
+describe('UnknownTransactionError for a reference never recorded', () => {
+  it("names both ways a transaction is recorded: tracker.begin and the client's transactions option", async () => {
+    const tracker = createTransactionTracker({ store: createMemoryTransactionStore() });
+    const error = await caught(() => tracker.settle('ORD-NONE', { outcome: 'succeeded' }));
+    expect(error).toBeInstanceOf(UnknownTransactionError);
+    expect((error as Error).message).toMatch(/tracker\.begin/);
+    expect((error as Error).message).toMatch(/transactions option/);
+  });
+});
