@@ -32,7 +32,7 @@ export class UnknownTransactionError extends PaymentsError {
     super(
       gone
         ? `reference: transaction ${JSON.stringify(reference)} is no longer in the store (it was there: a store that lost its data, such as a Redis restarted without persistence, can no longer settle it)`
-        : `reference: no transaction ${JSON.stringify(reference)} was recorded with tracker.begin`,
+        : `reference: no transaction ${JSON.stringify(reference)} was recorded (by tracker.begin, or the client's transactions option, before the initiation)`,
     );
   }
 }
