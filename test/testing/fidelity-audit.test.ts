@@ -63,7 +63,10 @@ describe('createCallbackRequest refuses fixed texts and codes the service never 
 
   it.each([
     // The varying values stay free.
-    ['payment.card.succeeded', { amount: '999', id: 'PAY1', 'transaction id': 'TXN1', timestamp: 1717200001 }],
+    [
+      'payment.card.succeeded',
+      { amount: '999', id: 'PAY1', 'transaction id': 'TXN1', timestamp: 1717200001 },
+    ],
     ['payment.mobile_money.succeeded', { payment_method: 'M-PESA', message: 'M-PESA Payment Success' }],
     ['payment.mobile_money.failed', { response_status: 402, message: 'The customer cancelled the prompt' }],
     [
