@@ -10,7 +10,7 @@ import type { TransactionRecord, TransactionState } from './store.js';
 
 /**
  * `settle`, `expire` or `waitFor` for a reference `begin` never recorded (or whose settled record
- * has aged out of the store); and `waitFor` whose record left the store while it waited.
+ * has aged out of the store); and `waitFor` whose record was gone from the store at its timeout.
  *
  * @example
  * ```ts
@@ -24,14 +24,14 @@ import type { TransactionRecord, TransactionState } from './store.js';
 export class UnknownTransactionError extends PaymentsError {
   override readonly name = 'UnknownTransactionError' as const;
 
-  /** `gone`: the record was read before, and a later read no longer found it. */
+  /** `gone`: `waitFor` read the record, and its last read, at the timeout, no longer found it. */
   constructor(
     readonly reference: string,
     gone?: boolean,
   ) {
     super(
       gone
-        ? `reference: transaction ${JSON.stringify(reference)} is no longer in the store (it was there: a store that lost its data, such as a Redis restarted without persistence, can no longer settle it)`
+        ? `reference: transaction ${JSON.stringify(reference)} is no longer in the store (it was when the wait began; a store that lost its data, such as a Redis restarted without persistence, cannot settle it)`
         : `reference: no transaction ${JSON.stringify(reference)} was recorded (by tracker.begin, or the client's transactions option, before the initiation)`,
     );
   }

@@ -202,8 +202,9 @@ export interface TransactionTracker {
    * after `timeout` when a last read of the store (given at most 1 s) still finds it pending — or
    * when the store still cannot be read then (its `cause` the store's error; a read that fails is
    * tried again at the next poll until then) — with the signal's reason when aborted, with
-   * `UnknownTransactionError` for a reference never recorded, or whose record a later read no
-   * longer finds (a store that lost its data): no callback can settle it then.
+   * `UnknownTransactionError` for a reference never recorded, or, at the timeout, whose record the
+   * last read no longer found (a store that lost its data): no callback can settle it then. A read
+   * that misses it before then (a lagging replica) does not end the wait.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
   /** Pending transactions older than their limit (or `olderThan`), oldest first. */
@@ -623,6 +624,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         let answered = false; // the store has answered a read: the record exists and was checked
         let failure: unknown; // the last read's failure, until a read answers again
         let failed = false;
+        // The last read found no record, after one was found: a store that lost its data, or one
+        // that lags (a replica) — read on, and say so only if it is still missing at the timeout.
+        let missing = false;
         const finish = (settle: () => void): void => {
           if (finished) return;
           finished = true;
@@ -680,9 +684,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
               failed = false;
               failure = undefined;
               if (finished) return;
+              missing = answered && value === undefined;
               if (!answered) start(value);
-              else if (value !== undefined) heard(value);
-              else finish(() => reject(new UnknownTransactionError(reference, true)));
+              else if (!missing) heard(value);
             },
             (error: unknown) => {
               failed = true;
@@ -700,11 +704,13 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           const timeOut = (): void =>
             finish(() =>
               reject(
-                new TransactionTimeoutError(
-                  reference,
-                  timeoutMs,
-                  failed ? { storeFailure: failure } : undefined,
-                ),
+                missing
+                  ? new UnknownTransactionError(reference, true)
+                  : new TransactionTimeoutError(
+                      reference,
+                      timeoutMs,
+                      failed ? { storeFailure: failure } : undefined,
+                    ),
               ),
             );
           cancelTimeout = after(timeoutMs, () => {
