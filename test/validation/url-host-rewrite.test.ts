@@ -16,6 +16,10 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     ['https://shop.example\u00ad/h', 'shop.example'],
     ['https://0x7f.1/h', '127.0.0.1'],
     ['http://2130706433:8080/h', '127.0.0.1:8080'],
+    // An internationalised label beside them does not excuse the others.
+    ['https://bücher%2Eexample/h', 'xn--bcher-kva.example'],
+    ['https://ｓｈｏｐ.bücher.example/h', 'shop.xn--bcher-kva.example'],
+    ['https://shop.exam\u00adple.bücher.de/h', 'shop.example.xn--bcher-kva.de'],
   ])('refuses %s, naming %s', (url, host) => {
     const checked = checkHttpUrl(url);
     expect(checked).toMatchObject({ ok: false, code: 'invalid_url' });
@@ -29,6 +33,11 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     'https://shop.example./h',
     'https://bücher.example/h',
     'http://[::1]:3000/h',
+    // An IPv6 address in any of its spellings is one address to every parser.
+    'http://[0:0:0:0:0:0:0:1]/h',
+    'https://[2001:0db8::1]/h',
+    'https://[::ffff:127.0.0.1]:8443/h',
+    'https://[2001:DB8:0:0:1:0:0:1]/h',
   ])('accepts %s', (url) => {
     expect(checkHttpUrl(url)).toEqual({ ok: true, value: url });
   });
