@@ -79,6 +79,7 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('aborted', onAborted);
     };
     const onData = (chunk: Uint8Array | string): void => {
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
@@ -98,6 +99,8 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
       stop();
       reject(error);
     };
+    // The client went away mid-body: under HTTP/2 the stream then ends as if the body were whole.
+    const onAborted = (): void => onError(new Error(CLIENT_GONE));
     // No sender to wait for when the message is in memory whole: the parser says so, or, under
     // HTTP/1 (whose parser ends a message at its Content-Length), every declared byte is buffered
     // (the parser marks the message complete only later). An HTTP/2 stream may stay open after
@@ -113,11 +116,14 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('aborted', onAborted);
     req.resume(); // in case something paused it before the route
   });
 }
 
 const encoder = new TextEncoder();
+
+const CLIENT_GONE = 'The client closed the connection before the body was read';
 
 /** `application/json` or `application/…+json`, parameters aside. */
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
@@ -345,6 +351,10 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       // node:http refuses such a message before the route runs; a runtime whose parser passes it
       // on framed the body by one of the lengths, which the route cannot check.
       if (repeatsContentLength(req)) throw new Error('Content-Length is given more than once');
+      // The client went away before the route read the body: its stream is destroyed (HTTP/1: no
+      // data, end or error will come, and a message whole in memory arms no timer) or was dumped
+      // (HTTP/2). Both APIs set `aborted` only for a body not read to its end.
+      if ((req as { aborted?: unknown }).aborted === true) throw new Error(CLIENT_GONE);
       const bytes = bufferedBody(req);
       if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
       // What a parser left can be shorter than what was posted (express.json() drops the
