@@ -51,16 +51,31 @@ export function checkHttpUrl(input: unknown): Check<string> {
       'expected a URL without a user name or password before the host (they would be sent and logged with it)',
     );
   }
-  // The host as the parser reads it, letter case and a default port aside, unless it is an
-  // internationalised name (read as punycode): '%2E', fullwidth letters, an ideographic full stop,
-  // a soft hyphen or '0x7f.1' are read as another host than the one sent.
-  const written = authority.toLowerCase();
-  if (
-    !/(?:^|\.)xn--/.test(url.hostname) &&
-    written !== url.host &&
-    written !== `${url.host}:${url.protocol === 'https:' ? 443 : 80}`
-  ) {
+  if (!readAsWritten(authority, url)) {
     return fail('invalid_url', `expected the host written as it is read (${url.host})`);
   }
   return pass(input);
+}
+
+/**
+ * Whether the parser reads the host and port written (letter case and a default port aside):
+ * label by label the same text, or an internationalised label read as its punycode. '%2E',
+ * fullwidth letters, an ideographic full stop, a soft hyphen or '0x7f.1' are read as another host
+ * than the one sent. An IPv6 address is one address in any of its spellings.
+ */
+function readAsWritten(authority: string, url: URL): boolean {
+  if (url.hostname.startsWith('[')) return true;
+  const [, host = '', port] = /^(.*?)(?::(\d*))?$/.exec(authority.toLowerCase()) ?? [];
+  const defaultPort = url.protocol === 'https:' ? '443' : '80';
+  if (port !== undefined && port !== '' && port !== (url.port || defaultPort)) return false;
+  const written = host.split('.');
+  const read = url.hostname.split('.');
+  return (
+    written.length === read.length &&
+    written.every(
+      (label, i) =>
+        label === read[i] ||
+        (read[i]!.startsWith('xn--') && /[^ -~]/.test(label) && !label.includes('%')),
+    )
+  );
 }
