@@ -2,8 +2,13 @@
 // significant digits than a double keeps would be sent as another value (999999999999999.1 for
 // '999999999999999.1234567891'): refused, naming the field, and nothing is sent.
 import { describe, expect, it, vi } from 'vitest';
-import { PaymentsClient, ValidationError, buildCardPaymentRequest } from '../../src/index.js';
-import { cardPaymentInput } from '../helpers/inputs.js';
+import {
+  PaymentsClient,
+  ValidationError,
+  buildCardPaymentRequest,
+  buildMobileMoneyPaymentRequest,
+} from '../../src/index.js';
+import { cardPaymentInput, mobileMoneyPaymentInput } from '../helpers/inputs.js';
 
 const withPrice = (unit_price: string | number) => ({
   ...cardPaymentInput,
@@ -39,5 +44,17 @@ describe('a card unit_price the wire cannot carry exactly', () => {
     ['1500.0000000000', 1500],
   ])('sends %s as the number %d', (price, sent) => {
     expect(buildCardPaymentRequest(withPrice(price)).products?.[0]?.unit_price).toBe(sent);
+  });
+});
+
+describe('a mobile-money unit_price, which goes on the wire as the string written', () => {
+  it('is sent exactly as written, however many digits it has', () => {
+    const input = {
+      ...mobileMoneyPaymentInput,
+      products: [{ product_name: 'Tea', quantity: 1, unit_price: '999999999999999.1234567891' }],
+    };
+    expect(buildMobileMoneyPaymentRequest(input).products?.[0]?.unit_price).toBe(
+      '999999999999999.1234567891',
+    );
   });
 });
