@@ -31,7 +31,7 @@ import {
   paymentAmountWire,
   paymentCustomerInput,
   paymentCustomerWire,
-  productInput,
+  cardProductInput,
 } from './shared.js';
 
 /**
@@ -94,7 +94,7 @@ export type CardPaymentRequest = z.output<typeof cardPaymentRequestSchema>;
  */
 export const cardPaymentInputSchema = z.strictObject({
   customer_details: paymentCustomerInput,
-  products: z.optional(z.array(productInput)),
+  products: z.optional(z.array(cardProductInput)),
   amount: z.optional(paymentAmountInput),
   card_details: z.strictObject({
     card_number: cardNumberInput,

@@ -1,7 +1,7 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
 import * as z from 'zod/mini';
-import { checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
+import { checkCardUnitPrice, checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
 import {
   amountInput,
   checked,
@@ -57,11 +57,21 @@ export const checkoutCustomerWire = z.strictObject(customerFieldsWire);
 
 // ---- products (spec §2.2: card quantity integer / unit_price double; mobile-money both strings) ----
 
-export const productInput = z.strictObject({
+const productFields = {
   product_id: z.optional(integerIdInput('product_id')),
   product_name: textInput('product_name'),
   quantity: checked<number | string, number>(checkQuantity, 'expected a whole number of at least 1'),
+};
+
+export const productInput = z.strictObject({
+  ...productFields,
   unit_price: checked<number | string, UnitPrice>(checkUnitPrice, 'expected a price of at least 0'),
+});
+
+/** A card product: its unit price goes on the wire as a JSON number, so it must be one exactly. */
+export const cardProductInput = z.strictObject({
+  ...productFields,
+  unit_price: checked<number | string, UnitPrice>(checkCardUnitPrice, 'expected a price of at least 0'),
 });
 
 export const cardProductWire = z.strictObject({

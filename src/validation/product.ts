@@ -25,23 +25,29 @@ export interface UnitPrice {
 
 /**
  * Product unit price: a finite number of at least 0, as a number or decimal string; a string goes
- * on the mobile-money wire as written, so one with a leading zero ('007.5') is refused, and as a
- * JSON number on the card wire, so one with more digits than a double keeps
- * ('999999999999999.1234567891', sent as 999999999999999.1) is refused too.
+ * on the mobile-money wire as written, so one with a leading zero ('007.5') is refused.
  */
 export function checkUnitPrice(input: unknown): Check<UnitPrice> {
   const text = typeof input === 'number' ? String(input) : input;
-  if (typeof text === 'string' && /^(?:0|[1-9]\d{0,14})(?:\.\d{1,10})?$/.test(text)) {
-    if (String(Number(text)) === (text.includes('.') ? text.replace(/\.?0+$/, '') : text)) {
-      return pass({ number: Number(text), text });
-    }
-    return fail(
-      'invalid_unit_price',
-      `expected a price a JSON number carries exactly, got ${preview(input)} (it would be sent as ${Number(text)})`,
-    );
-  }
+  if (typeof text === 'string' && /^(?:0|[1-9]\d{0,14})(?:\.\d{1,10})?$/.test(text))
+    return pass({ number: Number(text), text });
   return fail(
     'invalid_unit_price',
     `expected a price of at least 0 written with digits and an optional decimal point, no leading zero (e.g. 1500 or "1500.50"), got ${preview(input)}`,
+  );
+}
+
+/**
+ * A card product's unit price: {@link checkUnitPrice}, and one a JSON number carries exactly — the
+ * card wire sends a number, so '999999999999999.1234567891' would go as 999999999999999.1.
+ */
+export function checkCardUnitPrice(input: unknown): Check<UnitPrice> {
+  const checked = checkUnitPrice(input);
+  if (!checked.ok) return checked;
+  const { number, text } = checked.value;
+  if (String(number) === (text.includes('.') ? text.replace(/\.?0+$/, '') : text)) return checked;
+  return fail(
+    'invalid_unit_price',
+    `expected a price a JSON number carries exactly, got ${preview(input)} (it would be sent as ${number})`,
   );
 }
