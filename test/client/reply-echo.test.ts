@@ -43,6 +43,17 @@ describe('a successful reply that echoes the request', () => {
     expect(text).toContain('9995'); // the card's last four, as everywhere else
   });
 
+  it("redacts a secret used as an extra key's name", async () => {
+    const client = echoing((_body, authorization) => ({
+      [bigCardNumber]: true,
+      [authorization.replace('Bearer ', '')]: 1,
+    }));
+    const result = await client.initiateCardPayment(cardPaymentInput);
+    expect(result).toMatchObject({ message: 'Card Payment Initiated', status: 200 });
+    expect(shown(result)).not.toContain(bigCardNumber);
+    expect(shown(result)).not.toContain(apiKey);
+  });
+
   it('redacts an extra key named __proto__ too', async () => {
     const client = new PaymentsClient({
       baseUrl: 'https://payments.example.com',
