@@ -777,24 +777,26 @@ function parseResponse<S extends z.core.$ZodType>(
 
 /**
  * The reply with the request's secrets (card number, cvc, credentials, `hp_sig`) redacted from the
- * keys its schema does not describe: a service or proxy that echoes the request there must not put
- * them into a merchant's logs. The described keys are checked to exact forms and kept as sent (a
- * cvc of 200 is not the status 200); a reply without other keys is returned as it is.
+ * keys its schema does not describe, names and values: a service or proxy that echoes the request
+ * there must not put them into a merchant's logs. The described keys are checked to exact forms and
+ * kept as sent (a cvc of 200 is not the status 200); a reply without other keys is returned as it is.
  */
 function withoutEchoedSecrets<T>(data: T, schema: unknown, secrets: Secrets): T {
   const shape = (schema as { shape?: object }).shape;
   if (shape === undefined || typeof data !== 'object' || data === null) return data;
-  let out: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(data)) {
-    if (Object.hasOwn(shape, key)) continue;
-    const copy = (out ??= { ...(data as Record<string, unknown>) });
-    try {
-      copy[key] = JSON.parse(redactText(JSON.stringify(value), secrets));
-    } catch {
-      copy[key] = '[redacted]';
-    }
+  // A prototype-less object: an extra key named __proto__ is a key like any other.
+  const described: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data))
+    (Object.hasOwn(shape, key) ? described : extra)[key] = value;
+  if (Object.keys(extra).length === 0) return data;
+  let redacted: unknown;
+  try {
+    redacted = JSON.parse(redactText(JSON.stringify(extra), secrets));
+  } catch {
+    redacted = { redacted: '[redacted]' };
   }
-  return (out as T | undefined) ?? data;
+  return { ...described, ...(redacted as object) } as T;
 }
 
 /** The most of a reply's body that is read: every documented reply is far smaller. */
