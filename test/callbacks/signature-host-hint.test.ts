@@ -58,4 +58,20 @@ describe('the message of a signature that does not match', () => {
     expect((error as Error).message).toContain('shop.example');
     expect((error as Error).message).not.toMatch(/publicOrigin|proxy/);
   });
+
+  it("cuts a long host in the message (the Host is the sender's to choose)", async () => {
+    const errors: CallbackHandlerError[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => undefined,
+      onError: (e) => void errors.push(e),
+    });
+    const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
+      secret,
+      reference: 'ORD-1',
+    });
+    const response = await handler(post(behindProxy(signed, `${'a'.repeat(12_000)}.example`)));
+    expect(response.status).toBe(401);
+    expect(errors[0]!.message.length).toBeLessThan(400);
+  });
 });
