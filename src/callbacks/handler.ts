@@ -15,7 +15,7 @@ import { CallbackParseError, PaymentsError, type CallbackVerificationError } fro
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { typeName } from '../internal/values.js';
+import { shown, typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   callbackDedupeKey,
@@ -285,11 +285,6 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 const RETRY_LATER = { 'retry-after': '5' };
 
-/** A value in a message, at most 24 characters of it: an amount may be hundreds of digits long. */
-const shown = (value: unknown): string => {
-  const text = String(value);
-  return text.length > 24 ? `${text.slice(0, 24)}…` : text;
-};
 /** ` for "ORD-1"`, or nothing without a reference (`verify: false`). */
 const about = (reference: string | undefined): string =>
   reference === undefined ? '' : ` for ${JSON.stringify(shown(reference))}`;

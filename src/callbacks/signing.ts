@@ -29,6 +29,7 @@
 import type * as NodeCrypto from 'node:crypto';
 import { CallbackVerificationError } from '../errors.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { shown } from '../internal/values.js';
 
 /**
  * The query parameters `signCallbackUrl` adds: `hp_ref` (the reference) and `hp_sig` (the
@@ -362,7 +363,7 @@ export async function verifyCallbackUrl(
   }
   throw new CallbackVerificationError(
     'bad_signature',
-    `Callback URL signature does not match for host ${host} (wrong secret, or the reference, path or query was changed${
+    `Callback URL signature does not match for host ${shown(host, 64)} (wrong secret, or the reference, path or query was changed${
       pinned === undefined
         ? '; the host was taken from the request: behind a proxy that changes it, set publicOrigin (origin)'
         : ''

@@ -14,3 +14,12 @@ export const isPlainObject = (value: unknown): boolean => {
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 };
+
+/**
+ * A value in a message, at most `max` characters of it (`…` after): an amount may be hundreds of
+ * digits long, a Host header kilobytes.
+ */
+export const shown = (value: unknown, max = 24): string => {
+  const text = String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+};
