@@ -3,6 +3,7 @@
 // never imports it at runtime; the merchant passes a client it created (Redis or Cluster).
 import { MAX_TTL, type DedupeState, type DedupeStore } from '../callbacks/dedupe.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { randomHex } from '../internal/random.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -141,13 +142,7 @@ const toTtl = (ttlMs: number, name: string): number => {
   return Math.ceil(ttlMs);
 };
 
-const newToken = (): string => {
-  const bytes = new Uint8Array(12);
-  globalThis.crypto.getRandomValues(bytes);
-  let out = '';
-  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
-  return out;
-};
+const newToken = (): string => randomHex();
 
 /**
  * Creates a {@link RedisDedupeStore} for `createCallbackHandler({ dedupe })`.

@@ -13,6 +13,7 @@ import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
 import { GUARD_STORE, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
 import { isRecordableReference } from './reference.js';
+import { randomHex } from '../internal/random.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
 interface TransactionsOption {
@@ -120,8 +121,7 @@ function join(tracker: TransactionTracker, reference: string, attempt: Attempt):
 function withAttempt(url: string): string {
   if (!URL.canParse(url)) return url;
   const parsed = new URL(url);
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  parsed.searchParams.set('hp_try', Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(''));
+  parsed.searchParams.set('hp_try', randomHex());
   return parsed.href;
 }
 
