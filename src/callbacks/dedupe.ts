@@ -19,7 +19,8 @@ import { promised } from '../internal/promise.js';
  * @example
  * ```ts
  * const store = createMemoryDedupeStore();
- * const state: DedupeState = await store.begin(callbackDedupeKey(event, reference), 300_000);
+ * const signature = new URL(request.url).searchParams.get('hp_sig') ?? undefined; // verified before
+ * const state: DedupeState = await store.begin(callbackDedupeKey(event, reference, signature), 300_000);
  * if (state === 'new') await settle(reference);
  * ```
  */

@@ -92,7 +92,7 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  * @example
  * ```ts
  * const store: RedisDedupeStore = createRedisDedupeStore({ client: redis });
- * const key = callbackDedupeKey(event, reference);
+ * const key = callbackDedupeKey(event, reference, new URL(request.url).searchParams.get('hp_sig') ?? undefined);
  * if ((await store.begin(key, 300_000)) === 'new') {
  *   await settle();
  *   await store.complete(key, 86_400_000);
