@@ -119,7 +119,8 @@ const tracker = createTransactionTracker({ store });
 const handler = createCallbackHandler({
   secret,
   // The tracker settles each transaction once in the database, which survives restarts and is
-  // shared by every server process; a redelivery reaches onEvent marked 'duplicate'. It also
+  // shared by every server process; a redelivery reaches onEvent marked 'duplicate' (a second
+  // payment of the order 'another_payment': refund it). It also
   // refuses (409) a callback for an order it never recorded, and (422) one whose amount or
   // currency is not the order's.
   tracker,

@@ -73,9 +73,11 @@ export interface CallbackContext<Reference extends string | undefined = string |
   readonly transaction?: TransactionRecord | undefined;
   /**
    * With `tracker`: `'settled'`; `'late'` when the transaction had been expired; `'duplicate'` when
-   * it was already settled with this outcome by an earlier delivery whose processing may not have
-   * finished (its `onEvent` threw, its process died, the store's reply was lost) — so process it
-   * idempotently rather than skip it.
+   * it was already settled with this outcome by an earlier delivery of this payment whose
+   * processing may not have finished (its `onEvent` threw, its process died, the store's reply was
+   * lost) — so process it idempotently rather than skip it; `'another_payment'` when it was settled
+   * with this outcome by another payment of the reference (another transaction id or checkout
+   * session: the customer paid twice) — refund it, once per `dedupeKey`.
    */
   readonly settlement?: SettleResult['result'] | undefined;
 }
@@ -895,7 +897,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> | undefined;
       if (transaction !== undefined) {
-        const settled = await settlement!.settle(event, transaction);
+        const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
           if (claimed) await quietly(() => store!.abandon(dedupeKey));
           claimed = false;

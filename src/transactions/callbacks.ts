@@ -102,8 +102,10 @@ const settleRefusals: Partial<
 };
 
 /**
- * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired) or
- * `'duplicate'` (already settled with this outcome). A different outcome is refused with 409, a
+ * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired),
+ * `'duplicate'` (already settled with this outcome by this payment: a redelivery) or
+ * `'another_payment'` (by another payment: its callback's `dedupeKey` is not the one recorded). A
+ * different outcome is refused with 409, a
  * kind, amount or currency that is not the recorded one as the handler's own checks refuse it
  * (409 `transaction_kind_mismatch`, 422 `amount_mismatch` / `currency_mismatch`); none is applied.
  */
@@ -111,6 +113,7 @@ export async function settleCallbackTransaction(
   tracker: TransactionTracker,
   event: CallbackEvent,
   record: TransactionRecord,
+  dedupeKey: string,
 ): Promise<{ readonly ok: true; readonly settlement: SettleResult } | TransactionRefusal> {
   // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
   // callback carries though it documents none, as the handler compares it.
@@ -121,6 +124,7 @@ export async function settleCallbackTransaction(
       eventType: event.type,
       amount: event.amount,
       message: event.message,
+      dedupeKey,
       ...(event.transactionId === undefined ? {} : { transactionId: event.transactionId }),
       ...(typeof currency === 'string' ? { currency } : {}),
     });
@@ -137,8 +141,8 @@ export const callbackSettlement = (tracker: TransactionTracker) => ({
   find: (event: CallbackEvent, signedReference: string | undefined) =>
     findCallbackTransaction(tracker, event, signedReference),
   expected: expectedFromTransaction,
-  settle: (event: CallbackEvent, record: TransactionRecord) =>
-    settleCallbackTransaction(tracker, event, record),
+  settle: (event: CallbackEvent, record: TransactionRecord, dedupeKey: string) =>
+    settleCallbackTransaction(tracker, event, record, dedupeKey),
 });
 
 /** What the handler finds on a tracker. */

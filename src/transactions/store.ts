@@ -64,6 +64,11 @@ export interface TransactionOutcome {
   readonly currency?: string | undefined;
   /** The callback's message, e.g. `'Insufficient funds'`. */
   readonly message?: string | undefined;
+  /**
+   * The callback's dedupe key (`context.dedupeKey`), when the webhook handler settled it: what
+   * tells a redelivery of this payment from another payment of the same reference.
+   */
+  readonly dedupeKey?: string | undefined;
 }
 
 /**

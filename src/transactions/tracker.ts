@@ -71,7 +71,9 @@ export interface SettleInput extends TransactionOutcome {
  * What `settle` did: `'settled'` — this call moved it from pending; `'late'` — from expired (the
  * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
  * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
-not known here). `record` is the stored record after the call.
+ * not known here); `'another_payment'` — it was already settled with this outcome by another
+ * payment (another `transactionId` or `dedupeKey` than the one recorded: the customer paid twice,
+ * say), nothing changed. `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -80,7 +82,7 @@ not known here). `record` is the stored record after the call.
  * ```
  */
 export interface SettleResult {
-  readonly result: 'settled' | 'late' | 'duplicate';
+  readonly result: 'settled' | 'late' | 'duplicate' | 'another_payment';
   readonly record: TransactionRecord;
 }
 
@@ -188,7 +190,8 @@ export interface TransactionTracker {
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
    * Settles a transaction exactly once (from pending, or from expired as `'late'`). The same
-   * outcome again is a `'duplicate'`; a different one throws `TransactionConflictError`
+   * outcome again is a `'duplicate'`, or `'another_payment'` when its `transactionId` or
+   * `dedupeKey` is not the recorded one; a different outcome throws `TransactionConflictError`
    * (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
    * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
    * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome,
@@ -254,6 +257,7 @@ const SETTLE_FIELDS: OptionNames<SettleInput> = {
   amount: true,
   currency: true,
   message: true,
+  dedupeKey: true,
 };
 const WAIT_OPTIONS: OptionNames<WaitForOptions> = { timeout: true, signal: true };
 const STALE_OPTIONS: OptionNames<StaleOptions> = { olderThan: true, kind: true, limit: true };
@@ -313,7 +317,7 @@ const checkSettlement = (
     issues.push(issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'"));
   }
   const outcome: Record<string, string> = {};
-  for (const field of ['eventType', 'transactionId', 'amount', 'currency', 'message'] as const) {
+  for (const field of ['eventType', 'transactionId', 'amount', 'currency', 'message', 'dedupeKey'] as const) {
     const value: unknown = input[field];
     if (value === undefined) continue;
     if (typeof value === 'string') outcome[field] = value;
@@ -402,6 +406,16 @@ const storeRefusal = (reference: string, value: unknown, call: string): Payments
   }
   return undefined;
 };
+
+/**
+ * Whether two outcomes are of different payments: another service transaction id, or another
+ * callback dedupe key (a checkout's names its session), where both say one.
+ */
+const anotherPayment = (recorded: TransactionOutcome | undefined, given: TransactionOutcome): boolean =>
+  (['transactionId', 'dedupeKey'] as const).some(
+    (field) =>
+      recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field],
+  );
 
 /** {@link storeRefusal}'s record, or its error thrown. */
 const storedRecord = (reference: string, value: unknown, call: string): TransactionRecord => {
@@ -573,7 +587,12 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           throw new TransactionConflictError('currency_mismatch', current, state);
         }
         if (current.state === 'succeeded' || current.state === 'failed') {
-          if (current.state === state) return { result: 'duplicate', record: current };
+          if (current.state === state) {
+            return {
+              result: anotherPayment(current.outcome, outcome) ? 'another_payment' : 'duplicate',
+              record: current,
+            };
+          }
           throw new TransactionConflictError('conflicting_outcome', current, state);
         }
         const at = now();

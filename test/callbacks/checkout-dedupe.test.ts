@@ -1,7 +1,7 @@
 // A redirect checkout's callback carries no transaction id: what tells one payment of an order from
 // another is how it was paid (payment_method) and how much (amount). Two payments of one order
 // under one signed reference (its order_id) — a second checkout session the customer also paid —
-// are two events, the second a duplicate settlement the merchant can refund; a redelivery of the
+// are two events, the second 'another_payment', which the merchant can refund; a redelivery of the
 // same callback (the same body) is still dropped.
 import { describe, expect, it } from 'vitest';
 import {
@@ -59,7 +59,7 @@ describe('two payments of one checkout order under one reference', () => {
         'MOBILE-MONEY',
       ]);
       if (withTracker)
-        expect(seen.map(({ context }) => context.settlement)).toEqual(['settled', 'duplicate']);
+        expect(seen.map(({ context }) => context.settlement)).toEqual(['settled', 'another_payment']);
     },
   );
 

@@ -2,7 +2,7 @@
 // callback carries no transaction id, so the two callbacks are the same body: what tells them apart
 // is the URL each session's callback went to. The client signs each checkout's callback URL with a
 // value of its own (hp_try), and the handler keys a checkout callback by the URL it was signed
-// with: the second payment reaches onEvent (a duplicate settlement with its own dedupe key, to
+// with: the second payment reaches onEvent ('another_payment', with its own dedupe key, to
 // refund), and a redelivery of either is still dropped. Against the real sandbox and a real server.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('two checkout sessions of one order, both paid by card for the same amount', () => {
-  it('both payments reach onEvent, the second as a duplicate settlement with its own dedupe key', async () => {
+  it('both payments reach onEvent, the second as another_payment with its own dedupe key', async () => {
     const first = await client.createCheckoutSession(checkout(8101));
     const second = await client.createCheckoutSession(checkout(8101));
     await sandbox.completeCheckout(first.checkout_link, { method: 'card' });
@@ -68,7 +68,7 @@ describe('two checkout sessions of one order, both paid by card for the same amo
     expect(report.ok).toBe(true);
     expect(refusals).toEqual([]);
     const ours = seen.filter(({ context }) => context.reference === '8101');
-    expect(ours.map(({ context }) => context.settlement)).toEqual(['settled', 'duplicate']);
+    expect(ours.map(({ context }) => context.settlement)).toEqual(['settled', 'another_payment']);
     expect(new Set(ours.map(({ context }) => context.dedupeKey)).size).toBe(2);
     expect((await tracker.get('8101'))?.state).toBe('succeeded');
   });
