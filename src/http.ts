@@ -369,7 +369,8 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof PassThrough)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   if (call.signal?.aborted) {
-    return new ConnectionError(`${call.operation} was aborted by the caller's signal`, {
+    const message = `${call.operation} was aborted by the caller's signal; if it had been sent, the service may have received the request: keep it pending until its callback`;
+    return new ConnectionError(message, {
       aborted: true,
       cause: call.signal.reason,
     });
