@@ -1,5 +1,7 @@
 // The README's and examples' webhook routes cannot run unverified by accident: started without
-// WEBHOOK_SECRET, each stops with createCallbackHandler's TypeError, before listening.
+// WEBHOOK_SECRET, each stops with createCallbackHandler's TypeError, before listening. The Next.js
+// route makes its handler on the first request (next build imports route modules without the
+// runtime's secrets): it imports, and that request fails with the same TypeError.
 import { describe, expect, it } from 'vitest';
 import { describeRun, ensureBuilt, root, run } from '../runtimes/harness.js';
 
@@ -11,7 +13,6 @@ describe('webhook route examples without WEBHOOK_SECRET', () => {
     'examples/webhooks/express-json.ts',
     'examples/webhooks/fastify.ts',
     'examples/webhooks/hono.ts',
-    'examples/nextjs/app/api/webhooks/payments/route.ts',
   ];
   for (const route of routes) {
     it(`${route} refuses to start, saying how to fix it`, async () => {
@@ -28,4 +29,21 @@ describe('webhook route examples without WEBHOOK_SECRET', () => {
       expect(result.stdout).not.toContain('listening');
     });
   }
+});
+
+describe('the Next.js route without WEBHOOK_SECRET', () => {
+  it('imports (as next build does) and fails its first request with the TypeError saying how to fix it', async () => {
+    const saved = process.env.WEBHOOK_SECRET;
+    delete process.env.WEBHOOK_SECRET;
+    try {
+      const { POST } = await import('../../examples/nextjs/app/api/webhooks/payments/route.js');
+      const request = new Request('https://shop.example/api/webhooks/payments', {
+        method: 'POST',
+        body: '{}',
+      });
+      await expect(POST(request)).rejects.toThrow(/createCallbackHandler: secret is missing.*verify: false/s);
+    } finally {
+      if (saved !== undefined) process.env.WEBHOOK_SECRET = saved;
+    }
+  });
 });
