@@ -1,0 +1,69 @@
+// With opted-in retries several requests may go out for one call, and each may charge: the
+// beforeRequest hook fires for every attempt, numbered, so a log shows every request sent; the
+// afterResponse event says which attempt its response answered.
+import { describe, expect, it } from 'vitest';
+import {
+  ConnectionError,
+  PaymentsClient,
+  type RequestLogEvent,
+  type ResponseLogEvent,
+} from '../../src/index.js';
+import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
+import { startServer } from '../helpers/servers.js';
+
+const initiated = JSON.stringify({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+
+describe('hooks under opted-in retries', () => {
+  it('beforeRequest for each attempt (1, 2, 3), afterResponse once with the attempt it answered', async () => {
+    let requests = 0;
+    const server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        requests++;
+        const ok = requests === 3;
+        response.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'retry-after': '0' });
+        response.end(ok ? initiated : '{"error":"busy"}');
+      });
+    });
+    try {
+      const before: RequestLogEvent[] = [];
+      const after: ResponseLogEvent[] = [];
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        retry: { limit: 2, backoffLimit: 10 },
+        hooks: { beforeRequest: (e) => void before.push(e), afterResponse: (e) => void after.push(e) },
+      });
+      await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput);
+      expect(requests).toBe(3);
+      expect(before.map((event) => event.attempt)).toEqual([1, 2, 3]);
+      expect(after.map((event) => [event.attempt, event.status])).toEqual([[3, 200]]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a connection dropped after each request: three attempts logged before the ConnectionError', async () => {
+    let requests = 0;
+    const server = await startServer((request) => {
+      request.resume();
+      request.on('end', () => {
+        requests++;
+        request.socket.destroy();
+      });
+    });
+    try {
+      const before: RequestLogEvent[] = [];
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        retry: { limit: 2, backoffLimit: 10 },
+        hooks: { beforeRequest: (e) => void before.push(e) },
+      });
+      const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(requests).toBe(3);
+      expect(before.map((event) => event.attempt)).toEqual([1, 2, 3]);
+    } finally {
+      await server.close();
+    }
+  });
+});
