@@ -61,6 +61,11 @@ export interface RequestLogEvent {
    * callback URL as `…?hp_ref=ORDER-1&hp_sig=[redacted]`.
    */
   readonly body: unknown;
+  /**
+   * Which attempt of the call: 1, then 2, 3… for each opted-in retry. Every attempt may reach the
+   * service (and charge), so `beforeRequest` fires for each one.
+   */
+  readonly attempt: number;
 }
 
 /**
@@ -100,9 +105,9 @@ export interface ResponseLogEvent extends RequestLogEvent {
  * ```
  */
 export interface ClientHooks {
-  /** Called once per call, before the request is sent (after validation). */
+  /** Called before each attempt is sent (after validation): once per call, more with `retry`. */
   beforeRequest?: ((event: RequestLogEvent) => void | Promise<void>) | undefined;
-  /** Called once per call with the final response (after any opted-in retries). */
+  /** Called once per call with the final response (after any opted-in retries), and its `attempt`. */
   afterResponse?: ((event: ResponseLogEvent) => void | Promise<void>) | undefined;
 }
 
@@ -275,9 +280,12 @@ interface CallState {
   /** The whole-call deadline and its controller, when there is one. */
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
-  readonly logEvent: RequestLogEvent | undefined;
+  /** The hooks' event without its attempt number. */
+  readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
   readonly beforeSend: BeforeSend | undefined;
   attemptStarted: number;
+  /** The attempt being sent or answered: 1, then 2… for each retry. */
+  attempt: number;
 }
 
 /** A 3xx: the SDK sends with `redirect: 'manual'` and follows none, so it arrives as an error. */
@@ -521,8 +529,9 @@ export class Http {
           async (_request, options, { retryCount }) => {
             const call = options.context.call as CallState;
             const { logEvent, beforeSend } = call;
-            if (retryCount === 0 && hooks?.beforeRequest && logEvent) {
-              await passThrough(() => hooks.beforeRequest?.(logEvent));
+            call.attempt = retryCount + 1;
+            if (hooks?.beforeRequest && logEvent) {
+              await passThrough(() => hooks.beforeRequest?.({ ...logEvent, attempt: call.attempt }));
             }
             // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
             // that ignores signals, and beforeSend is not called.
@@ -572,6 +581,7 @@ export class Http {
     if (afterResponse && call.logEvent) {
       await afterResponse({
         ...call.logEvent,
+        attempt: call.attempt,
         status: response.status,
         responseHeaders: redactHeaders(headersOf(response), call.secrets),
         responseBody: redactText(text, call.secrets),
@@ -621,7 +631,7 @@ export class Http {
     const values = [...credentialValuesOf(headers), ...signaturesOf(wireText)];
     const secrets: Secrets = { ...cardSecretsOf(body), values };
     const hooks = this.#config.hooks;
-    const logEvent: RequestLogEvent | undefined =
+    const logEvent: Omit<RequestLogEvent, 'attempt'> | undefined =
       hooks?.beforeRequest || hooks?.afterResponse
         ? {
             operation,
@@ -643,6 +653,7 @@ export class Http {
       logEvent,
       beforeSend,
       attemptStarted: Date.now(),
+      attempt: 1,
     };
   }
 

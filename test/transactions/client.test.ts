@@ -460,7 +460,8 @@ describe('PaymentsClient({ transactions }): a call that fails before sending rec
     );
     await fake.initiateMobileMoneyPayment(stkPush('TRK-ORDER'));
     expect(sent).toHaveLength(2);
-    expect(seen).toEqual(['none', 'pending', 'pending']);
+    // hook (attempt 1), request 1, hook (attempt 2), request 2: recorded once, after the first hook
+    expect(seen).toEqual(['none', 'pending', 'pending', 'pending']);
   });
 
   it('a store that fails to record: a TransactionStoreError carrying its message, never retried, nothing sent', async () => {
