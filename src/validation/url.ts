@@ -74,8 +74,7 @@ function readAsWritten(authority: string, url: URL): boolean {
     written.length === read.length &&
     written.every(
       (label, i) =>
-        label === read[i] ||
-        (read[i]!.startsWith('xn--') && /[^ -~]/.test(label) && !label.includes('%')),
+        label === read[i] || (read[i]!.startsWith('xn--') && /[^ -~]/.test(label) && !label.includes('%')),
     )
   );
 }
