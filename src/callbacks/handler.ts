@@ -76,8 +76,9 @@ export interface CallbackContext<Reference extends string | undefined = string |
    * it was already settled with this outcome by an earlier delivery of this payment whose
    * processing may not have finished (its `onEvent` threw, its process died, the store's reply was
    * lost) — so process it idempotently rather than skip it; `'another_payment'` when it was settled
-   * with this outcome by another payment of the reference (another transaction id or checkout
-   * session: the customer paid twice) — refund it, once per `dedupeKey`.
+   * by another payment of the reference (another payment id or checkout session: the customer paid
+   * twice, or a second tab paid after the first was declined), whatever this one reports — nothing
+   * changed; refund it if `event.paid`, once per `dedupeKey`.
    */
   readonly settlement?: SettleResult['result'] | undefined;
 }

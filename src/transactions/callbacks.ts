@@ -102,10 +102,21 @@ const settleRefusals: Partial<
 };
 
 /**
+ * Which payment of the reference an event is: a card or mobile-money payment's `id`, a payout's
+ * `transaction_id`; a checkout callback names none, so its dedupe key's digest (of its order,
+ * method, amount and session's signed URL) stands for it.
+ */
+const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
+  const { id, transaction_id: transactionId } = event.data as Record<string, unknown>;
+  const named = typeof id === 'string' ? id : transactionId;
+  return typeof named === 'string' ? named : dedupeKey.slice(dedupeKey.indexOf(':') + 1);
+};
+
+/**
  * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired),
  * `'duplicate'` (already settled with this outcome by this payment: a redelivery) or
- * `'another_payment'` (by another payment: its callback's `dedupeKey` is not the one recorded). A
- * different outcome is refused with 409, a
+ * `'another_payment'` (by another payment of the reference, whatever its outcome: its payment id
+ * is not the one recorded). The same payment's other outcome is refused with 409, a
  * kind, amount or currency that is not the recorded one as the handler's own checks refuse it
  * (409 `transaction_kind_mismatch`, 422 `amount_mismatch` / `currency_mismatch`); none is applied.
  */
@@ -124,7 +135,7 @@ export async function settleCallbackTransaction(
       eventType: event.type,
       amount: event.amount,
       message: event.message,
-      dedupeKey,
+      paymentId: paymentIdOf(event, dedupeKey),
       ...(event.transactionId === undefined ? {} : { transactionId: event.transactionId }),
       ...(typeof currency === 'string' ? { currency } : {}),
     });

@@ -65,10 +65,12 @@ export interface TransactionOutcome {
   /** The callback's message, e.g. `'Insufficient funds'`. */
   readonly message?: string | undefined;
   /**
-   * The callback's dedupe key (`context.dedupeKey`), when the webhook handler settled it: what
-   * tells a redelivery of this payment from another payment of the same reference.
+   * Which payment of the reference this is, when the webhook handler settled it: a card or
+   * mobile-money payment's `id`, a payout's `transaction_id`, and for a checkout (whose callback
+   * names none) a digest of its session's signed URL. What tells a redelivery of this payment from
+   * another payment of the same reference.
    */
-  readonly dedupeKey?: string | undefined;
+  readonly paymentId?: string | undefined;
 }
 
 /**

@@ -72,8 +72,9 @@ export interface SettleInput extends TransactionOutcome {
  * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
  * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
  * not known here); `'another_payment'` — it was already settled with this outcome by another
- * payment (another `transactionId` or `dedupeKey` than the one recorded: the customer paid twice,
- * say), nothing changed. `record` is the stored record after the call.
+ * payment (another `transactionId` or `paymentId` than the one recorded: the customer paid twice,
+ * say), nothing changed — whatever the outcome it reports (a second tab paid after the first was
+ * declined). `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -189,10 +190,10 @@ export interface TransactionTracker {
   /** The stored record, or `undefined`. */
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
-   * Settles a transaction exactly once (from pending, or from expired as `'late'`). The same
-   * outcome again is a `'duplicate'`, or `'another_payment'` when its `transactionId` or
-   * `dedupeKey` is not the recorded one; a different outcome throws `TransactionConflictError`
-   * (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
+   * Settles a transaction exactly once (from pending, or from expired as `'late'`). A settlement
+   * whose `transactionId` or `paymentId` is not the recorded one is `'another_payment'`, whatever
+   * its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a different one
+   * throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
    * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
    * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome,
    * event type or field it does not know, a field that is not a string: `ValidationError` naming
@@ -257,7 +258,7 @@ const SETTLE_FIELDS: OptionNames<SettleInput> = {
   amount: true,
   currency: true,
   message: true,
-  dedupeKey: true,
+  paymentId: true,
 };
 const WAIT_OPTIONS: OptionNames<WaitForOptions> = { timeout: true, signal: true };
 const STALE_OPTIONS: OptionNames<StaleOptions> = { olderThan: true, kind: true, limit: true };
@@ -317,7 +318,7 @@ const checkSettlement = (
     issues.push(issue('outcome', 'invalid_outcome', "expected 'succeeded' or 'failed'"));
   }
   const outcome: Record<string, string> = {};
-  for (const field of ['eventType', 'transactionId', 'amount', 'currency', 'message', 'dedupeKey'] as const) {
+  for (const field of ['eventType', 'transactionId', 'amount', 'currency', 'message', 'paymentId'] as const) {
     const value: unknown = input[field];
     if (value === undefined) continue;
     if (typeof value === 'string') outcome[field] = value;
@@ -408,11 +409,11 @@ const storeRefusal = (reference: string, value: unknown, call: string): Payments
 };
 
 /**
- * Whether two outcomes are of different payments: another service transaction id, or another
- * callback dedupe key (a checkout's names its session), where both say one.
+ * Whether two outcomes are of different payments: another service transaction id or payment id
+ * (a checkout's names its session), where both say one.
  */
 const anotherPayment = (recorded: TransactionOutcome | undefined, given: TransactionOutcome): boolean =>
-  (['transactionId', 'dedupeKey'] as const).some(
+  (['transactionId', 'paymentId'] as const).some(
     (field) =>
       recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field],
   );
@@ -587,12 +588,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           throw new TransactionConflictError('currency_mismatch', current, state);
         }
         if (current.state === 'succeeded' || current.state === 'failed') {
-          if (current.state === state) {
-            return {
-              result: anotherPayment(current.outcome, outcome) ? 'another_payment' : 'duplicate',
-              record: current,
-            };
-          }
+          // Another payment of the reference changes nothing, whatever it reports; the same payment
+          // reporting the other outcome is a conflict.
+          if (anotherPayment(current.outcome, outcome)) return { result: 'another_payment', record: current };
+          if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
         }
         const at = now();

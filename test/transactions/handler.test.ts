@@ -92,7 +92,12 @@ describe('createCallbackHandler({ tracker })', () => {
     await tracker.begin({ reference: '100000000001', kind: 'payout', amount: 1000, currency: 'KES' });
     const success = buildCallbackPayload('payout.succeeded', { reference: '100000000001', amount: 1000 });
     expect((await deliver(handler, '100000000001', success)).status).toBe(200);
-    const failure = buildCallbackPayload('payout.failed', { reference: '100000000001', amount: 1000 });
+    // The same payout (its transaction_id) reported as failed: another payout's failure would be
+    // 'another_payment' (test/transactions/another-payment.test.ts).
+    const failure = {
+      ...buildCallbackPayload('payout.failed', { reference: '100000000001', amount: 1000 }),
+      transaction_id: success.transaction_id,
+    };
     const response = await deliver(handler, '100000000001', failure);
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({ error: 'conflicting_outcome' });
