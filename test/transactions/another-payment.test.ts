@@ -96,3 +96,17 @@ describe('another payment with the other outcome (two tabs: the first declined, 
     expect((await tracker.get('ORD-4'))?.state).toBe('failed');
   });
 });
+
+describe('the same payment is never another_payment', () => {
+  it('a card payment redelivered with another id but the same transaction id is a duplicate (the transaction id decides)', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-5', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-5', { outcome: 'succeeded', transactionId: 'T-1', paymentId: 'P-1' });
+    const again = await tracker.settle('ORD-5', {
+      outcome: 'succeeded',
+      transactionId: 'T-1',
+      paymentId: 'P-2',
+    });
+    expect(again.result).toBe('duplicate');
+  });
+});
