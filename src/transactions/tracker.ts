@@ -409,14 +409,17 @@ const storeRefusal = (reference: string, value: unknown, call: string): Payments
 };
 
 /**
- * Whether two outcomes are of different payments: another service transaction id or payment id
- * (a checkout's names its session), where both say one.
+ * Whether two outcomes are of different payments: another service transaction id where both have
+ * one (it decides alone), else another payment id (a checkout's names its session, a mobile-money
+ * failure carries no transaction id) where both have one.
  */
-const anotherPayment = (recorded: TransactionOutcome | undefined, given: TransactionOutcome): boolean =>
-  (['transactionId', 'paymentId'] as const).some(
-    (field) =>
-      recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field],
-  );
+const anotherPayment = (recorded: TransactionOutcome | undefined, given: TransactionOutcome): boolean => {
+  const field =
+    recorded?.transactionId !== undefined && given.transactionId !== undefined
+      ? 'transactionId'
+      : 'paymentId';
+  return recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field];
+};
 
 /** {@link storeRefusal}'s record, or its error thrown. */
 const storedRecord = (reference: string, value: unknown, call: string): TransactionRecord => {
