@@ -9,6 +9,7 @@ import { createRedisTransactionStore, type RedisTransactionStore } from '../../s
 import {
   createMemoryTransactionStore,
   createTransactionTracker,
+  TransactionTimeoutError,
   UnknownTransactionError,
   type TransactionStore,
 } from '../../src/transactions/index.js';
@@ -103,5 +104,31 @@ describe('UnknownTransactionError for a reference never recorded', () => {
     expect(error).toBeInstanceOf(UnknownTransactionError);
     expect((error as Error).message).toMatch(/tracker\.begin/);
     expect((error as Error).message).toMatch(/transactions option/);
+  });
+});
+
+describe('waitFor: a miss, then a store that fails until the timeout', () => {
+  it('is a TransactionTimeoutError saying the store could not be read, not "no longer in the store"', async () => {
+    const memory = createMemoryTransactionStore();
+    let phase: 'ok' | 'miss' | 'down' = 'ok';
+    const store: TransactionStore = {
+      insert: (record) => memory.insert(record),
+      get: (reference) =>
+        phase === 'ok'
+          ? memory.get(reference)
+          : phase === 'miss'
+            ? ((phase = 'down'), Promise.resolve(undefined))
+            : Promise.reject(new Error('store down')),
+      update: (record, from) => memory.update(record, from),
+      listPending: (query) => memory.listPending(query),
+    };
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 20 });
+    await tracker.begin({ ...card, reference: 'ORD-MISS-DOWN' });
+    const waiting = caught(() => tracker.waitFor('ORD-MISS-DOWN', { timeout: 400 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    phase = 'miss';
+    const error = await waiting;
+    expect(error).toBeInstanceOf(TransactionTimeoutError);
+    expect((error as Error).message).toMatch(/store could not be read/);
   });
 });
