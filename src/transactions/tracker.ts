@@ -712,6 +712,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             (error: unknown) => {
               failed = true;
               failure = error;
+              missing = false; // the last read says nothing about the record
             },
           );
         const check = (): void => {
