@@ -67,3 +67,37 @@ describe('hooks under opted-in retries', () => {
     }
   });
 });
+
+describe('a beforeRequest hook that throws before a retry', () => {
+  it('fails the call with a ConnectionError saying an earlier attempt was sent, its cause the hook error', async () => {
+    let requests = 0;
+    const server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        requests++;
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+        response.end('{"error":"busy"}');
+      });
+    });
+    try {
+      const sink = new Error('log sink down');
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        retry: { limit: 2, backoffLimit: 10 },
+        hooks: {
+          beforeRequest: (event) => {
+            if (event.attempt > 1) throw sink;
+          },
+        },
+      });
+      const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+      expect(requests).toBe(1);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as Error).message).toMatch(/beforeRequest hook threw before attempt 2/);
+      expect((error as Error).message).toMatch(/may have received/);
+      expect((error as Error).cause).toBe(sink);
+    } finally {
+      await server.close();
+    }
+  });
+});
