@@ -531,7 +531,19 @@ export class Http {
             const { logEvent, beforeSend } = call;
             call.attempt = retryCount + 1;
             if (hooks?.beforeRequest && logEvent) {
-              await passThrough(() => hooks.beforeRequest?.({ ...logEvent, attempt: call.attempt }));
+              const { attempt } = call;
+              await passThrough(async () => {
+                try {
+                  await hooks.beforeRequest?.({ ...logEvent, attempt });
+                } catch (error) {
+                  // Before a retry, an earlier attempt went out: the call may have charged.
+                  if (attempt === 1) throw error;
+                  throw new ConnectionError(
+                    `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
+                    { cause: error },
+                  );
+                }
+              });
             }
             // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
             // that ignores signals, and beforeSend is not called.
