@@ -126,7 +126,12 @@ const handler = createCallbackHandler({
   tracker,
   dedupe: false,
   onEvent: (event, { reference, settlement }) => {
-    const applied = settlement === 'duplicate' ? 'already applied' : 'applied';
+    const applied =
+      settlement === 'duplicate'
+        ? 'already applied'
+        : settlement === 'another_payment'
+          ? `another payment of the order, nothing applied${event.paid ? ': refund it' : ''}`
+          : 'applied';
     console.log(`callback ${event.type} for ${reference}: ${applied}`);
   },
 });

@@ -5,8 +5,8 @@ import { createCallbackHandler, type CallbackHandler } from 'hosted-payments/cal
 
 // Made on the first request, not at import: `next build` imports route modules, often without
 // the runtime's secrets, and createCallbackHandler throws a TypeError (saying how to fix it) when
-// the secret is unset. A deployment without it then answers 500 until it is set, and the sender
-// retries.
+// the secret is unset. A deployment without it then answers 500 (a status a sender retries, if it
+// retries) until it is set: watch your error rate after a deploy.
 let handler: CallbackHandler | undefined;
 
 export async function POST(request: Request): Promise<Response> {
