@@ -20,6 +20,12 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     ['https://bücher%2Eexample/h', 'xn--bcher-kva.example'],
     ['https://ｓｈｏｐ.bücher.example/h', 'shop.xn--bcher-kva.example'],
     ['https://shop.exam\u00adple.bücher.de/h', 'shop.example.xn--bcher-kva.de'],
+    // An ASCII or IDN label spelled with look-alikes is read as another text than the one written.
+    ['https://ｘｎ--bcher-kva.example/h', 'xn--bcher-kva.example'],
+    ['https://ｂücher.example/h', 'xn--bcher-kva.example'],
+    ['https://bü\u00adcher.example/h', 'xn--bcher-kva.example'],
+    // A port written otherwise than it is read, IPv6 host or not.
+    ['https://[::1]:0443/h', '[::1]'],
   ])('refuses %s, naming %s', (url, host) => {
     const checked = checkHttpUrl(url);
     expect(checked).toMatchObject({ ok: false, code: 'invalid_url' });
