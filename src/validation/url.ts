@@ -64,17 +64,26 @@ export function checkHttpUrl(input: unknown): Check<string> {
  * than the one sent. An IPv6 address is one address in any of its spellings.
  */
 function readAsWritten(authority: string, url: URL): boolean {
-  if (url.hostname.startsWith('[')) return true;
   const [, host = '', port] = /^(.*?)(?::(\d*))?$/.exec(authority.toLowerCase()) ?? [];
   const defaultPort = url.protocol === 'https:' ? '443' : '80';
   if (port !== undefined && port !== '' && port !== (url.port || defaultPort)) return false;
+  if (url.hostname.startsWith('[')) return true;
   const written = host.split('.');
   const read = url.hostname.split('.');
   return (
     written.length === read.length &&
-    written.every(
-      (label, i) =>
-        label === read[i] || (read[i]!.startsWith('xn--') && /[^ -~]/.test(label) && !label.includes('%')),
-    )
+    written.every((label, i) => label === read[i] || isIdnLabel(label, read[i]!))
   );
 }
+
+/**
+ * An internationalised label written as itself: read as punycode, in the form Unicode
+ * normalisation keeps (no fullwidth or compatibility letters), without characters the parser drops
+ * (a soft hyphen, zero-width ones) and without a percent-escape.
+ */
+const isIdnLabel = (label: string, read: string): boolean =>
+  read.startsWith('xn--') &&
+  /[^ -~]/.test(label) &&
+  !label.includes('%') &&
+  label.normalize('NFKC') === label &&
+  !/\p{Default_Ignorable_Code_Point}/u.test(label);
