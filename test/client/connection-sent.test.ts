@@ -1,0 +1,75 @@
+// Whether a failed call may have reached the service is what decides if it may be sent again (the
+// service has no idempotency key). A ConnectionError says it: sent: false when no request of the
+// call left this process — the connection was refused, or fetch refused the port — and true when
+// one may have arrived (a reset after sending). With the transactions option, a call that sent
+// nothing leaves nothing pending: its record is expired, as after a refusal.
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, PaymentsClient } from '../../src/index.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
+import { refusedUrl, resetting, startServer } from '../helpers/servers.js';
+
+const secret = 'whsec_connection_sent_0123456789';
+
+async function failure(baseUrl: string, retry?: number): Promise<ConnectionError> {
+  const client = new PaymentsClient({
+    baseUrl,
+    ...(retry === undefined ? {} : { retry: { limit: retry, backoffLimit: 10 } }),
+  });
+  const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ConnectionError);
+  return error as ConnectionError;
+}
+
+describe('ConnectionError.sent', () => {
+  it('is false when the connection was refused, and the message says nothing was sent', async () => {
+    const error = await failure(await refusedUrl());
+    expect(error.sent).toBe(false);
+    expect(error.message).toMatch(/nothing was sent/);
+  });
+
+  it('is false for a port fetch refuses before connecting', async () => {
+    expect((await failure('http://127.0.0.1:6000')).sent).toBe(false);
+  });
+
+  it('is false when every retry was refused too', async () => {
+    expect((await failure(await refusedUrl(), 2)).sent).toBe(false);
+  });
+
+  it('is true when the connection was reset after the request went out', async () => {
+    const server = await startServer(resetting);
+    try {
+      const error = await failure(server.url);
+      expect(error.sent).toBe(true);
+      expect(error.message).toMatch(/may have received/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('with the transactions option', () => {
+  it('a call that sent nothing expires its record; one that may have arrived leaves it pending', async () => {
+    const tracker = createTransactionTracker();
+    const input = (reference: string) => ({
+      ...mobileMoneyPaymentInput,
+      callback_details: { ...mobileMoneyPaymentInput.callback_details, transaction_reference: reference },
+    });
+    const refused = new PaymentsClient({ baseUrl: await refusedUrl(), transactions: { tracker, secret } });
+    await expect(refused.initiateMobileMoneyPayment(input('ORD-REFUSED'))).rejects.toMatchObject({
+      sent: false,
+    });
+    expect((await tracker.get('ORD-REFUSED'))?.state).toBe('expired');
+
+    const server = await startServer(resetting);
+    try {
+      const reset = new PaymentsClient({ baseUrl: server.url, transactions: { tracker, secret } });
+      await expect(reset.initiateMobileMoneyPayment(input('ORD-RESET'))).rejects.toMatchObject({
+        sent: true,
+      });
+      expect((await tracker.get('ORD-RESET'))?.state).toBe('pending');
+    } finally {
+      await server.close();
+    }
+  });
+});
