@@ -177,15 +177,17 @@ export class ApiError extends PaymentsError {
  * The request never got an HTTP response: connection refused, reset, DNS failure, TLS failure,
  * or aborted by the caller's `signal`. The message names the root system code and address
  * (`ECONNREFUSED 127.0.0.1:4010`), never the platform's own text; `cause` keeps the platform's
- * error. Whether the service received the request is unknown for a reset; treat the payment as
- * pending and wait for its callback.
+ * error. `sent` says whether the service may have received it: `false` when no request of the
+ * call left this process (the connection was refused, the name did not resolve, fetch refused the
+ * port, or the signal aborted it before sending), so it may be sent again; `true` otherwise (a
+ * reset after sending): treat the payment as pending and wait for its callback.
  *
  * @example
  * ```ts
  * try {
  *   await client.initiateCardPayment(cardInput);
  * } catch (error) {
- *   if (error instanceof ConnectionError) markPending(cardInput.callback_details.transaction_reference); // the callback may still come
+ *   if (error instanceof ConnectionError && error.sent) markPending(cardInput.callback_details.transaction_reference); // the callback may still come
  * }
  * ```
  */
@@ -193,10 +195,13 @@ export class ConnectionError extends PaymentsError {
   override readonly name = 'ConnectionError' as const;
   /** True when the caller's own `AbortSignal` ended the request. */
   readonly aborted: boolean;
+  /** False when no request of the call left this process: nothing can have reached the service. */
+  readonly sent: boolean;
 
-  constructor(message: string, options?: { cause?: unknown; aborted?: boolean }) {
+  constructor(message: string, options?: { cause?: unknown; aborted?: boolean; sent?: boolean }) {
     super(message, { cause: options?.cause });
     this.aborted = options?.aborted ?? false;
+    this.sent = options?.sent ?? true;
   }
 }
 

@@ -286,6 +286,8 @@ interface CallState {
   attemptStarted: number;
   /** The attempt being sent or answered: 1, then 2… for each retry. */
   attempt: number;
+  /** Whether a request of the call may have reached the service (see {@link neverConnected}). */
+  sent: boolean;
 }
 
 /** A 3xx: the SDK sends with `redirect: 'manual'` and follows none, so it arrives as an error. */
@@ -377,11 +379,10 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof PassThrough)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   if (call.signal?.aborted) {
-    const message = `${call.operation} was aborted by the caller's signal; if it had been sent, the service may have received the request: keep it pending until its callback`;
-    return new ConnectionError(message, {
-      aborted: true,
-      cause: call.signal.reason,
-    });
+    const message = call.sent
+      ? `${call.operation} was aborted by the caller's signal once sent; the service may have received the request: keep it pending until its callback`
+      : `${call.operation} was aborted by the caller's signal; nothing was sent`;
+    return new ConnectionError(message, { aborted: true, cause: call.signal.reason, sent: call.sent });
   }
   const timedOut = (timeout: number, what: string) => {
     const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; the service may have received the request: keep it pending until its callback`;
@@ -393,11 +394,27 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof ky.TimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
     return timedOut(call.timeout, 'timed out after');
   }
+  const url = new URL(call.url);
   return new ConnectionError(
-    `Could not get a response to ${call.operation} from ${new URL(call.url).origin} (${rootCause(error, new URL(call.url))}); if the connection was reset, the service may have received the request`,
-    { cause: plainCause(error, call.secrets) },
+    `Could not get a response to ${call.operation} from ${url.origin} (${rootCause(error, url)}); ${
+      call.sent
+        ? 'the service may have received the request: keep it pending until its callback'
+        : 'nothing was sent'
+    }`,
+    { cause: plainCause(error, call.secrets), sent: call.sent },
   );
 }
+
+/**
+ * A failure before any byte of the request left this process: the connection was refused, the
+ * name did not resolve, the network was unreachable, the connection timed out, or fetch refused
+ * the port. Anything else (a reset, a TLS failure, an abort mid-request) may follow a request the
+ * service received.
+ */
+const neverConnected = (error: unknown, url: URL): boolean =>
+  /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_CONNECT_TIMEOUT)\b|^fetch refuses port/.test(
+    rootCause(error, url),
+  );
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
@@ -511,7 +528,7 @@ export class Http {
       this.#transport = undefined;
       throw new ConnectionError(
         `${operation} could not load ky, the HTTP client the SDK sends with (is it installed?); nothing was sent`,
-        { cause: error },
+        { cause: error, sent: false },
       );
     });
   }
@@ -666,6 +683,7 @@ export class Http {
       beforeSend,
       attemptStarted: Date.now(),
       attempt: 1,
+      sent: false,
     };
   }
 
@@ -700,7 +718,7 @@ export class Http {
       try {
         response = await instance(path, {
           // ky calls its fetch with its Request only.
-          fetch: sendWith(wireText, this.#config.fetch) as typeof fetch,
+          fetch: sendWith(wireText, this.#config.fetch, call) as typeof fetch,
           headers,
           timeout: call.timeout,
           signal,
@@ -733,7 +751,7 @@ export class Http {
  * never sent to its `Location`.
  */
 const sendWith =
-  (body: string, custom: HttpConfig['fetch']) =>
+  (body: string, custom: HttpConfig['fetch'], call: CallState) =>
   (request: Request, init?: RequestInit): Promise<Response> => {
     const options: RequestInit = {
       ...init,
@@ -743,9 +761,20 @@ const sendWith =
       signal: request.signal,
       redirect: 'manual',
     };
-    return custom === undefined
-      ? globalThis.fetch(request.url, options)
-      : custom(new Request(request.url, options), init);
+    // Whether the service may have this attempt: an answer says it does, and so does any failure
+    // but one before connecting (a custom fetch that throws at once included).
+    return (async () => {
+      try {
+        const response = await (custom === undefined
+          ? globalThis.fetch(request.url, options)
+          : custom(new Request(request.url, options), init));
+        call.sent = true;
+        return response;
+      } catch (error) {
+        if (!neverConnected(error, new URL(call.url))) call.sent = true;
+        throw error;
+      }
+    })();
   };
 
 /** `application/json` or a `+json` type, with no charset or UTF-8. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { signCallbackUrl } from '../callbacks/signing.js';
-import { ApiError, ValidationError } from '../errors.js';
+import { ApiError, ConnectionError, ValidationError } from '../errors.js';
 import type { BeforeSend } from '../http.js';
 import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
@@ -64,6 +64,9 @@ const untrackable = (place: Place, message: string): ValidationError =>
  */
 const refused = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
+
+/** A call none of whose requests left this process (a refused connection): nothing to wait for. */
+const unsent = (error: unknown): boolean => error instanceof ConnectionError && !error.sent;
 
 /** One call of this process under a reference, while it runs. */
 interface Attempt {
@@ -232,10 +235,10 @@ export async function sendTracked<B extends object, R>(
   } catch (error) {
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending.
-    if (mine && !attempt.shared && !attempt.retried && refused(error)) {
-      await guard(tracker.expire(reference), reference, true, secrets).catch(
-        (failure: unknown) => (error.cause = failure),
-      );
+    if (mine && !attempt.shared && ((!attempt.retried && refused(error)) || unsent(error))) {
+      await guard(tracker.expire(reference), reference, true, secrets).catch((failure: unknown) => {
+        if (error instanceof ApiError) error.cause = failure;
+      });
     }
     throw error;
   } finally {
