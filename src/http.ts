@@ -553,8 +553,8 @@ export class Http {
                 try {
                   await hooks.beforeRequest?.({ ...logEvent, attempt });
                 } catch (error) {
-                  // Before a retry, an earlier attempt went out: the call may have charged.
-                  if (attempt === 1) throw error;
+                  // Before a retry whose earlier attempt went out: the call may have charged.
+                  if (!call.sent) throw error;
                   throw new ConnectionError(
                     `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
                     { cause: error },
