@@ -18,7 +18,7 @@ const KB = 1024;
  * stop them from growing further. Keep docs/runtimes.md's table in step.
  */
 const entries = [
-  { name: 'hosted-payments', file: 'dist/index.js', budget: 40 * KB },
+  { name: 'hosted-payments', file: 'dist/index.js', budget: 40.5 * KB },
   { name: 'hosted-payments/callbacks', file: 'dist/callbacks/index.js', budget: 18.5 * KB },
 ];
 

@@ -105,6 +105,7 @@ describe('errors', () => {
       name: 'ConnectionError',
       message: 'down',
       aborted: true,
+      sent: true,
     });
     expect(json(new TimeoutError(250, { cause }))).toEqual({
       name: 'TimeoutError',

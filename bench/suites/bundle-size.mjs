@@ -87,9 +87,16 @@ export async function runBundleSizeSuite({ sdk }) {
       ? ' (entry incomplete)'
       : '';
   return [
-    figure('size.main', `bundle min+gzip: main entry, ky included${incomplete}`, main, 30 * 1024, 40 * 1024, {
-      stripe: stripe.gzip,
-    }),
+    figure(
+      'size.main',
+      `bundle min+gzip: main entry, ky included${incomplete}`,
+      main,
+      30 * 1024,
+      40.5 * 1024,
+      {
+        stripe: stripe.gzip,
+      },
+    ),
     figure('size.callbacks', `bundle min+gzip: ./callbacks${incomplete}`, callbacks, 15 * 1024, 18.5 * 1024, {
       openai: openai.gzip,
     }),
