@@ -110,3 +110,22 @@ describe('the same payment is never another_payment', () => {
     expect(again.result).toBe('duplicate');
   });
 });
+
+describe('a failure of another payment of a settled reference', () => {
+  it('moves no money: 200, onEvent not called (a route that marks an order failed on !event.paid keeps it paid)', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-6', kind: 'card', amount: 1500, currency: 'KES' });
+    const orders = new Map<string, string>();
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent: (event, { reference }) => void orders.set(reference, event.paid ? 'paid' : 'failed'),
+    });
+    const paid = await createCallbackRequest('payment.card.succeeded', { secret, reference: 'ORD-6' });
+    const otherDeclined = await createCallbackRequest('payment.card.failed', { secret, reference: 'ORD-6' });
+    expect((await handler(paid)).status).toBe(200);
+    expect((await handler(otherDeclined)).status).toBe(200);
+    expect(orders.get('ORD-6')).toBe('paid');
+    expect((await tracker.get('ORD-6'))?.state).toBe('succeeded');
+  });
+});
