@@ -77,8 +77,9 @@ export interface CallbackContext<Reference extends string | undefined = string |
    * processing may not have finished (its `onEvent` threw, its process died, the store's reply was
    * lost) — so process it idempotently rather than skip it; `'another_payment'` when it was settled
    * by another payment of the reference (another payment id or checkout session: the customer paid
-   * twice, or a second tab paid after the first was declined), whatever this one reports — nothing
-   * changed; refund it if `event.paid`, once per `dedupeKey`.
+   * twice, or a second tab paid after the first was declined) and this one paid — nothing changed;
+   * refund it, once per `dedupeKey`. Another payment's failure moves no money: it is answered 200
+   * and `onEvent` is not called.
    */
   readonly settlement?: SettleResult['result'] | undefined;
 }
@@ -906,7 +907,11 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         }
         tracked = { transaction: settled.settlement.record, settlement: settled.settlement.result };
       }
-      await options.onEvent(event, contextOf(request, { reference, dedupeKey }, tracked));
+      // Another payment's failure moves no money and changes nothing: onEvent is not told (a route
+      // that marks the order failed on !event.paid would undo a payment).
+      if (!(tracked?.settlement === 'another_payment' && !event.paid)) {
+        await options.onEvent(event, contextOf(request, { reference, dedupeKey }, tracked));
+      }
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
