@@ -129,3 +129,27 @@ describe('a failure of another payment of a settled reference', () => {
     expect((await tracker.get('ORD-6'))?.state).toBe('succeeded');
   });
 });
+
+describe('which field names a payment', () => {
+  it('a checkout callback is named by its session, not by an undocumented id key a redelivery may carry', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: '9001', kind: 'checkout', amount: 2500 });
+    const seen: CallbackContext['settlement'][] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      dedupe: false,
+      onEvent: (_event, context) => void seen.push(context.settlement),
+    });
+    const first = await createCallbackRequest('checkout.succeeded', { secret, reference: '9001' });
+    const body = (await first.clone().json()) as Record<string, unknown>;
+    const again = new Request(first.url, {
+      method: 'POST',
+      headers: first.headers,
+      body: JSON.stringify({ ...body, id: 'DELIVERY-2' }),
+    });
+    expect((await handler(first)).status).toBe(200);
+    expect((await handler(again)).status).toBe(200);
+    expect(seen).toEqual(['settled', 'duplicate']);
+  });
+});
