@@ -102,13 +102,18 @@ const settleRefusals: Partial<
 };
 
 /**
- * Which payment of the reference an event is: a card or mobile-money payment's `id`, a payout's
- * `transaction_id`; a checkout callback names none, so its dedupe key's digest (of its order,
- * method, amount and session's signed URL) stands for it.
+ * Which payment of the reference an event is, by the field the API reference documents for its
+ * type: a card or mobile-money payment's `id`, a payout's `transaction_id`. A checkout callback
+ * names none, so its dedupe key's digest (of its order, method, amount and session's signed URL)
+ * stands for it.
  */
 const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
-  const { id, transaction_id: transactionId } = event.data as Record<string, unknown>;
-  const named = typeof id === 'string' ? id : transactionId;
+  const data = event.data as Record<string, unknown>;
+  const named = event.type.startsWith('payment.')
+    ? data.id
+    : event.type.startsWith('payout.')
+      ? data.transaction_id
+      : undefined;
   return typeof named === 'string' ? named : dedupeKey.slice(dedupeKey.indexOf(':') + 1);
 };
 
