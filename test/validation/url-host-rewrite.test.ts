@@ -44,6 +44,9 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     'https://[2001:0db8::1]/h',
     'https://[::ffff:127.0.0.1]:8443/h',
     'https://[2001:DB8:0:0:1:0:0:1]/h',
+    // Zero-width joiners are part of some scripts' words, and the parser keeps them (in punycode).
+    'https://می\u200cخواهم.ir/cb',
+    'https://ക്\u200d.in/cb',
   ])('accepts %s', (url) => {
     expect(checkHttpUrl(url)).toEqual({ ok: true, value: url });
   });
