@@ -79,11 +79,12 @@ function readAsWritten(authority: string, url: URL): boolean {
 /**
  * An internationalised label written as itself: read as punycode, in the form Unicode
  * normalisation keeps (no fullwidth or compatibility letters), without characters the parser drops
- * (a soft hyphen, zero-width ones) and without a percent-escape.
+ * (a soft hyphen, a zero-width space; the joiners some scripts' words hold, it keeps) and without a
+ * percent-escape.
  */
 const isIdnLabel = (label: string, read: string): boolean =>
   read.startsWith('xn--') &&
   /[^ -~]/.test(label) &&
   !label.includes('%') &&
   label.normalize('NFKC') === label &&
-  !/\p{Default_Ignorable_Code_Point}/u.test(label);
+  !/(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u.test(label);
