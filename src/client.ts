@@ -110,7 +110,9 @@ export interface ClientOptions {
    * `transfer.reference_id`, which is then required) using `secret`, and records the pending
    * transaction with the amount and currency it sends (`tracker.begin`) just before sending, so
    * even a callback that beats the response finds it; a call refused before that (invalid per-call
-   * options or headers, a throwing `beforeRequest` hook, an aborted signal) records nothing. A
+   * options or headers, a `beforeRequest` hook throwing before the first attempt, an aborted
+   * signal) records nothing; one throwing before a retry, after an attempt went out, fails the call
+   * with a `ConnectionError` and leaves the record pending. A
    * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
    * of this process used the reference meanwhile (when the store fails to, it stays pending and
    * the `ApiError`'s `cause` is a `TransactionStoreError`); a 5xx, timeout or lost connection leaves

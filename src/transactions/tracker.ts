@@ -71,10 +71,10 @@ export interface SettleInput extends TransactionOutcome {
  * What `settle` did: `'settled'` — this call moved it from pending; `'late'` — from expired (the
  * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
  * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
- * not known here); `'another_payment'` — it was already settled with this outcome by another
- * payment (another `transactionId` or `paymentId` than the one recorded: the customer paid twice,
- * say), nothing changed — whatever the outcome it reports (a second tab paid after the first was
- * declined). `record` is the stored record after the call.
+ * not known here); `'another_payment'` — it was settled by another payment (another
+ * `transactionId` than the one recorded or, where either has none, another `paymentId`: the
+ * customer paid twice, or a second tab paid after the first was declined), nothing changed,
+ * whatever the outcome this one reports. `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -191,7 +191,7 @@ export interface TransactionTracker {
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
    * Settles a transaction exactly once (from pending, or from expired as `'late'`). A settlement
-   * whose `transactionId` or `paymentId` is not the recorded one is `'another_payment'`, whatever
+   * whose `transactionId` (or, where either has none, `paymentId`) is not the recorded one is `'another_payment'`, whatever
    * its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a different one
    * throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
    * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
