@@ -73,3 +73,22 @@ describe('with the transactions option', () => {
     }
   });
 });
+
+describe('a custom fetch', () => {
+  it('is never taken at its word: its ECONNREFUSED may follow an attempt of its own that went out (a retrying wrapper)', async () => {
+    let calls = 0;
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example.com',
+      fetch: async () => {
+        calls++;
+        throw Object.assign(new TypeError('fetch failed'), {
+          cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }),
+        });
+      },
+    });
+    const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+    expect(calls).toBe(1);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).sent).toBe(true);
+  });
+});
