@@ -178,9 +178,10 @@ export class ApiError extends PaymentsError {
  * or aborted by the caller's `signal`. The message names the root system code and address
  * (`ECONNREFUSED 127.0.0.1:4010`), never the platform's own text; `cause` keeps the platform's
  * error. `sent` says whether the service may have received it: `false` when no request of the
- * call left this process (the connection was refused, the name did not resolve, fetch refused the
- * port, or the signal aborted it before sending), so it may be sent again; `true` otherwise (a
- * reset after sending): treat the payment as pending and wait for its callback.
+ * call left this process (the built-in fetch's connection was refused, the name did not resolve,
+ * fetch refused the port, or the signal aborted it before sending), so it may be sent again; `true`
+ * otherwise (a reset after sending; any failure of a custom `fetch`, which may retry on its own):
+ * treat the payment as pending and wait for its callback.
  *
  * @example
  * ```ts

@@ -762,7 +762,8 @@ const sendWith =
       redirect: 'manual',
     };
     // Whether the service may have this attempt: an answer says it does, and so does any failure
-    // but one before connecting (a custom fetch that throws at once included).
+    // but the built-in fetch's before connecting. A custom fetch is not taken at its word: a
+    // wrapper that retries may have sent an attempt of its own before the one refused.
     return (async () => {
       try {
         const response = await (custom === undefined
@@ -771,7 +772,7 @@ const sendWith =
         call.sent = true;
         return response;
       } catch (error) {
-        if (!neverConnected(error, new URL(call.url))) call.sent = true;
+        if (custom !== undefined || !neverConnected(error, new URL(call.url))) call.sent = true;
         throw error;
       }
     })();
