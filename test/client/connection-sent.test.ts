@@ -92,3 +92,37 @@ describe('a custom fetch', () => {
     expect((error as ConnectionError).sent).toBe(true);
   });
 });
+
+describe('an attempt still in flight', () => {
+  it('counts as sent: a custom fetch that ignores the signal, the call aborted while it runs', async () => {
+    let received = false;
+    const server = await startServer((request) => {
+      request.resume();
+      request.on('end', () => (received = true)); // and never answers
+    });
+    try {
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        timeout: 2_000,
+        // Drops the signal: the request goes on after the call gives up.
+        fetch: (request) =>
+          fetch(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: request.body,
+            duplex: 'half',
+          } as RequestInit),
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 150);
+      const error = await client
+        .initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: controller.signal })
+        .catch((e: unknown) => e);
+      expect(received).toBe(true);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).sent).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
