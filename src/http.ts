@@ -286,9 +286,14 @@ interface CallState {
   attemptStarted: number;
   /** The attempt being sent or answered: 1, then 2… for each retry. */
   attempt: number;
-  /** Whether a request of the call may have reached the service (see {@link neverConnected}). */
+  /** Whether a finished attempt may have reached the service (see {@link neverConnected}). */
   sent: boolean;
+  /** Attempts whose fetch has not settled: each may have reached the service. */
+  inFlight: number;
 }
+
+/** Whether a request of the call may have reached the service: one did, or one is still out. */
+const maybeSent = (call: CallState): boolean => call.sent || call.inFlight > 0;
 
 /** A 3xx: the SDK sends with `redirect: 'manual'` and follows none, so it arrives as an error. */
 const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
@@ -378,11 +383,12 @@ function rootCause(error: unknown, url: URL): string {
 function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof PassThrough)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
+  const sent = maybeSent(call);
   if (call.signal?.aborted) {
-    const message = call.sent
+    const message = sent
       ? `${call.operation} was aborted by the caller's signal once sent; the service may have received the request: keep it pending until its callback`
       : `${call.operation} was aborted by the caller's signal; nothing was sent`;
-    return new ConnectionError(message, { aborted: true, cause: call.signal.reason, sent: call.sent });
+    return new ConnectionError(message, { aborted: true, cause: call.signal.reason, sent });
   }
   const timedOut = (timeout: number, what: string) => {
     const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; the service may have received the request: keep it pending until its callback`;
@@ -397,22 +403,22 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   const url = new URL(call.url);
   return new ConnectionError(
     `Could not get a response to ${call.operation} from ${url.origin} (${rootCause(error, url)}); ${
-      call.sent
+      sent
         ? 'the service may have received the request: keep it pending until its callback'
         : 'nothing was sent'
     }`,
-    { cause: plainCause(error, call.secrets), sent: call.sent },
+    { cause: plainCause(error, call.secrets), sent },
   );
 }
 
 /**
  * A failure before any byte of the request left this process: the connection was refused, the
- * name did not resolve, the network was unreachable, the connection timed out, or fetch refused
- * the port. Anything else (a reset, a TLS failure, an abort mid-request) may follow a request the
- * service received.
+ * name did not resolve, the connection timed out, or fetch refused the port. Anything else (a
+ * reset, a TLS failure, an unreachable host, which Linux also reports on a socket that had sent,
+ * an abort mid-request) may follow a request the service received.
  */
 const neverConnected = (error: unknown, url: URL): boolean =>
-  /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_CONNECT_TIMEOUT)\b|^fetch refuses port/.test(
+  /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\b|^fetch refuses port/.test(
     rootCause(error, url),
   );
 
@@ -554,7 +560,7 @@ export class Http {
                   await hooks.beforeRequest?.({ ...logEvent, attempt });
                 } catch (error) {
                   // Before a retry whose earlier attempt went out: the call may have charged.
-                  if (!call.sent) throw error;
+                  if (!maybeSent(call)) throw error;
                   throw new ConnectionError(
                     `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
                     { cause: error },
@@ -684,6 +690,7 @@ export class Http {
       attemptStarted: Date.now(),
       attempt: 1,
       sent: false,
+      inFlight: 0,
     };
   }
 
@@ -765,6 +772,7 @@ const sendWith =
     // but the built-in fetch's before connecting. A custom fetch is not taken at its word: a
     // wrapper that retries may have sent an attempt of its own before the one refused.
     return (async () => {
+      call.inFlight++;
       try {
         const response = await (custom === undefined
           ? globalThis.fetch(request.url, options)
@@ -774,6 +782,8 @@ const sendWith =
       } catch (error) {
         if (custom !== undefined || !neverConnected(error, new URL(call.url))) call.sent = true;
         throw error;
+      } finally {
+        call.inFlight--;
       }
     })();
   };
