@@ -26,6 +26,12 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     ['https://bü\u00adcher.example/h', 'xn--bcher-kva.example'],
     // A port written otherwise than it is read, IPv6 host or not.
     ['https://[::1]:0443/h', '[::1]'],
+    // The four characters the two IDNA standards read differently (IDNA2003, as Python's idna
+    // codec and Java's IDN still do, maps ß to ss and ς to σ and drops the joiners): the service
+    // may post to another domain. Written as the punycode named, every reader agrees.
+    ['https://straße.de/h', 'xn--strae-oqa.de'],
+    ['https://ς.gr/h', 'xn--3xa.gr'],
+    ['https://می\u200cخواهم.ir/cb', 'xn--mgbn2ecje63gr19l.ir'],
   ])('refuses %s, naming %s', (url, host) => {
     const checked = checkHttpUrl(url);
     expect(checked).toMatchObject({ ok: false, code: 'invalid_url' });
@@ -44,9 +50,6 @@ describe('checkHttpUrl: a host the parser reads as another one', () => {
     'https://[2001:0db8::1]/h',
     'https://[::ffff:127.0.0.1]:8443/h',
     'https://[2001:DB8:0:0:1:0:0:1]/h',
-    // Zero-width joiners are part of some scripts' words, and the parser keeps them (in punycode).
-    'https://می\u200cخواهم.ir/cb',
-    'https://ക്\u200d.in/cb',
   ])('accepts %s', (url) => {
     expect(checkHttpUrl(url)).toEqual({ ok: true, value: url });
   });
