@@ -79,12 +79,13 @@ function readAsWritten(authority: string, url: URL): boolean {
 /**
  * An internationalised label written as itself: read as punycode, in the form Unicode
  * normalisation keeps (no fullwidth or compatibility letters), without characters the parser drops
- * (a soft hyphen, a zero-width space; the joiners some scripts' words hold, it keeps) and without a
- * percent-escape.
+ * (a soft hyphen, zero-width ones), without the four the two IDNA standards read differently (ß, ς
+ * and the joiners: a resolver on IDNA2003 maps or drops them, so the service may post elsewhere;
+ * their punycode is read alike) and without a percent-escape.
  */
 const isIdnLabel = (label: string, read: string): boolean =>
   read.startsWith('xn--') &&
   /[^ -~]/.test(label) &&
   !label.includes('%') &&
   label.normalize('NFKC') === label &&
-  !/(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u.test(label);
+  !/[\u00df\u03c2]|\p{Default_Ignorable_Code_Point}/u.test(label);
