@@ -26,14 +26,7 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import {
-  callbackSignatureParams,
-  isBlankSecret,
-  MIN_SECRET_LENGTH,
-  ORIGIN_RULE,
-  originOf,
-  verifyCallbackUrl,
-} from './signing.js';
+import { isBlankSecret, MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifySignedUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -713,9 +706,10 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     }
 
     let signedReference: string | undefined;
+    let signature: string | undefined;
     if (verifyOptions !== undefined) {
       try {
-        signedReference = (await verifyCallbackUrl(request.url, verifyOptions)).reference;
+        ({ reference: signedReference, signature } = await verifySignedUrl(request.url, verifyOptions));
       } catch (error) {
         return refuse(request, 401, 'invalid_signature', error as CallbackVerificationError);
       }
@@ -851,9 +845,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       dedupeKey = callbackDedupeKey(
         event,
         signedReference,
-        signedReference !== undefined && event.type.startsWith('checkout.')
-          ? (new URL(request.url).searchParams.get(callbackSignatureParams.signature) ?? undefined)
-          : undefined,
+        event.type.startsWith('checkout.') ? signature : undefined,
       );
       if (store !== undefined) {
         // Timed from before the call: the store may write the claim long before its reply arrives.

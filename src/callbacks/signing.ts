@@ -331,6 +331,18 @@ export async function verifyCallbackUrl(
   url: string | URL,
   options: VerifyCallbackUrlOptions,
 ): Promise<VerifiedCallbackUrl> {
+  const { reference } = await verifySignedUrl(url, options);
+  return { reference };
+}
+
+/**
+ * {@link verifyCallbackUrl}, also giving the verified `hp_sig`: the handler keys a checkout
+ * callback by it.
+ */
+export async function verifySignedUrl(
+  url: string | URL,
+  options: VerifyCallbackUrlOptions,
+): Promise<VerifiedCallbackUrl & { readonly signature: string }> {
   refuseUnknownOptions('verifyCallbackUrl', options, VERIFY_OPTIONS);
   const pinned = options.origin === undefined ? undefined : originHost(options.origin);
   if (options.origin !== undefined && pinned === undefined) {
@@ -357,9 +369,10 @@ export async function verifyCallbackUrl(
     );
   }
   const reference = references[0]!;
+  const signature = signatures[0]!;
   const message = signedMessage(host, parsed, signed, reference);
   for (const secret of secrets) {
-    if (sameText(signatures[0]!, await mac(secret, message))) return { reference };
+    if (sameText(signature, await mac(secret, message))) return { reference, signature };
   }
   throw new CallbackVerificationError(
     'bad_signature',
