@@ -48,6 +48,9 @@ const expectations: Record<string, readonly RegExp[]> = {
   'docs/testing.md#1': [/^200 checkout\.succeeded 5005\n1\n$/],
   'docs/testing.md#2': [/^payment\.mobile_money\.failed\n123456789012 250\n$/],
   'docs/testing.md#3': [/\[ 'payment\.mobile_money\.succeeded' \] true/],
+  'docs/testing.md#4': [
+    /^an HTML error page from a proxy: ApiError 502\na dropped connection: ConnectionError sent: true\nno answer: TimeoutError\na 2xx of another shape: ApiError 200\n$/,
+  ],
   'README.md#1': [/your route got payment\.mobile_money\.succeeded for ORDER-1/, /1 callback: 1 delivered/],
   'README.md#2': [/^200 checkout\.succeeded 5005\n1\n$/],
 };
