@@ -4,6 +4,7 @@
 import { MAX_TTL, type DedupeState, type DedupeStore } from '../callbacks/dedupe.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { randomHex } from '../internal/random.js';
+import { commandTimeoutOption, replyWithin } from './deadline.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -53,6 +54,16 @@ export interface RedisDedupeStoreOptions {
    * `Infinity`, a string, a negative number) is a `RangeError` at creation.
    */
   readonly completeRetryMs?: number | undefined;
+  /**
+   * How long the store waits for one reply from Redis, in ms, whatever the client's own settings.
+   * Past it the call rejects (the handler answers 500, so the sender retries) rather than hold the
+   * webhook request while Redis hangs, or while an ioredis client with `maxRetriesPerRequest:
+   * null` queues commands until Redis is back. The command may still run when Redis answers: a
+   * claim written that way is taken over by the next `begin` of its key on this instance. Default
+   * 2000. A whole number from 1 to 2147483647; another number is a `RangeError`, anything else a
+   * `TypeError`, at creation.
+   */
+  readonly commandTimeoutMs?: number | undefined;
 }
 
 /** The options {@link createRedisDedupeStore} knows; any other key is refused. */
@@ -60,6 +71,7 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
   client: true,
   prefix: true,
   completeRetryMs: true,
+  commandTimeoutMs: true,
 };
 
 /**
@@ -147,11 +159,10 @@ const newToken = (): string => randomHex();
 /**
  * Creates a {@link RedisDedupeStore} for `createCallbackHandler({ dedupe })`.
  *
- * Two settings matter in production: give the client a short `commandTimeout` (and a small
- * `maxRetriesPerRequest`) so a Redis outage turns into a quick 5xx the sender retries rather than a
- * hanging webhook; and run Redis with persistence (AOF, `appendfsync everysec` or `always`) or
- * replication, because a Redis that restarts empty forgets which events were done and lets a
- * redelivery through once more.
+ * A Redis that hangs or is away turns into a 5xx the sender retries within `commandTimeoutMs`
+ * (default 2 s) per call, whatever the client's own `commandTimeout` and `maxRetriesPerRequest`.
+ * Run Redis with persistence (AOF, `appendfsync everysec` or `always`) or replication, because a
+ * Redis that restarts empty forgets which events were done and lets a redelivery through once more.
  *
  * @example
  * ```ts
@@ -173,6 +184,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
   // Checked here, not on the first delivery: a client without eval would answer 500 to every
   // callback, and a completeRetryMs of NaN or Infinity would make complete() retry for ever.
   const { client, prefix = 'hosted-payments:dedupe:', completeRetryMs = 5_000 } = options ?? {};
+  const commandTimeoutMs = commandTimeoutOption(name, options?.commandTimeoutMs);
   if (typeof (client as Partial<RedisScriptClient> | undefined)?.eval !== 'function') {
     throw new TypeError(
       `${name}: client must be an ioredis Redis or Cluster, or an object with an eval(script, numkeys, ...args) method`,
@@ -192,6 +204,8 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
   // abandon failed (they may still be there); nobody is processing under them.
   const orphans = new Map<string, string>();
   const maxOrphans = 10_000;
+  const run = (script: string, key: string, ...args: (string | number)[]): Promise<unknown> =>
+    replyWithin(client.eval(script, 1, prefix + key, ...args), commandTimeoutMs, 'Redis dedupe store');
   const orphan = (key: string, claim: string): void => {
     orphans.set(key, claim);
     if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
@@ -206,7 +220,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       const claim = orphaned ?? `processing:${newToken()}`;
       let result: unknown;
       try {
-        result = await client.eval(beginScript, 1, prefix + key, claim, ttl);
+        result = await run(beginScript, key, claim, ttl);
       } catch (error) {
         // The SET may have been applied even though no reply came back: keep the claim value.
         orphan(key, claim);
@@ -234,7 +248,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       try {
         for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
           try {
-            await client.eval(completeScript, 1, prefix + key, ttl);
+            await run(completeScript, key, ttl);
             return;
           } catch (error) {
             if (Date.now() + delay > deadline) throw error;
@@ -251,7 +265,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       claims.delete(key);
       if (claim === undefined) return;
       try {
-        await client.eval(abandonScript, 1, prefix + key, claim);
+        await run(abandonScript, key, claim);
       } catch (error) {
         // The claim may still be there, and nobody is processing under it: the next begin of the
         // key on this instance takes it over rather than answer 'in_progress' until it expires.

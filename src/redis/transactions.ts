@@ -7,6 +7,7 @@ import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
+import { commandTimeoutOption, replyWithin } from './deadline.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -52,6 +53,16 @@ export interface RedisTransactionStoreOptions {
    * `TypeError` naming it.
    */
   readonly finishedTtlMs?: number | undefined;
+  /**
+   * How long the store waits for one reply from Redis, in ms, whatever the client's own settings.
+   * Past it the call rejects rather than hold the webhook route, a tracked initiation (a
+   * `TransactionStoreError`, `sent: false`) or a `waitFor` read while Redis hangs, or while an
+   * ioredis client with `maxRetriesPerRequest: null` queues commands until Redis is back. The
+   * command may still run when Redis answers: a settlement written that way is found by the
+   * sender's retry (`settlement: 'duplicate'`). Default 2000. A whole number from 1 to 2147483647;
+   * another number is a `RangeError`, anything else a `TypeError`, at creation.
+   */
+  readonly commandTimeoutMs?: number | undefined;
 }
 
 /**
@@ -142,6 +153,7 @@ const TRANSACTION_STORE_OPTIONS: OptionNames<RedisTransactionStoreOptions> = {
   subscriber: true,
   prefix: true,
   finishedTtlMs: true,
+  commandTimeoutMs: true,
 };
 
 const parse = (text: unknown): TransactionRecord => {
@@ -185,6 +197,9 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     options.finishedTtlMs,
     7 * 24 * 60 * 60 * 1000,
   );
+  const commandTimeoutMs = commandTimeoutOption('createRedisTransactionStore', options.commandTimeoutMs);
+  const run = (script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown> =>
+    replyWithin(client.eval(script, numkeys, ...args), commandTimeoutMs, 'Redis transaction store');
   const channel = `${prefix}settled`;
   const recordKey = (reference: string) => `${prefix}r:${reference}`;
   const pendingKey = (kind: TransactionKind) => `${prefix}pending:${kind}`;
@@ -237,7 +252,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
 
   return {
     async insert(record) {
-      const reply = await client.eval(
+      const reply = await run(
         insertScript,
         2,
         recordKey(record.reference),
@@ -250,12 +265,12 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     },
 
     async get(reference) {
-      const reply = await client.eval(getScript, 1, recordKey(reference));
+      const reply = await run(getScript, 1, recordKey(reference));
       return reply === null || reply === undefined ? undefined : parse(reply);
     },
 
     async update(record, from) {
-      const reply = await client.eval(
+      const reply = await run(
         updateScript,
         2,
         recordKey(record.reference),
@@ -276,14 +291,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
 
     async listPending({ kind, createdBefore, limit }) {
       checkPendingQuery('listPending', { createdBefore, limit });
-      const reply = await client.eval(
-        listPendingScript,
-        1,
-        pendingKey(kind),
-        createdBefore,
-        limit,
-        `${prefix}r:`,
-      );
+      const reply = await run(listPendingScript, 1, pendingKey(kind), createdBefore, limit, `${prefix}r:`);
       if (!Array.isArray(reply)) throw new Error('Redis transaction store: unexpected reply');
       return reply.map(parse);
     },

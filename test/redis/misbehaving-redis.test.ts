@@ -248,3 +248,17 @@ describe('the tracker on the Redis transaction store, Redis hanging', () => {
     expect((outcome as Error).message).not.toMatch(/still pending after/);
   }, 40_000);
 });
+
+describe('commandTimeoutMs', () => {
+  it('is refused at creation unless a whole number of ms a timer holds, naming it', () => {
+    const client = connect();
+    for (const commandTimeoutMs of [0, -1, 1.5, Number.NaN, Infinity, 2 ** 31]) {
+      expect(() => createRedisDedupeStore({ client, commandTimeoutMs })).toThrow(
+        /^createRedisDedupeStore: commandTimeoutMs must be a whole number/,
+      );
+      expect(() => createRedisTransactionStore({ client, commandTimeoutMs })).toThrow(
+        /^createRedisTransactionStore: commandTimeoutMs must be a whole number/,
+      );
+    }
+  });
+});
