@@ -1,0 +1,55 @@
+// The Redis stores under settings a merchant's Redis or ioredis client may carry: a keyPrefix on
+// the client (ioredis prefixes every key it is given, not the ones a script builds itself).
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+let server: RedisServer;
+const clients: Redis[] = [];
+const stores: RedisTransactionStore[] = [];
+const connect = (keyPrefix?: string): Redis => {
+  const client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1, keyPrefix });
+  clients.push(client);
+  return client;
+};
+
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close().catch(() => undefined)));
+  await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+  await server?.stop();
+});
+
+describe('the Redis transaction store on an ioredis client with a keyPrefix', () => {
+  it('lists a stale pending transaction, and keeps it in the pending index', async () => {
+    const client = connect('shop-a:');
+    const store = createRedisTransactionStore({ client });
+    stores.push(store);
+    const hourAgo = createTransactionTracker({ store, now: () => Date.now() - 3_600_000 });
+    await hourAgo.begin({ reference: 'ORD-KP-1', kind: 'card', amount: '1500', currency: 'KES' });
+    const tracker = createTransactionTracker({ store });
+
+    expect((await tracker.stale()).map((record) => record.reference)).toEqual(['ORD-KP-1']);
+    // The cron that expires stale transactions runs again later: it must still find it.
+    expect((await tracker.stale()).map((record) => record.reference)).toEqual(['ORD-KP-1']);
+    expect(await tracker.expireIfPending('ORD-KP-1')).toMatchObject({ result: 'expired' });
+  });
+
+  it('wakes a waiter on another instance over pub/sub', async () => {
+    const store = createRedisTransactionStore({ client: connect('shop-b:') });
+    const other = createRedisTransactionStore({ client: connect('shop-b:') });
+    stores.push(store, other);
+    // No polling within the wait: only the notification can resolve it.
+    const waiting = createTransactionTracker({ store, pollIntervalMs: 60_000 });
+    const settling = createTransactionTracker({ store: other });
+    await settling.begin({ reference: 'ORD-KP-2', kind: 'payout', amount: '100', currency: 'KES' });
+    const wait = waiting.waitFor('ORD-KP-2', { timeout: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settling.settle('ORD-KP-2', { outcome: 'succeeded' });
+    expect(await wait).toMatchObject({ state: 'succeeded' });
+  });
+});
