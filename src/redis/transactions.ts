@@ -135,13 +135,14 @@ return 1
 
 const getScript = `return redis.call('HGET', KEYS[1], 'record')`;
 
-// KEYS: pending index. ARGV: created-before (exclusive), limit, record key prefix. Index entries
-// whose record is gone are removed on the way.
+// KEYS: pending index, the record keys' common start (passed as a key so that a client's own
+// keyPrefix is put before it, as before every other key). ARGV: created-before (exclusive), limit.
+// Index entries whose record is gone are removed on the way.
 const listPendingScript = `
 local refs = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', 0, ARGV[2])
 local out = {}
 for _, ref in ipairs(refs) do
-  local record = redis.call('HGET', ARGV[3] .. ref, 'record')
+  local record = redis.call('HGET', KEYS[2] .. ref, 'record')
   if record then table.insert(out, record) else redis.call('ZREM', KEYS[1], ref) end
 end
 return out
@@ -291,7 +292,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
 
     async listPending({ kind, createdBefore, limit }) {
       checkPendingQuery('listPending', { createdBefore, limit });
-      const reply = await run(listPendingScript, 1, pendingKey(kind), createdBefore, limit, `${prefix}r:`);
+      const reply = await run(listPendingScript, 2, pendingKey(kind), recordKey(''), createdBefore, limit);
       if (!Array.isArray(reply)) throw new Error('Redis transaction store: unexpected reply');
       return reply.map(parse);
     },
