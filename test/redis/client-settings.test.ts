@@ -1,6 +1,7 @@
 // The Redis stores under settings a merchant's Redis or ioredis client may carry: a keyPrefix on
-// the client (ioredis prefixes every key it is given, not the ones a script builds itself).
-import { Redis } from 'ioredis';
+// the client (ioredis prefixes every key it is given, not the ones a script builds itself); an
+// ioredis Cluster, whose scripts must keep all their keys in one hash slot.
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
@@ -51,5 +52,23 @@ describe('the Redis transaction store on an ioredis client with a keyPrefix', ()
     await new Promise((resolve) => setTimeout(resolve, 200));
     await settling.settle('ORD-KP-2', { outcome: 'succeeded' });
     expect(await wait).toMatchObject({ state: 'succeeded' });
+  });
+});
+
+describe('the Redis transaction store on an ioredis Cluster', () => {
+  // Every script of the store touches a record and its kind's index: without a hash tag in the
+  // prefix they hash to different slots, and every call failed with CROSSSLOT — the first tracked
+  // payment in production, not the deployment, found it out.
+  it('is refused at creation when its prefix has no hash tag, naming prefix', async () => {
+    const cluster = new Cluster([{ host: '127.0.0.1', port: server.port }], { lazyConnect: true });
+    try {
+      expect(() => createRedisTransactionStore({ client: cluster })).toThrow(
+        /^createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag/,
+      );
+      expect(() => createRedisTransactionStore({ client: cluster, prefix: 'shop:{tx' })).toThrow(TypeError);
+      expect(() => createRedisTransactionStore({ client: cluster, prefix: '{hp-tx}:' })).not.toThrow();
+    } finally {
+      cluster.disconnect();
+    }
   });
 });
