@@ -3,7 +3,11 @@
 // ioredis Cluster, whose scripts must keep all their keys in one hash slot.
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
+import {
+  createRedisTransactionStore,
+  type RedisTransactionStore,
+  type RedisTransactionStoreOptions,
+} from '../../src/redis/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
@@ -60,7 +64,9 @@ describe('the Redis transaction store on an ioredis Cluster', () => {
   // prefix they hash to different slots, and every call failed with CROSSSLOT — the first tracked
   // payment in production, not the deployment, found it out.
   it('is refused at creation when its prefix has no hash tag, naming prefix', async () => {
-    const cluster = new Cluster([{ host: '127.0.0.1', port: server.port }], { lazyConnect: true });
+    const lazy = new Cluster([{ host: '127.0.0.1', port: server.port }], { lazyConnect: true });
+    // The option's type names Redis's duplicate(options), not Cluster's duplicate(nodes, options).
+    const cluster = lazy as unknown as RedisTransactionStoreOptions['client'];
     try {
       expect(() => createRedisTransactionStore({ client: cluster })).toThrow(
         /^createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag/,
@@ -68,7 +74,7 @@ describe('the Redis transaction store on an ioredis Cluster', () => {
       expect(() => createRedisTransactionStore({ client: cluster, prefix: 'shop:{tx' })).toThrow(TypeError);
       expect(() => createRedisTransactionStore({ client: cluster, prefix: '{hp-tx}:' })).not.toThrow();
     } finally {
-      cluster.disconnect();
+      lazy.disconnect();
     }
   });
 });
