@@ -192,6 +192,16 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
   refuseUnknownOptions('createRedisTransactionStore', options, TRANSACTION_STORE_OPTIONS);
   const { client } = options;
   const prefix = options.prefix ?? 'hosted-payments:tx:';
+  // Each script touches a record and its kind's index: on a Cluster they must share a hash slot,
+  // which only a hash tag in the prefix gives them (else every call fails with CROSSSLOT). Redis
+  // hashes what lies between the key's first '{' and the first '}' after it, when not empty.
+  const tagStart = prefix.indexOf('{');
+  const tagged = tagStart >= 0 && prefix.indexOf('}', tagStart + 1) > tagStart + 1;
+  if ((client as { isCluster?: unknown }).isCluster === true && !tagged) {
+    throw new TypeError(
+      "createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag, such as '{hp-tx}:', so that a transaction's keys share one hash slot",
+    );
+  }
   const finishedTtlMs = wholeNumberOption(
     'createRedisTransactionStore',
     'finishedTtlMs',

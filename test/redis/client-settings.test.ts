@@ -71,7 +71,9 @@ describe('the Redis transaction store on an ioredis Cluster', () => {
       expect(() => createRedisTransactionStore({ client: cluster })).toThrow(
         /^createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag/,
       );
-      expect(() => createRedisTransactionStore({ client: cluster, prefix: 'shop:{tx' })).toThrow(TypeError);
+      for (const prefix of ['shop:{tx', '{}tx{a}:']) {
+        expect(() => createRedisTransactionStore({ client: cluster, prefix })).toThrow(TypeError);
+      }
       expect(() => createRedisTransactionStore({ client: cluster, prefix: '{hp-tx}:' })).not.toThrow();
     } finally {
       lazy.disconnect();
