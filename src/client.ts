@@ -12,7 +12,7 @@ import {
   isHeadersInit,
   milliseconds,
 } from './http.js';
-import { isBlankSecret, MIN_SECRET_LENGTH } from './callbacks/signing.js';
+import { isBlankSecret, isPaddedSecret, MIN_SECRET_LENGTH, PADDED_SECRET } from './callbacks/signing.js';
 import { endpointPaths } from './internal/endpoints.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import {
@@ -267,6 +267,11 @@ const clientOptionsSchema = z.strictObject({
           rule(
             (value: string) => value.length < MIN_SECRET_LENGTH || !isBlankSecret(value),
             'expected a secret, got a blank one (only white space)',
+          ),
+          rule(
+            (value: string) =>
+              value.length < MIN_SECRET_LENGTH || isBlankSecret(value) || !isPaddedSecret(value),
+            `expected a secret without white space at its start or end; it ${PADDED_SECRET}`,
           ),
         ),
       },

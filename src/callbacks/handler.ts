@@ -26,7 +26,15 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import { isBlankSecret, MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, verifySignedUrl } from './signing.js';
+import {
+  isBlankSecret,
+  isPaddedSecret,
+  MIN_SECRET_LENGTH,
+  ORIGIN_RULE,
+  originOf,
+  PADDED_SECRET,
+  verifySignedUrl,
+} from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -540,6 +548,10 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
       throw new TypeError(
         `createCallbackHandler: ${which} ${what}; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
       );
+    }
+    if (isPaddedSecret(item)) {
+      const which = list.length === 1 ? 'secret' : `secret[${index}]`;
+      throw new TypeError(`createCallbackHandler: ${which} ${PADDED_SECRET}`);
     }
   });
   return list as readonly string[];

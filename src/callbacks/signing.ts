@@ -108,6 +108,16 @@ export const MIN_SECRET_LENGTH = 16;
  * (a padded `.env` line), never a key — sixteen spaces are long enough, and anyone can guess them.
  */
 export const isBlankSecret = (secret: string): boolean => secret.trim() === '';
+
+/**
+ * True for a secret with white space at its start or end: a trailing newline from a secret file
+ * or `echo`, a padded `.env` line. A side that reads it trimmed signs with another key.
+ */
+export const isPaddedSecret = (secret: string): boolean => secret.trim() !== secret;
+
+/** What to say of a secret {@link isPaddedSecret} refuses. */
+export const PADDED_SECRET =
+  'has white space at its start or end (a trailing newline from a secret file or echo?); trim it where it is read';
 const encoder = new TextEncoder();
 
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
@@ -233,13 +243,15 @@ function verificationSecrets(secret: unknown): string[] {
   const secrets: string[] = [];
   for (const [index, entry] of list.entries()) {
     if (entry === undefined || entry === '') continue;
+    const field = Array.isArray(secret) ? `secret[${index}]` : 'secret';
     if (typeof entry !== 'string' || entry.length < MIN_SECRET_LENGTH || isBlankSecret(entry)) {
-      const field = Array.isArray(secret) ? `secret[${index}]` : 'secret';
       throw new CallbackVerificationError(
         'weak_secret',
         `${field} must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank (use a long random value)`,
       );
     }
+    if (isPaddedSecret(entry))
+      throw new CallbackVerificationError('weak_secret', `${field} ${PADDED_SECRET}`);
     secrets.push(entry);
   }
   if (secrets.length === 0) {
@@ -288,6 +300,7 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
       `signCallbackUrl: secret must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank`,
     );
   }
+  if (isPaddedSecret(secret)) throw new TypeError(`signCallbackUrl: secret ${PADDED_SECRET}`);
   parsed.searchParams.delete(callbackSignatureParams.reference);
   parsed.searchParams.delete(callbackSignatureParams.signature);
   const signature = await mac(

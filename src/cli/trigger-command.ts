@@ -7,7 +7,13 @@
 
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
-import { isBlankSecret, MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
+import {
+  isBlankSecret,
+  isPaddedSecret,
+  MIN_SECRET_LENGTH,
+  PADDED_SECRET,
+  signCallbackUrl,
+} from '../callbacks/signing.js';
 import { blockedPortMessage, refusalReason } from '../sandbox/delivery.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
@@ -110,6 +116,7 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; source?: s
   if (isBlankSecret(secret)) {
     return { error: `${source} is blank (only white space); give your webhook secret` };
   }
+  if (isPaddedSecret(secret)) return { error: `${source} ${PADDED_SECRET}` };
   return { secret, source };
 }
 
