@@ -2,7 +2,7 @@
 // WEBHOOK_SECRET and, in production, a variable PUBLIC_ORIGIN: the origin your callback URLs were
 // signed with, e.g. https://shop.example, when the Worker sees requests on another). Imports only `hosted-payments/callbacks`, which has no ky or Node API in
 // its import graph. The default dedupe store lives in the isolate's memory: for exactly-once
-// across isolates, pass a `dedupe` store backed by a Durable Object, D1 or KV.
+// across isolates, pass a `dedupe` store backed by a Durable Object or D1 (KV cannot claim atomically).
 // Run against the sandbox (on Node's Fetch API): npx tsx examples/try-webhook.ts examples/cloudflare-worker.ts
 import { createCallbackHandler, type CallbackHandler } from 'hosted-payments/callbacks';
 
