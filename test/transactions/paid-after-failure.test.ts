@@ -1,0 +1,153 @@
+// A customer whose first attempt failed and whose second payment of the same order went through
+// (two checkout tabs, the first declined; Pay pressed again while the first was pending, and the
+// first then failed) has paid. The tracker's record must say so — `waitFor`, `get` and a
+// reconciliation read it to answer "is this order paid?" — and `onEvent` must hear the payment as
+// the order's settlement, not as a second charge to refund.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  toNodeListener,
+  type CallbackContext,
+  type CallbackEvent,
+} from '../../src/callbacks/index.js';
+import { PaymentsClient } from '../../src/client.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { createCallbackRequest } from '../../src/testing/index.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+
+const secret = 'whsec_paid_after_failure_0123456789';
+
+describe('tracker.settle: a failed transaction, then another payment of it that succeeded', () => {
+  it("is 'settled': the record is succeeded, with that payment's ids", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-1', paymentId: 'P-1' });
+    const paid = await tracker.settle('ORD-1', {
+      outcome: 'succeeded',
+      transactionId: 'T-2',
+      paymentId: 'P-2',
+    });
+    expect(paid.result).toBe('settled');
+    expect(paid.record).toMatchObject({
+      state: 'succeeded',
+      outcome: { outcome: 'succeeded', transactionId: 'T-2', paymentId: 'P-2' },
+    });
+    expect(await tracker.get('ORD-1')).toEqual(paid.record);
+    await expect(tracker.waitFor('ORD-1', { timeout: 100 })).resolves.toMatchObject({ state: 'succeeded' });
+  });
+
+  it("after it: the first payment's failure again changes nothing, a third payment is 'another_payment', the second again 'duplicate'", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-2', { outcome: 'failed', transactionId: 'T-1' });
+    const { record } = await tracker.settle('ORD-2', { outcome: 'succeeded', transactionId: 'T-2' });
+    expect(await tracker.settle('ORD-2', { outcome: 'failed', transactionId: 'T-1' })).toEqual({
+      result: 'another_payment',
+      record,
+    });
+    expect(await tracker.settle('ORD-2', { outcome: 'succeeded', transactionId: 'T-3' })).toEqual({
+      result: 'another_payment',
+      record,
+    });
+    expect(await tracker.settle('ORD-2', { outcome: 'succeeded', transactionId: 'T-2' })).toEqual({
+      result: 'duplicate',
+      record,
+    });
+  });
+
+  it('another failure after a failure, and the same payment contradicting itself, change nothing as before', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-3', kind: 'card', amount: 1500, currency: 'KES' });
+    const failed = await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-1' });
+    expect(await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-2' })).toEqual({
+      result: 'another_payment',
+      record: failed.record,
+    });
+    await expect(
+      tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'T-1' }),
+    ).rejects.toMatchObject({
+      name: 'TransactionConflictError',
+      reason: 'conflicting_outcome',
+    });
+    expect((await tracker.get('ORD-3'))?.state).toBe('failed');
+  });
+});
+
+describe('the handler with a tracker: a declined card, then another card payment of the order that paid', () => {
+  it("onEvent hears the payment as the order's settlement, and the tracker says succeeded", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-4', kind: 'card', amount: 1500, currency: 'KES' });
+    const seen: [CallbackEvent['type'], CallbackContext['settlement'], boolean][] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent: (event, context) => void seen.push([event.type, context.settlement, event.paid]),
+    });
+    const declined = await createCallbackRequest('payment.card.failed', { secret, reference: 'ORD-4' });
+    const paid = await createCallbackRequest('payment.card.succeeded', { secret, reference: 'ORD-4' });
+    expect((await handler(declined)).status).toBe(200);
+    expect((await handler(paid)).status).toBe(200);
+    expect(seen).toEqual([
+      ['payment.card.failed', 'settled', false],
+      ['payment.card.succeeded', 'settled', true],
+    ]);
+    expect((await tracker.get('ORD-4'))?.state).toBe('succeeded');
+  });
+});
+
+describe('two checkout tabs of one order against the real sandbox: the first declined, the second paid', () => {
+  const tracker = createTransactionTracker();
+  const seen: { event: CallbackEvent; context: CallbackContext }[] = [];
+  const refusals: string[] = [];
+  const server = createServer(
+    toNodeListener(
+      createCallbackHandler({
+        secret,
+        tracker,
+        onEvent: (event, context) => void seen.push({ event, context }),
+        onError: (_error, { reason }) => void refusals.push(reason),
+      }),
+    ),
+  );
+  let sandbox: Sandbox;
+  let client: PaymentsClient;
+  let webhookUrl: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/payments`;
+    sandbox = await startSandbox({ callbackDelayMs: 10, retryDelayMs: 50, log: false });
+    client = new PaymentsClient({ baseUrl: sandbox.url, transactions: { tracker, secret } });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('the order is paid: waitFor and get say succeeded, onEvent heard the failure and then the payment as settlements', async () => {
+    const session = () =>
+      client.createCheckoutSession({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { order_id: 3003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+        redirect_urls: {
+          success_url: 'https://shop.example/thanks',
+          failed_url: 'https://shop.example/failed',
+          callback_url: webhookUrl,
+        },
+      });
+    const first = await session();
+    const second = await session();
+    await sandbox.completeCheckout(first.checkout_link, { method: 'card', outcome: 'failure' });
+    expect((await tracker.waitFor('3003', { timeout: 5_000 })).state).toBe('failed');
+    await sandbox.completeCheckout(second.checkout_link, { method: 'card' });
+    expect((await sandbox.waitForIdle()).ok).toBe(true);
+    expect(refusals).toEqual([]);
+    expect(seen.map(({ event, context }) => [event.type, event.paid, context.settlement])).toEqual([
+      ['checkout.failed', false, 'settled'],
+      ['checkout.succeeded', true, 'settled'],
+    ]);
+    expect((await tracker.waitFor('3003', { timeout: 1_000 })).state).toBe('succeeded');
+  });
+});
