@@ -118,10 +118,10 @@ const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
 };
 
 /**
- * Settles the transaction with the event's outcome: `'settled'`, `'late'` (it had been expired),
- * `'duplicate'` (already settled with this outcome by this payment: a redelivery) or
- * `'another_payment'` (by another payment of the reference, whatever its outcome: its payment id
- * is not the one recorded). The same payment's other outcome is refused with 409, a
+ * Settles the transaction with the event's outcome: `'settled'` (also a payment that succeeded
+ * after another payment of the reference failed), `'late'` (it had been expired), `'duplicate'`
+ * (already settled with this outcome by this payment: a redelivery) or `'another_payment'` (by
+ * another payment of the reference, whatever its outcome: its payment id is not the one recorded). The same payment's other outcome is refused with 409, a
  * kind, amount or currency that is not the recorded one as the handler's own checks refuse it
  * (409 `transaction_kind_mismatch`, 422 `amount_mismatch` / `currency_mismatch`); none is applied.
  */

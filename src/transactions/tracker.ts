@@ -68,13 +68,14 @@ export interface SettleInput extends TransactionOutcome {
 }
 
 /**
- * What `settle` did: `'settled'` — this call moved it from pending; `'late'` — from expired (the
- * callback came after the merchant gave up); `'duplicate'` — it was already settled with this same
- * outcome, nothing changed (an earlier call settled it; whether its caller finished its own work is
- * not known here); `'another_payment'` — it was settled by another payment (another
- * `transactionId` than the one recorded or, where either has none, another `paymentId`: the
- * customer paid twice, or a second tab paid after the first was declined), nothing changed,
- * whatever the outcome this one reports. `record` is the stored record after the call.
+ * What `settle` did: `'settled'` — this call moved it from pending, or from failed to succeeded
+ * (another payment of the reference paid after the one recorded failed: a second tab, Pay pressed
+ * again); `'late'` — from expired (the callback came after the merchant gave up); `'duplicate'` —
+ * it was already settled with this same outcome, nothing changed (an earlier call settled it;
+ * whether its caller finished its own work is not known here); `'another_payment'` — it was
+ * settled by another payment (another `transactionId` than the one recorded or, where either has
+ * none, another `paymentId`: the customer paid twice), nothing changed, whatever the outcome this
+ * one reports. `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -190,8 +191,10 @@ export interface TransactionTracker {
   /** The stored record, or `undefined`. */
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
-   * Settles a transaction exactly once (from pending, or from expired as `'late'`). A settlement
-   * whose `transactionId` (or, where either has none, `paymentId`) is not the recorded one is `'another_payment'`, whatever
+   * Settles a transaction exactly once (from pending, or from expired as `'late'`), but for a
+   * failed one that another payment then paid: that success settles it anew (`'settled'`, the
+   * record succeeded with that payment's ids). Any other settlement whose `transactionId` (or,
+   * where either has none, `paymentId`) is not the recorded one is `'another_payment'`, whatever
    * its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a different one
    * throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
    * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
@@ -590,9 +593,13 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         ) {
           throw new TransactionConflictError('currency_mismatch', current, state);
         }
-        if (current.state === 'succeeded' || current.state === 'failed') {
-          // Another payment of the reference changes nothing, whatever it reports; the same payment
-          // reporting the other outcome is a conflict.
+        // A payment that succeeded after another payment of the reference failed (a second tab, Pay
+        // pressed again) settles it anew: the customer has paid. Any other payment of a settled
+        // reference changes nothing, whatever it reports; the same payment reporting the other
+        // outcome is a conflict.
+        const paidAfterFailure =
+          current.state === 'failed' && state === 'succeeded' && anotherPayment(current.outcome, outcome);
+        if ((current.state === 'succeeded' || current.state === 'failed') && !paidAfterFailure) {
           if (anotherPayment(current.outcome, outcome)) return { result: 'another_payment', record: current };
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);

@@ -182,6 +182,23 @@ describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
       expect(await tracker.get('ORD-1')).toEqual(expired);
     });
   });
+
+  it('settles a failed transaction anew when another payment of it succeeded, and a waiter in another tracker reads it', async () => {
+    const store = makeStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card);
+    await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-1' });
+    const paid = await tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-2' });
+    expect(paid).toMatchObject({
+      result: 'settled',
+      record: { state: 'succeeded', outcome: { transactionId: 'T-2' } },
+    });
+    expect(await createTransactionTracker({ store }).get('ORD-1')).toEqual(paid.record);
+    expect(await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-1' })).toEqual({
+      result: 'another_payment',
+      record: paid.record,
+    });
+  });
 });
 
 describe('the Redis store writes all of a transition or nothing', () => {

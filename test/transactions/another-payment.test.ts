@@ -61,39 +61,14 @@ describe('the handler with a tracker: two card payments of one reference', () =>
   });
 });
 
-describe('another payment with the other outcome (two tabs: the first declined, the second paid)', () => {
-  it("tracker.settle answers 'another_payment' and keeps the record; the same payment contradicting itself is still a conflict", async () => {
+describe('a payment that succeeded after another payment of the reference failed (two tabs: the first declined, the second paid)', () => {
+  it("is the reference's settlement, not another payment: see paid-after-failure.test.ts", async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-3', kind: 'card', amount: 1500, currency: 'KES' });
-    const failed = await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-1' });
-    const paid = await tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'T-2' });
-    expect(paid).toEqual({ result: 'another_payment', record: failed.record });
-    await expect(
-      tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'T-1' }),
-    ).rejects.toMatchObject({
-      name: 'TransactionConflictError',
-      reason: 'conflicting_outcome',
-    });
-  });
-
-  it("the handler hands the second tab's payment to onEvent ('another_payment', paid) instead of a 409 the sender does not retry", async () => {
-    const tracker = createTransactionTracker();
-    await tracker.begin({ reference: 'ORD-4', kind: 'card', amount: 1500, currency: 'KES' });
-    const seen: [CallbackEvent['type'], CallbackContext['settlement'], boolean][] = [];
-    const handler = createCallbackHandler({
-      secret,
-      tracker,
-      onEvent: (event, context) => void seen.push([event.type, context.settlement, event.paid]),
-    });
-    const declined = await createCallbackRequest('payment.card.failed', { secret, reference: 'ORD-4' });
-    const paid = await createCallbackRequest('payment.card.succeeded', { secret, reference: 'ORD-4' });
-    expect((await handler(declined)).status).toBe(200);
-    expect((await handler(paid)).status).toBe(200);
-    expect(seen).toEqual([
-      ['payment.card.failed', 'settled', false],
-      ['payment.card.succeeded', 'another_payment', true],
-    ]);
-    expect((await tracker.get('ORD-4'))?.state).toBe('failed');
+    await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-1' });
+    expect((await tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'T-2' })).result).toBe(
+      'settled',
+    );
   });
 });
 

@@ -32,7 +32,7 @@ describe('tracker.settle: a failed transaction, then another payment of it that 
     expect(paid.result).toBe('settled');
     expect(paid.record).toMatchObject({
       state: 'succeeded',
-      outcome: { outcome: 'succeeded', transactionId: 'T-2', paymentId: 'P-2' },
+      outcome: { transactionId: 'T-2', paymentId: 'P-2' },
     });
     expect(await tracker.get('ORD-1')).toEqual(paid.record);
     await expect(tracker.waitFor('ORD-1', { timeout: 100 })).resolves.toMatchObject({ state: 'succeeded' });
