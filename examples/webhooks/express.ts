@@ -10,7 +10,9 @@ const handler = createCallbackHandler({
   // host is then checked against it instead of against the Host header the client sent.
   publicOrigin: process.env.PUBLIC_ORIGIN,
   onEvent: async (event, { reference }) => {
-    // Your business logic, e.g. mark the order paid. Duplicates never reach this point twice.
+    // Your business logic, e.g. mark the order paid. Duplicates never reach this point twice. The
+    // body is not signed: before marking an order paid, have its amount checked with `expected`
+    // (docs/webhooks.md) or a tracker (examples/order-store.ts).
     console.log(`webhook: ${event.type} reference=${reference} amount=${event.amount}`);
   },
 });
