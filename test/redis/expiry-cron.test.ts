@@ -1,0 +1,128 @@
+// The cron docs/transactions.md tells merchants to run (`expireStale`), run as pasted against a
+// real redis-server that pauses while the expiry is in flight: the store gives up on the reply
+// after commandTimeoutMs, and Redis applies the expiry afterwards. The order must still be
+// cancelled, by a later run, though stale() no longer lists the expired record.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisTransactionStore, type RedisScriptClient } from '../../src/redis/index.js';
+import { createTransactionTracker, type TransactionTracker } from '../../src/transactions/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+type ExpireStale = (
+  tracker: TransactionTracker,
+  cancelOrder: (reference: string) => Promise<void>,
+) => Promise<void>;
+
+let server: RedisServer;
+let client: Redis;
+let pid = 0;
+let stopped = false;
+const scratch = resolve('.tmp', `expiry-cron-${process.pid}`);
+
+const hang = (): void => {
+  process.kill(pid, 'SIGSTOP');
+  stopped = true;
+};
+const resume = (): void => {
+  if (stopped) process.kill(pid, 'SIGCONT');
+  stopped = false;
+};
+
+/** The docs' block holding `expireStale`, with the package's name resolved to its source. */
+async function documentedCron(): Promise<ExpireStale> {
+  const text = await readFile('docs/transactions.md', 'utf8');
+  const block = [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .find((code) => code.includes('export async function expireStale'));
+  if (block === undefined) throw new Error('docs/transactions.md has no expireStale block');
+  const code = block.replace(
+    /from 'hosted-payments\/([\w/]+)'/g,
+    (_, sub: string) => `from ${JSON.stringify(resolve('src', sub, 'index.ts'))}`,
+  );
+  await mkdir(scratch, { recursive: true });
+  const file = join(scratch, `cron-${Date.now()}.ts`);
+  await writeFile(file, code);
+  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { expireStale: ExpireStale };
+  return module.expireStale;
+}
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
+  expect(pid).toBeGreaterThan(0);
+});
+afterEach(() => resume());
+afterAll(async () => {
+  resume();
+  await client?.quit().catch(() => client.disconnect());
+  await server?.stop();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe("the docs' expireStale cron on the Redis store, Redis pausing during the expiry", () => {
+  it('cancels the order on a later run when the expiry timed out but was applied after all', async () => {
+    const expireStale = await documentedCron();
+    // The expiry's script pauses Redis for longer than commandTimeoutMs: the call rejects, and
+    // Redis runs the script when it resumes.
+    let pauses = 1;
+    const pausing: RedisScriptClient = {
+      eval: (script, numkeys, ...args) => {
+        if (args.includes('expired') && pauses-- > 0) {
+          hang();
+          setTimeout(resume, 600);
+        }
+        return client.eval(script, numkeys, ...args);
+      },
+    };
+    const store = createRedisTransactionStore({
+      client: pausing,
+      prefix: 'cron-late:',
+      commandTimeoutMs: 300,
+    });
+    await createTransactionTracker({ store, now: () => Date.now() - 3_600_000 }).begin({
+      reference: 'ORD-CRON-LATE',
+      kind: 'mobile_money',
+      amount: '1500',
+      currency: 'KES',
+    });
+    const tracker = createTransactionTracker({ store });
+    const cancelled: string[] = [];
+    const cancelOrder = async (reference: string) => void cancelled.push(reference);
+
+    await expect(expireStale(tracker, cancelOrder)).rejects.toThrow();
+    expect(cancelled).toEqual([]);
+    // Redis resumes and applies the expiry nobody heard about.
+    for (let i = 0; i < 100 && (await tracker.get('ORD-CRON-LATE'))?.state !== 'expired'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await tracker.get('ORD-CRON-LATE')).toMatchObject({ state: 'expired' });
+    expect(await tracker.stale()).toEqual([]);
+
+    await expireStale(tracker, cancelOrder);
+    expect(cancelled).toEqual(['ORD-CRON-LATE']);
+    // A further run leaves the cancelled order alone.
+    await expireStale(tracker, cancelOrder);
+    expect(cancelled).toEqual(['ORD-CRON-LATE']);
+  }, 20_000);
+
+  it('cancels an order once it expires, and never one whose transaction its callback settled', async () => {
+    const expireStale = await documentedCron();
+    const store = createRedisTransactionStore({ client, prefix: 'cron-plain:' });
+    const old = createTransactionTracker({ store, now: () => Date.now() - 3_600_000 });
+    for (const reference of ['ORD-CRON-OPEN', 'ORD-CRON-PAID']) {
+      await old.begin({ reference, kind: 'card', amount: '1500', currency: 'KES' });
+    }
+    const tracker = createTransactionTracker({ store });
+    await tracker.settle('ORD-CRON-PAID', { outcome: 'succeeded' });
+    const cancelled: string[] = [];
+    const cancelOrder = async (reference: string) => void cancelled.push(reference);
+
+    await expireStale(tracker, cancelOrder);
+    await expireStale(tracker, cancelOrder);
+    expect(cancelled).toEqual(['ORD-CRON-OPEN']);
+  });
+});
