@@ -1,6 +1,10 @@
 // The Redis stores under settings a merchant's Redis or ioredis client may carry: a keyPrefix on
 // the client (ioredis prefixes every key it is given, not the ones a script builds itself); an
 // ioredis Cluster, whose scripts must keep all their keys in one hash slot.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +13,12 @@ import {
   type RedisTransactionStoreOptions,
 } from '../../src/redis/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { freePort } from '../reliability/helpers/ports.js';
+import {
+  redisServerBinary,
+  startRedisServer,
+  type RedisServer,
+} from '../reliability/helpers/redis-server.js';
 
 let server: RedisServer;
 const clients: Redis[] = [];
@@ -78,5 +87,66 @@ describe('the Redis transaction store on an ioredis Cluster', () => {
     } finally {
       lazy.disconnect();
     }
+  });
+});
+
+describe('the Redis transaction store on a one-node Redis Cluster whose own keyPrefix holds the hash tag', () => {
+  // Redis hashes the whole key, the Cluster's keyPrefix included: a tag there puts a transaction's
+  // keys in one slot whatever the store's prefix, and a keyPrefix such as '{}' (an empty tag, so
+  // the whole key is hashed) undoes a tag in the store's prefix.
+  let node: ChildProcess | undefined;
+  let dir = '';
+  let port = 0;
+  const clusters: Cluster[] = [];
+  const cluster = (keyPrefix: string, lazyConnect = false): RedisTransactionStoreOptions['client'] => {
+    const client = new Cluster([{ host: '127.0.0.1', port }], { keyPrefix, lazyConnect });
+    clusters.push(client);
+    return client as unknown as RedisTransactionStoreOptions['client'];
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hp-redis-cluster-'));
+    port = await freePort();
+    const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--cluster-enabled', 'yes'];
+    node = spawn(redisServerBinary, [...args, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+      stdio: 'ignore',
+    });
+    const admin = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 1, retryStrategy: () => 25 });
+    admin.on('error', () => undefined);
+    try {
+      for (let i = 0; (await admin.ping().catch(() => undefined)) !== 'PONG'; i++) {
+        if (i > 200) throw new Error('the cluster node did not start');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+      for (let i = 0; !String(await admin.call('CLUSTER', 'INFO')).includes('cluster_state:ok'); i++) {
+        if (i > 200) throw new Error('the one-node cluster did not become ok');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      admin.disconnect();
+    }
+  }, 20_000);
+  afterAll(async () => {
+    await Promise.all(clusters.map((client) => client.quit().catch(() => client.disconnect())));
+    node?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is accepted with an untagged prefix, and records, lists and expires a transaction', async () => {
+    const store = createRedisTransactionStore({ client: cluster('{shop}:'), prefix: 'tx:' });
+    stores.push(store);
+    const hourAgo = createTransactionTracker({ store, now: () => Date.now() - 3_600_000 });
+    await hourAgo.begin({ reference: 'ORD-CL-1', kind: 'card', amount: '1500', currency: 'KES' });
+    const tracker = createTransactionTracker({ store });
+    expect((await tracker.stale()).map((record) => record.reference)).toEqual(['ORD-CL-1']);
+    expect(await tracker.expireIfPending('ORD-CL-1')).toMatchObject({ result: 'expired' });
+    expect(await tracker.get('ORD-CL-1')).toMatchObject({ state: 'expired' });
+  });
+
+  it("is refused at creation when the keyPrefix '{}' comes before a tagged prefix, naming keyPrefix", () => {
+    expect(() => createRedisTransactionStore({ client: cluster('{}', true), prefix: '{hp-tx}:' })).toThrow(
+      /^createRedisTransactionStore: on a Redis Cluster, .*keyPrefix/,
+    );
   });
 });
