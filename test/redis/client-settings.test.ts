@@ -107,7 +107,18 @@ describe('the Redis transaction store on a one-node Redis Cluster whose own keyP
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hp-redis-cluster-'));
     port = await freePort();
-    const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--cluster-enabled', 'yes'];
+    const args = [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      dir,
+      '--cluster-enabled',
+      'yes',
+      '--cluster-announce-ip',
+      '127.0.0.1',
+    ];
     node = spawn(redisServerBinary, [...args, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
       stdio: 'ignore',
     });
