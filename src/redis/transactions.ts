@@ -175,7 +175,8 @@ const parse = (text: unknown): TransactionRecord => {
  * Keys: `<prefix>r:<reference>` (a hash; settled and expired ones expire after `finishedTtlMs`),
  * `<prefix>pending:<kind>` (a sorted set by creation time), channel `<prefix>settled`. The
  * listing script reads record keys it derives, so on Redis Cluster put the prefix in a hash tag
- * (`'{hp-tx}:'`). Run Redis with persistence (AOF) or replication: a Redis that restarts empty
+ * (`'{hp-tx}:'`), or give the Cluster a `keyPrefix` holding one; where the Cluster's `keyPrefix`
+ * followed by `prefix` holds none, creation is a `TypeError`. Run Redis with persistence (AOF) or replication: a Redis that restarts empty
  * forgets pending transactions.
  *
  * @example
@@ -193,14 +194,19 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
   const { client } = options;
   const prefix = options.prefix ?? 'hosted-payments:tx:';
   // Each script touches a record and its kind's index: on a Cluster they must share a hash slot,
-  // which only a hash tag in the prefix gives them (else every call fails with CROSSSLOT). Redis
-  // hashes what lies between the key's first '{' and the first '}' after it, when not empty.
-  const tagStart = prefix.indexOf('{');
-  const tagged = tagStart >= 0 && prefix.indexOf('}', tagStart + 1) > tagStart + 1;
-  if ((client as { isCluster?: unknown }).isCluster === true && !tagged) {
-    throw new TypeError(
-      "createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag, such as '{hp-tx}:', so that a transaction's keys share one hash slot",
-    );
+  // which only a hash tag in the keys' common start gives them (else every call fails with
+  // CROSSSLOT). That start is the Cluster's own keyPrefix, then the prefix. Redis hashes what
+  // lies between the key's first '{' and the first '}' after it, when not empty.
+  const cluster = client as { isCluster?: unknown; options?: { keyPrefix?: unknown } };
+  if (cluster.isCluster === true) {
+    const keyPrefix = cluster.options?.keyPrefix;
+    const start = (typeof keyPrefix === 'string' ? keyPrefix : '') + prefix;
+    const tagStart = start.indexOf('{');
+    if (tagStart < 0 || start.indexOf('}', tagStart + 1) <= tagStart + 1) {
+      throw new TypeError(
+        "createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag, such as '{hp-tx}:', unless the Cluster's keyPrefix does, so that a transaction's keys share one hash slot (Redis hashes the first tag of keyPrefix + prefix; '{}' is no tag)",
+      );
+    }
   }
   const finishedTtlMs = wholeNumberOption(
     'createRedisTransactionStore',
