@@ -1,0 +1,24 @@
+// createRedisTransactionStore's option values, checked at creation as createRedisDedupeStore's
+// are: a merchant who forgot the client, or passed the wrong thing, is told so by name. No
+// redis-server needed.
+import { describe, expect, it } from 'vitest';
+import { caught } from '../helpers/caught.js';
+import { createRedisTransactionStore, type RedisTransactionStoreOptions } from '../../src/redis/index.js';
+
+const refusal = async (options: unknown) =>
+  caught(() => createRedisTransactionStore(options as RedisTransactionStoreOptions)) as Promise<Error>;
+
+describe('createRedisTransactionStore', () => {
+  it.each([
+    ['no options', undefined],
+    ['no client', {}],
+    ['client: undefined', { client: undefined }],
+    ['client: null', { client: null }],
+    ['client: {}', { client: {} }],
+    ['a client whose eval is not a function', { client: { eval: 'EVAL' } }],
+  ])('refuses %s with a TypeError naming client', async (_name, options) => {
+    const error = await refusal(options);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createRedisTransactionStore: client must be .*eval/);
+  });
+});
