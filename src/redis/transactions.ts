@@ -8,6 +8,7 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
+import { scriptClient } from './options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -34,7 +35,10 @@ export interface RedisSubscriberClient {
  * ```
  */
 export interface RedisTransactionStoreOptions {
-  /** An ioredis `Redis` instance (or anything with `eval`). The store never closes it. */
+  /**
+   * An ioredis `Redis` or `Cluster` instance (or anything with an `eval` method; anything else is a
+   * `TypeError` at creation). The store never closes it.
+   */
   readonly client: RedisScriptClient & {
     duplicate?(options?: { readonly autoResubscribe?: boolean }): RedisSubscriberClient;
   };
@@ -190,8 +194,9 @@ const parse = (text: unknown): TransactionRecord => {
  * ```
  */
 export function createRedisTransactionStore(options: RedisTransactionStoreOptions): RedisTransactionStore {
-  refuseUnknownOptions('createRedisTransactionStore', options, TRANSACTION_STORE_OPTIONS);
-  const { client } = options;
+  const name = 'createRedisTransactionStore';
+  refuseUnknownOptions(name, options, TRANSACTION_STORE_OPTIONS);
+  const client = scriptClient(name, options?.client);
   const prefix = options.prefix ?? 'hosted-payments:tx:';
   // Each script touches a record and its kind's index: on a Cluster they must share a hash slot,
   // which only a hash tag in the keys' common start gives them (else every call fails with
@@ -209,12 +214,12 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     }
   }
   const finishedTtlMs = wholeNumberOption(
-    'createRedisTransactionStore',
+    name,
     'finishedTtlMs',
     options.finishedTtlMs,
     7 * 24 * 60 * 60 * 1000,
   );
-  const commandTimeoutMs = commandTimeoutOption('createRedisTransactionStore', options.commandTimeoutMs);
+  const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
   const run = (script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown> =>
     replyWithin(client.eval(script, numkeys, ...args), commandTimeoutMs, 'Redis transaction store');
   const channel = `${prefix}settled`;

@@ -1,0 +1,13 @@
+// The option checks both Redis stores share, so each refuses a wrong value with the same error,
+// at creation rather than on the first callback or tracked payment.
+import type { RedisScriptClient } from './index.js';
+
+/** `client` when it has an `eval` method, else a `TypeError` naming `client`. */
+export function scriptClient<Client>(where: string, client: Client): Client & RedisScriptClient {
+  if (typeof (client as Partial<RedisScriptClient> | null | undefined)?.eval !== 'function') {
+    throw new TypeError(
+      `${where}: client must be an ioredis Redis or Cluster, or an object with an eval(script, numkeys, ...args) method`,
+    );
+  }
+  return client as Client & RedisScriptClient;
+}
