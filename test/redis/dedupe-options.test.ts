@@ -33,20 +33,38 @@ describe('createRedisDedupeStore', () => {
     },
   );
 
+  // As commandTimeoutMs and the transaction store's number options: a value that is not a number
+  // is a TypeError, a number out of range a RangeError, each naming the option.
   it.each([
-    ['NaN', Number.NaN],
     ["'abc'", 'abc'],
     ["'100' (a string)", '100'],
+    ['null', null],
+  ])('refuses completeRetryMs %s at creation with a TypeError naming it', async (_name, completeRetryMs) => {
+    const error = await refusal({ client, completeRetryMs });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(
+      /^createRedisDedupeStore: completeRetryMs must be a whole number from 0 to /,
+    );
+  });
+
+  it.each([
+    ['NaN', Number.NaN],
     ['Infinity', Number.POSITIVE_INFINITY],
     ['-5', -5],
     ['-0.5', -0.5],
-    ['null', null],
-  ])('refuses completeRetryMs %s at creation, naming it', async (_name, completeRetryMs) => {
+    ['2.5', 2.5],
+  ])('refuses completeRetryMs %s at creation with a RangeError naming it', async (_name, completeRetryMs) => {
     const error = await refusal({ client, completeRetryMs });
     expect(error).toBeInstanceOf(RangeError);
     expect(error.message).toMatch(
-      /^createRedisDedupeStore: completeRetryMs must be a non-negative finite number, got /,
+      /^createRedisDedupeStore: completeRetryMs must be a whole number from 0 to /,
     );
+  });
+
+  it('names client before any other option when client is missing', async () => {
+    const error = await refusal({ commandTimeoutMs: 'soon', completeRetryMs: 'x', prefix: 42 });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createRedisDedupeStore: client must be/);
   });
 
   it('accepts the documented values: 0 tries once, any prefix string, any client with eval', async () => {
@@ -54,6 +72,7 @@ describe('createRedisDedupeStore', () => {
       { client },
       { client, completeRetryMs: 0 },
       { client, completeRetryMs: 2_500, prefix: '' },
+      { client, commandTimeoutMs: 1 },
       { client, prefix: 'shop-a:dedupe:' },
     ]) {
       const store = createRedisDedupeStore(options);

@@ -21,4 +21,19 @@ describe('createRedisTransactionStore', () => {
     expect(error).toBeInstanceOf(TypeError);
     expect(error.message).toMatch(/^createRedisTransactionStore: client must be .*eval/);
   });
+
+  it.each([42, null, { toString: () => 'a:' }])(
+    'refuses prefix %j with a TypeError naming prefix',
+    async (prefix) => {
+      const error = await refusal({ client: { eval: async () => 1 }, prefix });
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error.message).toMatch(/^createRedisTransactionStore: prefix must be a string/);
+    },
+  );
+
+  it('names client before any other option when client is missing', async () => {
+    const error = await refusal({ commandTimeoutMs: 'soon', finishedTtlMs: -1, prefix: 42 });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createRedisTransactionStore: client must be/);
+  });
 });
