@@ -4,7 +4,9 @@
 import { MAX_TTL, type DedupeState, type DedupeStore } from '../callbacks/dedupe.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { randomHex } from '../internal/random.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
+import { prefixOption, scriptClient } from './options.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -50,8 +52,9 @@ export interface RedisDedupeStoreOptions {
    * How long `complete` keeps retrying while Redis is unreachable, in ms (backoff 50 ms doubling
    * to 1 s). The event has been processed by then; if "done" were never recorded, the claim
    * would expire and a redelivery would be processed again. Keep it below the handler's
-   * `processingTimeoutMs`. Default 5000; 0 tries once. Anything but a finite number ≥ 0 (`NaN`,
-   * `Infinity`, a string, a negative number) is a `RangeError` at creation.
+   * `processingTimeoutMs`. Default 5000; 0 tries once. A whole number from 0; another number
+   * (`NaN`, `Infinity`, `-5`, `2.5`) is a `RangeError`, anything else (`'5000'`) a `TypeError`, at
+   * creation.
    */
   readonly completeRetryMs?: number | undefined;
   /**
@@ -182,22 +185,13 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
   const name = 'createRedisDedupeStore';
   refuseUnknownOptions(name, options, DEDUPE_STORE_OPTIONS);
   // Checked here, not on the first delivery: a client without eval would answer 500 to every
-  // callback, and a completeRetryMs of NaN or Infinity would make complete() retry for ever.
-  const { client, prefix = 'hosted-payments:dedupe:', completeRetryMs = 5_000 } = options ?? {};
-  const commandTimeoutMs = commandTimeoutOption(name, options?.commandTimeoutMs);
-  if (typeof (client as Partial<RedisScriptClient> | undefined)?.eval !== 'function') {
-    throw new TypeError(
-      `${name}: client must be an ioredis Redis or Cluster, or an object with an eval(script, numkeys, ...args) method`,
-    );
-  }
-  if (typeof prefix !== 'string') {
-    throw new TypeError(`${name}: prefix must be a string, got ${typeof prefix}`);
-  }
-  if (typeof completeRetryMs !== 'number' || !Number.isFinite(completeRetryMs) || completeRetryMs < 0) {
-    throw new RangeError(
-      `${name}: completeRetryMs must be a non-negative finite number, got ${String(completeRetryMs)}`,
-    );
-  }
+  // callback, and a completeRetryMs of Infinity would make complete() retry for ever.
+  const client = scriptClient(name, options?.client);
+  const prefix = prefixOption(name, options.prefix, 'hosted-payments:dedupe:');
+  const completeRetryMs = wholeNumberOption(name, 'completeRetryMs', options.completeRetryMs, 5_000, {
+    min: 0,
+  });
+  const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
   // Claims whose begin failed without an answer (they may or may not have been written), or whose

@@ -11,3 +11,11 @@ export function scriptClient<Client>(where: string, client: Client): Client & Re
   }
   return client as Client & RedisScriptClient;
 }
+
+/** `prefix`, or `fallback` when it is `undefined`; anything but a string is a `TypeError`. */
+export function prefixOption(where: string, prefix: unknown, fallback: string): string {
+  if (prefix === undefined) return fallback;
+  if (typeof prefix !== 'string')
+    throw new TypeError(`${where}: prefix must be a string, got ${typeof prefix}`);
+  return prefix;
+}

@@ -8,7 +8,7 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
-import { scriptClient } from './options.js';
+import { prefixOption, scriptClient } from './options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -49,7 +49,10 @@ export interface RedisTransactionStoreOptions {
    * in is subscribed once; with ioredis, its `autoResubscribe` renews that after a reconnection.
    */
   readonly subscriber?: RedisSubscriberClient | undefined;
-  /** Prefix of every key and of the channel. Default `'hosted-payments:tx:'`. */
+  /**
+   * Prefix of every key and of the channel. Default `'hosted-payments:tx:'`; anything but a string
+   * is a `TypeError` at creation.
+   */
   readonly prefix?: string | undefined;
   /**
    * How long a settled or expired record is kept, ms (a key TTL); a redelivery after that finds
@@ -197,7 +200,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
   const name = 'createRedisTransactionStore';
   refuseUnknownOptions(name, options, TRANSACTION_STORE_OPTIONS);
   const client = scriptClient(name, options?.client);
-  const prefix = options.prefix ?? 'hosted-payments:tx:';
+  const prefix = prefixOption(name, options.prefix, 'hosted-payments:tx:');
   // Each script touches a record and its kind's index: on a Cluster they must share a hash slot,
   // which only a hash tag in the keys' common start gives them (else every call fails with
   // CROSSSLOT). That start is the Cluster's own keyPrefix, then the prefix. Redis hashes what
