@@ -92,4 +92,13 @@ describe('createRedisDedupeStore', () => {
     await expect(store.complete('k', 1_000)).rejects.toThrow('ECONNREFUSED');
     expect(calls).toBe(1);
   });
+
+  it('complete() gives up within completeRetryMs + commandTimeoutMs when Redis never answers', async () => {
+    const hung = { eval: () => new Promise<never>(() => undefined) };
+    const store = createRedisDedupeStore({ client: hung, completeRetryMs: 300, commandTimeoutMs: 100 });
+    const started = Date.now();
+    await expect(store.complete('k', 1_000)).rejects.toThrow(/did not answer within 100 ms/);
+    // The bound the docs give for processingTimeoutMs, with room for timers firing late.
+    expect(Date.now() - started).toBeLessThan(300 + 100 + 500);
+  });
 });
