@@ -51,8 +51,10 @@ export interface RedisDedupeStoreOptions {
   /**
    * How long `complete` keeps retrying while Redis is unreachable, in ms (backoff 50 ms doubling
    * to 1 s). The event has been processed by then; if "done" were never recorded, the claim
-   * would expire and a redelivery would be processed again. Keep it below the handler's
-   * `processingTimeoutMs`. Default 5000; 0 tries once. A whole number from 0; another number
+   * would expire and a redelivery would be processed again. `complete` takes up to
+   * `completeRetryMs` + `commandTimeoutMs` (its last try starts by `completeRetryMs`): keep the
+   * handler's `processingTimeoutMs` above your slowest `onEvent` plus that sum (7 s with the
+   * defaults), so the claim outlives the processing. Default 5000; 0 tries once. A whole number from 0; another number
    * (`NaN`, `Infinity`, `-5`, `2.5`) is a `RangeError`, anything else (`'5000'`) a `TypeError`, at
    * creation.
    */
@@ -61,8 +63,10 @@ export interface RedisDedupeStoreOptions {
    * How long the store waits for one reply from Redis, in ms, whatever the client's own settings.
    * Past it the call rejects (the handler answers 500, so the sender retries) rather than hold the
    * webhook request while Redis hangs, or while an ioredis client with `maxRetriesPerRequest:
-   * null` queues commands until Redis is back. The command may still run when Redis answers: a
-   * claim written that way is taken over by the next `begin` of its key on this instance. Default
+   * null` queues commands until Redis is back. The command is not withdrawn: it runs if Redis
+   * answers after all, and with `maxRetriesPerRequest: null` and Redis down it stays queued in
+   * ioredis and runs when Redis is back. A claim written that way is taken over by the next
+   * `begin` of its key on this instance. No `commandTimeout` is needed on the client. Default
    * 2000. A whole number from 1 to 2147483647; another number is a `RangeError`, anything else a
    * `TypeError`, at creation.
    */
@@ -173,7 +177,7 @@ const newToken = (): string => randomHex();
  * import { createCallbackHandler } from 'hosted-payments/callbacks';
  * import { createRedisDedupeStore } from 'hosted-payments/redis';
  *
- * const redis = new Redis(process.env.REDIS_URL!, { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+ * const redis = new Redis(process.env.REDIS_URL!);
  * const handler = createCallbackHandler({
  *   secret: process.env.WEBHOOK_SECRET!,
  *   dedupe: createRedisDedupeStore({ client: redis }),

@@ -65,8 +65,12 @@ export interface RedisTransactionStoreOptions {
    * Past it the call rejects rather than hold the webhook route, a tracked initiation (a
    * `TransactionStoreError`, `sent: false`) or a `waitFor` read while Redis hangs, or while an
    * ioredis client with `maxRetriesPerRequest: null` queues commands until Redis is back. The
-   * command may still run when Redis answers: a settlement written that way is found by the
-   * sender's retry (`settlement: 'duplicate'`). Default 2000. A whole number from 1 to 2147483647;
+   * command is not withdrawn: it runs if Redis answers after all, and with `maxRetriesPerRequest:
+   * null` and Redis down it stays queued in ioredis and runs when Redis is back. A settlement
+   * written that way is found by the sender's retry (`settlement: 'duplicate'`); an expiry written
+   * that way answers every later `expireIfPending` `'already_expired'`, so a cron tries again a
+   * transaction whose expiry rejected and cancels on `record.state`. No `commandTimeout` is needed
+   * on the client. Default 2000. A whole number from 1 to 2147483647;
    * another number is a `RangeError`, anything else a `TypeError`, at creation.
    */
   readonly commandTimeoutMs?: number | undefined;
@@ -192,7 +196,7 @@ const parse = (text: unknown): TransactionRecord => {
  * import { createTransactionTracker } from 'hosted-payments/transactions';
  * import { createRedisTransactionStore } from 'hosted-payments/redis';
  *
- * const redis = new Redis(process.env.REDIS_URL!, { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+ * const redis = new Redis(process.env.REDIS_URL!);
  * const tracker = createTransactionTracker({ store: createRedisTransactionStore({ client: redis }) });
  * ```
  */
