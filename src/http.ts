@@ -506,6 +506,26 @@ interface Transport {
 }
 
 /**
+ * Why ky could not be loaded, for a call that therefore sent nothing. Jest runs each test file in a
+ * vm context where Node refuses `import()` unless it runs with --experimental-vm-modules, and ky is
+ * an ES module: a CommonJS project tested with Jest meets this on every call. A missing package is
+ * the rare case.
+ */
+function kyLoadError(operation: Operation, error: unknown): ConnectionError {
+  const code = String((error as { code?: unknown } | null)?.code);
+  const why =
+    code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG'
+      ? ': ky is an ES module, which Node imports into a vm context (Jest runs tests in one) only with --experimental-vm-modules; run NODE_OPTIONS=--experimental-vm-modules npx jest'
+      : code.endsWith('MODULE_NOT_FOUND')
+        ? ' (is it installed?)'
+        : ` (${String(error)})`;
+  return new ConnectionError(
+    `${operation} could not load ky, the HTTP client the SDK sends with${why}; nothing was sent`,
+    { cause: error, sent: false },
+  );
+}
+
+/**
  * Sends wire bodies through the client's one ky instance, created on the first call; failures
  * mapped in {@link fromFailure}.
  */
@@ -532,10 +552,7 @@ export class Http {
     this.#transport ??= import('ky').then((ky) => ({ ky, instance: this.#create(ky) }));
     return this.#transport.catch((error: unknown) => {
       this.#transport = undefined;
-      throw new ConnectionError(
-        `${operation} could not load ky, the HTTP client the SDK sends with (is it installed?); nothing was sent`,
-        { cause: error, sent: false },
-      );
+      throw kyLoadError(operation, error);
     });
   }
 
