@@ -89,16 +89,17 @@ export interface SettleResult {
 }
 
 /**
- * What `expireIfPending` did: `'expired'` — this call moved it from pending (cancel the order
- * now; another call or instance answering for the same transaction gets another result);
- * `'already_expired'` — it was expired before, by another call; `'already_settled'` — its callback
- * settled it (succeeded or failed, `record.state` says which). `record` is the stored record after
- * the call.
+ * What `expireIfPending` did: `'expired'` — this call moved it from pending; `'already_expired'` —
+ * it was expired before, by another call (or by a call of this one that failed, yet was applied:
+ * a store that gave up waiting on Redis); `'already_settled'` — its callback settled it (succeeded
+ * or failed, `record.state` says which). `record` is the stored record after the call. To cancel
+ * the order, go by `record.state === 'expired'` with a cancellation that leaves a cancelled order
+ * alone (docs/transactions.md, the cron).
  *
  * @example
  * ```ts
- * const { result, record } = await tracker.expireIfPending('ORD-1');
- * if (result === 'expired') console.log(`cancel ${record.reference}`); // only this call expired it
+ * const { record } = await tracker.expireIfPending('ORD-1');
+ * if (record.state === 'expired') console.log(`cancel ${record.reference} if it is still open`);
  * ```
  */
 export interface ExpireResult {
