@@ -3,7 +3,8 @@
 // its lockfile on first use). Jest runs each test file in a vm context whose `import()` works only
 // under Node's --experimental-vm-modules, and the client loads ky (ESM-only) with `import()` on
 // its first call. Without the flag the call must fail saying so and what to do, not "is it
-// installed?"; with it, the payment must go through.
+// installed?"; with it, the payment must go through. On the Node running the suite and the runtime
+// matrix's Node 22, 24 and 26 (a major the matrix cannot run here is skipped with the reason).
 //
 // The package is COPIED into project/node_modules/hosted-payments (package.json and dist/), as a
 // merchant's install has it: Jest transforms files outside node_modules with babel-jest, and a
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeRun, ensureBuilt, ensureInstalled, root, run } from '../runtimes/harness.js';
-import { findRuntime, runtimeLabel, runtimesDir } from '../runtimes/runtimes.js';
+import { findRuntime, runtimeLabel, runtimesDir, type Runtime } from '../runtimes/runtimes.js';
 
 const jestDir = fileURLToPath(new URL('.', import.meta.url));
 const project = join(jestDir, 'project');
@@ -31,7 +32,15 @@ rmSync(copy, { recursive: true, force: true });
 mkdirSync(copy, { recursive: true });
 cpSync(join(root, 'package.json'), join(copy, 'package.json'));
 cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
-const node24 = await findRuntime('node-24', await ensureInstalled(runtimesDir));
+const matrix = await ensureInstalled(runtimesDir);
+const majors = await Promise.all(
+  (['node-22', 'node-24', 'node-26'] as const).map((name) => findRuntime(name, matrix)),
+);
+/** The Node running this suite, then the runtime matrix's majors. */
+const nodes: (Runtime | { ok: true; bin: string; version: string })[] = [
+  { ok: true, bin: process.execPath, version: process.versions.node },
+  ...majors,
+];
 
 interface Outcome {
   answer?: unknown;
@@ -48,7 +57,7 @@ const succeeded: Outcome = { answer: { message: 'MOBILE-MONEY Payment Initiated'
 /** Runs one of project/'s test files with Jest and returns what its client call did. */
 async function jest(
   file: string,
-  { flag, node = process.execPath }: { flag: boolean; node?: string },
+  { flag, node }: { flag: boolean; node: string },
 ): Promise<{ code: number | null; outcome: Outcome }> {
   const record = join(tmpdir(), `hosted-payments-jest-${process.pid}-${file}.json`);
   rmSync(record, { force: true });
@@ -69,39 +78,46 @@ async function jest(
   return { code: result.code, outcome };
 }
 
-describe(`a CommonJS project tested with Jest ${pinned}`, () => {
-  it('without --experimental-vm-modules, a client call fails naming Jest and the flag, nothing sent', async () => {
-    const { code, outcome } = await jest('payment.test.cjs', { flag: false });
-    expect(code).toBe(1);
-    expect(outcome.error).toMatchObject({ name: 'ConnectionError', sent: false });
-    const message = outcome.error?.message ?? '';
-    expect(message).toMatch(/^initiateMobileMoneyPayment could not load ky\b/);
-    expect(message).not.toContain('is it installed');
-    expect(message).toContain('Jest');
-    expect(message).toContain('NODE_OPTIONS=--experimental-vm-modules');
-    expect(message).toMatch(/nothing was sent$/);
-    // Node's own error stays reachable as the cause.
-    expect(outcome.error?.cause).toEqual({
-      name: 'TypeError',
-      code: 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG',
-      message: expect.stringContaining('--experimental-vm-modules') as string,
+describe.each(nodes)(`a CommonJS project tested with Jest ${pinned}`, (node) => {
+  describe.skipIf(!node.ok)(node.ok ? `on Node ${node.version}` : runtimeLabel(node), () => {
+    const bin = () => {
+      if (!node.ok) throw new Error(node.reason);
+      return node.bin;
+    };
+
+    it('without --experimental-vm-modules, a client call fails naming Jest and the flag, nothing sent', async () => {
+      const { code, outcome } = await jest('payment.test.cjs', { flag: false, node: bin() });
+      expect(code).toBe(1);
+      expect(outcome.error).toMatchObject({ name: 'ConnectionError', sent: false });
+      const message = outcome.error?.message ?? '';
+      expect(message).toMatch(/^initiateMobileMoneyPayment could not load ky\b/);
+      expect(message).not.toContain('is it installed');
+      expect(message).toContain('Jest');
+      expect(message).toContain('NODE_OPTIONS=--experimental-vm-modules');
+      expect(message).toMatch(/nothing was sent$/);
+      // Node's own error stays reachable as the cause.
+      expect(outcome.error?.cause).toEqual({
+        name: 'TypeError',
+        code: 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG',
+        message: expect.stringContaining('--experimental-vm-modules') as string,
+      });
     });
-  });
 
-  it('with NODE_OPTIONS=--experimental-vm-modules, the payment against the sandbox goes through', async () => {
-    const { code, outcome } = await jest('payment.test.cjs', { flag: true });
-    expect(outcome).toEqual(succeeded);
-    expect(code).toBe(0);
-  });
-
-  // msw 2's own CommonJS build requires an ES module (rettime), which Jest loads only from Node
-  // 24.9 on, under the same flag; on the Node running this suite msw itself fails to load.
-  describe.skipIf(!node24.ok)(`through hosted-payments/testing/msw, ${runtimeLabel(node24)}`, () => {
-    it('with NODE_OPTIONS=--experimental-vm-modules, the payment against the msw kit goes through', async () => {
-      if (!node24.ok) throw new Error(node24.reason);
-      const { code, outcome } = await jest('msw-kit.test.cjs', { flag: true, node: node24.bin });
+    it('with NODE_OPTIONS=--experimental-vm-modules, the payment against the sandbox goes through', async () => {
+      const { code, outcome } = await jest('payment.test.cjs', { flag: true, node: bin() });
       expect(outcome).toEqual(succeeded);
       expect(code).toBe(0);
     });
+
+    // msw 2's own CommonJS build requires an ES module (rettime), which Jest loads only from
+    // Node 24.9 on, under the same flag; on older Node msw itself fails to load under Jest.
+    it.runIf(Number(node.ok && node.version.split('.')[0]) >= 24)(
+      'with NODE_OPTIONS=--experimental-vm-modules, the payment against the msw kit goes through (msw 2 loads under Jest from Node 24.9)',
+      async () => {
+        const { code, outcome } = await jest('msw-kit.test.cjs', { flag: true, node: bin() });
+        expect(outcome).toEqual(succeeded);
+        expect(code).toBe(0);
+      },
+    );
   });
 });
