@@ -73,6 +73,7 @@ interface ScenarioResult {
   runtime: string;
   format: string;
   cardPayment: unknown;
+  replyEcho: unknown;
   invalidInput: unknown;
   verified: unknown;
   tampered: { name: string; reason: string | null };
@@ -341,6 +342,7 @@ async function runEntry(label: string, command: string, args: string[], env: Nod
 /** The assertions every runtime must pass. */
 function expectScenario(runId: string, result: ScenarioResult): void {
   expect(result.cardPayment).toEqual({ message: 'Card Payment Initiated', status: 200 });
+  expect(result.replyEcho).toEqual({ standardPrototype: true, holdsCard: false, status: 200 });
   expect(result.invalidInput).toEqual({ name: 'ValidationError', isPaymentsError: true });
   expect(result.verified).toEqual({ reference: 'ORDER-1002' });
   expect(result.tampered).toMatchObject({ name: 'CallbackVerificationError', reason: 'bad_signature' });
