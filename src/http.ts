@@ -865,6 +865,10 @@ function parseResponse<S extends z.core.$ZodType>(
 function withoutEchoedSecrets<T>(data: T, schema: unknown, secrets: Secrets): T {
   const shape = (schema as { shape?: object }).shape;
   if (shape === undefined || typeof data !== 'object' || data === null) return data;
+  // zod 4.1 assigns an extra key named __proto__, which replaces the object's prototype with the
+  // echoed value: its own keys are kept, the prototype dropped (as later zod drops that key).
+  if (Object.getPrototypeOf(data) !== Object.prototype)
+    return withoutEchoedSecrets({ ...data }, schema, secrets);
   // A prototype-less object: an extra key named __proto__ is a key like any other.
   const described: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
