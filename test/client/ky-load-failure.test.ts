@@ -53,6 +53,17 @@ describe('a client call when ky cannot be loaded', () => {
     expect(error.cause).toMatchObject({ code: 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG' });
   });
 
+  it('under Jest on a Node whose code for it has no _FLAG (older Node 20), names Jest and the flag too', async () => {
+    const vmError = withCode(
+      new TypeError('A dynamic import callback was not specified.'),
+      'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING',
+    );
+    const error = await failedCall(vmError);
+    expect(error.sent).toBe(false);
+    expect(error.message).toContain('NODE_OPTIONS=--experimental-vm-modules');
+    expect(error.message).not.toContain('is it installed');
+  });
+
   it('when the package is missing, asks whether it is installed', async () => {
     const missing = withCode(new Error("Cannot find package 'ky'"), 'ERR_MODULE_NOT_FOUND');
     const error = await failedCall(missing);
