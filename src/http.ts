@@ -513,12 +513,11 @@ interface Transport {
  */
 function kyLoadError(operation: Operation, error: unknown): ConnectionError {
   const code = String((error as { code?: unknown } | null)?.code);
-  const why =
-    code === 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG'
-      ? ': ky is an ES module, which Node imports into a vm context (Jest runs tests in one) only with --experimental-vm-modules; run NODE_OPTIONS=--experimental-vm-modules npx jest'
-      : code.endsWith('MODULE_NOT_FOUND')
-        ? ' (is it installed?)'
-        : ` (${String(error)})`;
+  const why = code.startsWith('ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING')
+    ? ': ky is an ES module, which Node imports into a vm context (Jest runs tests in one) only with --experimental-vm-modules; run NODE_OPTIONS=--experimental-vm-modules npx jest'
+    : code.endsWith('MODULE_NOT_FOUND')
+      ? ' (is it installed?)'
+      : ` (${String(error)})`;
   return new ConnectionError(
     `${operation} could not load ky, the HTTP client the SDK sends with${why}; nothing was sent`,
     { cause: error, sent: false },
