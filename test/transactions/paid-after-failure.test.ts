@@ -75,6 +75,43 @@ describe('tracker.settle: a failed transaction, then another payment of it that 
   });
 });
 
+describe('a transaction the merchant had expired (the order cancelled), failed late, then paid by another payment', () => {
+  it("is 'late', not 'settled': a route that refunds or reinstates a late payment must not ship the cancelled order", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-5', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.expire('ORD-5');
+    const declined = await tracker.settle('ORD-5', { outcome: 'failed', transactionId: 'T-1' });
+    expect(declined.result).toBe('late');
+    const paid = await tracker.settle('ORD-5', { outcome: 'succeeded', transactionId: 'T-2' });
+    expect(paid.result).toBe('late');
+    expect(paid.record).toMatchObject({ state: 'succeeded', late: true, outcome: { transactionId: 'T-2' } });
+    expect(await tracker.settle('ORD-5', { outcome: 'succeeded', transactionId: 'T-2' })).toEqual({
+      result: 'duplicate',
+      record: paid.record,
+    });
+  });
+
+  it("reaches onEvent as 'late', with transaction.late", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-6', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.expire('ORD-6');
+    const seen: [CallbackContext['settlement'], boolean | undefined][] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent: (_event, context) => void seen.push([context.settlement, context.transaction?.late]),
+    });
+    const declined = await createCallbackRequest('payment.card.failed', { secret, reference: 'ORD-6' });
+    const paid = await createCallbackRequest('payment.card.succeeded', { secret, reference: 'ORD-6' });
+    expect((await handler(declined)).status).toBe(200);
+    expect((await handler(paid)).status).toBe(200);
+    expect(seen).toEqual([
+      ['late', true],
+      ['late', true],
+    ]);
+  });
+});
+
 describe('the handler with a tracker: a declined card, then another card payment of the order that paid', () => {
   it("onEvent hears the payment as the order's settlement, and the tracker says succeeded", async () => {
     const tracker = createTransactionTracker();
