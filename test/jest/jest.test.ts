@@ -36,6 +36,12 @@ const matrix = await ensureInstalled(runtimesDir);
 const majors = await Promise.all(
   (['node-22', 'node-24', 'node-26'] as const).map((name) => findRuntime(name, matrix)),
 );
+/** Whether a version `major.minor.patch` is at least `major.minor`. */
+const atLeast = (version: string, major: number, minor: number): boolean => {
+  const [given = 0, givenMinor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return given > major || (given === major && givenMinor >= minor);
+};
+
 /** The Node running this suite, then the runtime matrix's majors. */
 const nodes: (Runtime | { ok: true; bin: string; version: string })[] = [
   { ok: true, bin: process.execPath, version: process.versions.node },
@@ -111,7 +117,7 @@ describe.each(nodes)(`a CommonJS project tested with Jest ${pinned}`, (node) => 
 
     // msw 2's own CommonJS build requires an ES module (rettime), which Jest loads only from
     // Node 24.9 on, under the same flag; on older Node msw itself fails to load under Jest.
-    it.runIf(Number(node.ok && node.version.split('.')[0]) >= 24)(
+    it.runIf(node.ok && atLeast(node.version, 24, 9))(
       'with NODE_OPTIONS=--experimental-vm-modules, the payment against the msw kit goes through (msw 2 loads under Jest from Node 24.9)',
       async () => {
         const { code, outcome } = await jest('msw-kit.test.cjs', { flag: true, node: bin() });
