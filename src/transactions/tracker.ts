@@ -70,12 +70,13 @@ export interface SettleInput extends TransactionOutcome {
 /**
  * What `settle` did: `'settled'` — this call moved it from pending, or from failed to succeeded
  * (another payment of the reference paid after the one recorded failed: a second tab, Pay pressed
- * again); `'late'` — from expired (the callback came after the merchant gave up); `'duplicate'` —
- * it was already settled with this same outcome, nothing changed (an earlier call settled it;
- * whether its caller finished its own work is not known here); `'another_payment'` — it was
- * settled by another payment (another `transactionId` than the one recorded or, where either has
- * none, another `paymentId`: the customer paid twice), nothing changed, whatever the outcome this
- * one reports. `record` is the stored record after the call.
+ * again); `'late'` — from expired (the callback came after the merchant gave up), or from failed
+ * to succeeded when it had been expired before its failure came (`record.late`: the order may
+ * have been cancelled); `'duplicate'` — it was already settled with this same outcome, nothing
+ * changed (an earlier call settled it; whether its caller finished its own work is not known
+ * here); `'another_payment'` — it was settled by another payment (another `transactionId` than the
+ * one recorded or, where either has none, another `paymentId`: the customer paid twice), nothing
+ * changed, whatever the outcome this one reports. `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -605,6 +606,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
         }
+        // Late when the merchant had given up on it before: expired now, or expired before a late
+        // failure that another payment now follows with a success.
+        const late = current.state === 'expired' || current.late === true;
         const at = now();
         const next: TransactionRecord = {
           ...current,
@@ -612,11 +616,11 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           updatedAt: at,
           settledAt: at,
           outcome,
-          ...(current.state === 'expired' ? { late: true } : {}),
+          ...(late ? { late: true } : {}),
         };
         if (await store.update(next, current.state)) {
           notify(next);
-          return { result: current.state === 'expired' ? 'late' : 'settled', record: next };
+          return { result: late ? 'late' : 'settled', record: next };
         }
       }
     },
