@@ -201,6 +201,72 @@ describe.each(stores)('the tracker on the %s store', (_name, makeStore) => {
   });
 });
 
+describe.each(stores)(
+  'the failed payments a failed record remembers, on the %s store',
+  (_name, makeStore) => {
+    const card = { reference: 'ORD-F', kind: 'card', amount: 1500, currency: 'KES' } as const;
+    const failedTracker = async () => {
+      const store = makeStore();
+      const tracker = createTransactionTracker({ store });
+      await tracker.begin(card);
+      await tracker.settle('ORD-F', { outcome: 'failed', transactionId: 'T-A' });
+      return { store, tracker };
+    };
+
+    it('refuses a success of another payment whose failure it heard, read back by another tracker', async () => {
+      const { store, tracker } = await failedTracker();
+      await tracker.settle('ORD-F', { outcome: 'failed', transactionId: 'T-B', paymentId: 'P-B' });
+      const other = createTransactionTracker({ store });
+      expect((await other.get('ORD-F'))?.failedPayments).toEqual([
+        { transactionId: 'T-B', paymentId: 'P-B' },
+      ]);
+      await expect(
+        other.settle('ORD-F', { outcome: 'succeeded', transactionId: 'T-B' }),
+      ).rejects.toMatchObject({
+        reason: 'conflicting_outcome',
+      });
+      expect((await other.get('ORD-F'))?.state).toBe('failed');
+    });
+
+    it('remembers each of several failures settled at the same moment', async () => {
+      const { tracker } = await failedTracker();
+      const ids = ['T-1', 'T-2', 'T-3', 'T-4', 'T-5', 'T-6'];
+      await Promise.all(
+        ids.map((transactionId) => tracker.settle('ORD-F', { outcome: 'failed', transactionId })),
+      );
+      const remembered = (await tracker.get('ORD-F'))?.failedPayments?.map((ids) => ids.transactionId);
+      expect(remembered?.slice().sort()).toEqual(ids);
+    });
+
+    it("of a payment's failure and its success settled at the same moment, exactly one is refused, and the record says the other", async () => {
+      const { tracker } = await failedTracker();
+      const answers = await Promise.allSettled([
+        tracker.settle('ORD-F', { outcome: 'failed', transactionId: 'T-B' }),
+        tracker.settle('ORD-F', { outcome: 'succeeded', transactionId: 'T-B' }),
+      ]);
+      const refused = answers.filter((answer) => answer.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ reason: 'conflicting_outcome' });
+      const record = await tracker.get('ORD-F');
+      if (answers[1].status === 'fulfilled') {
+        expect(record).toMatchObject({ state: 'succeeded', outcome: { transactionId: 'T-B' } });
+      } else {
+        expect(record).toMatchObject({ state: 'failed', failedPayments: [{ transactionId: 'T-B' }] });
+      }
+    });
+
+    it('settles a failed record anew exactly once when two other payments succeed at the same moment', async () => {
+      const { tracker } = await failedTracker();
+      const answers = await Promise.all(
+        ['T-B', 'T-C'].map((transactionId) =>
+          tracker.settle('ORD-F', { outcome: 'succeeded', transactionId }),
+        ),
+      );
+      expect(answers.map((answer) => answer.result).sort()).toEqual(['another_payment', 'settled']);
+    });
+  },
+);
+
 describe('the Redis store writes all of a transition or nothing', () => {
   const record = {
     reference: 'ORD-1',

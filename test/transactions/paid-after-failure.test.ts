@@ -57,13 +57,16 @@ describe('tracker.settle: a failed transaction, then another payment of it that 
     });
   });
 
-  it('another failure after a failure, and the same payment contradicting itself, change nothing as before', async () => {
+  it('another failure after a failure is remembered, and the same payment contradicting itself is refused', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-3', kind: 'card', amount: 1500, currency: 'KES' });
     const failed = await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-1' });
-    expect(await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-2' })).toEqual({
-      result: 'another_payment',
-      record: failed.record,
+    const other = await tracker.settle('ORD-3', { outcome: 'failed', transactionId: 'T-2' });
+    expect(other.result).toBe('another_payment');
+    expect(other.record).toMatchObject({
+      state: 'failed',
+      outcome: failed.record.outcome,
+      failedPayments: [{ transactionId: 'T-2' }],
     });
     await expect(
       tracker.settle('ORD-3', { outcome: 'succeeded', transactionId: 'T-1' }),
@@ -72,6 +75,86 @@ describe('tracker.settle: a failed transaction, then another payment of it that 
       reason: 'conflicting_outcome',
     });
     expect((await tracker.get('ORD-3'))?.state).toBe('failed');
+  });
+});
+
+describe('another payment of a failed transaction that failed, then reports success (the same payment contradicting itself)', () => {
+  const begun = async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-7', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-7', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' });
+    return tracker;
+  };
+
+  it("is refused as conflicting_outcome, like the recorded payment's own, and the order stays unpaid", async () => {
+    const tracker = await begun();
+    await tracker.settle('ORD-7', { outcome: 'failed', transactionId: 'T-B', paymentId: 'P-B' });
+    const before = await tracker.get('ORD-7');
+    await expect(
+      tracker.settle('ORD-7', { outcome: 'succeeded', transactionId: 'T-B', paymentId: 'P-B' }),
+    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    expect(await tracker.get('ORD-7')).toEqual(before);
+  });
+
+  it('is told by its payment id when its failure carried no transaction id (a mobile-money failure)', async () => {
+    const tracker = await begun();
+    await tracker.settle('ORD-7', { outcome: 'failed', paymentId: 'P-B' });
+    await expect(
+      tracker.settle('ORD-7', { outcome: 'succeeded', transactionId: 'T-B', paymentId: 'P-B' }),
+    ).rejects.toMatchObject({ reason: 'conflicting_outcome' });
+  });
+
+  it("a redelivery of that failure is 'another_payment' and writes nothing; a third payment that paid settles it", async () => {
+    const tracker = await begun();
+    const other = await tracker.settle('ORD-7', { outcome: 'failed', transactionId: 'T-B' });
+    expect(await tracker.settle('ORD-7', { outcome: 'failed', transactionId: 'T-B' })).toEqual(other);
+    const paid = await tracker.settle('ORD-7', { outcome: 'succeeded', transactionId: 'T-C' });
+    expect(paid).toMatchObject({
+      result: 'settled',
+      record: { state: 'succeeded', outcome: { transactionId: 'T-C' } },
+    });
+  });
+
+  it('remembers the last 16 such payments; past that, a success of a payment never heard of is refused too (it may be one forgotten)', async () => {
+    const tracker = await begun();
+    for (let i = 1; i <= 17; i++) {
+      await tracker.settle('ORD-7', { outcome: 'failed', transactionId: `T-${i}` });
+    }
+    const record = await tracker.get('ORD-7');
+    expect(record?.failedPayments).toHaveLength(16);
+    expect(record?.failedPayments?.[0]).toEqual({ transactionId: 'T-2' });
+    expect(record?.failedPaymentsDropped).toBe(true);
+    for (const transactionId of ['T-1', 'T-17', 'T-NEW']) {
+      await expect(tracker.settle('ORD-7', { outcome: 'succeeded', transactionId })).rejects.toMatchObject({
+        reason: 'conflicting_outcome',
+      });
+    }
+    expect((await tracker.get('ORD-7'))?.state).toBe('failed');
+  });
+
+  it('through the handler: the failure is 200 without onEvent, the success 409 conflicting_outcome without onEvent', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-8', kind: 'card', amount: 1500, currency: 'KES' });
+    const seen: [CallbackEvent['type'], CallbackContext['settlement']][] = [];
+    const refusals: string[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent: (event, context) => void seen.push([event.type, context.settlement]),
+      onError: (_error, { reason }) => void refusals.push(reason),
+    });
+    const payment = (type: 'payment.card.failed' | 'payment.card.succeeded', id: string) =>
+      createCallbackRequest(type, {
+        secret,
+        reference: 'ORD-8',
+        overrides: { id: `PAY-${id}`, 'transaction id': `TXN-${id}` },
+      });
+    expect((await handler(await payment('payment.card.failed', 'A'))).status).toBe(200);
+    expect((await handler(await payment('payment.card.failed', 'B'))).status).toBe(200);
+    expect((await handler(await payment('payment.card.succeeded', 'B'))).status).toBe(409);
+    expect(seen).toEqual([['payment.card.failed', 'settled']]);
+    expect(refusals).toEqual(['conflicting_outcome']);
+    expect((await tracker.get('ORD-8'))?.state).toBe('failed');
   });
 });
 
