@@ -6,7 +6,7 @@
 // process that only builds a client, or only handles webhooks, would pay for nothing).
 import type * as KyModuleNamespace from 'ky';
 import type { KyInstance } from 'ky';
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import {
   ApiError,
   ConnectionError,
