@@ -1,5 +1,5 @@
 // PaymentsClient: input → builder (validate, normalise) → http → typed response or typed error.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { ValidationError } from './errors.js';
 import {
   Http,
