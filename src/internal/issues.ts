@@ -1,6 +1,6 @@
 // zod issues → the SDK's ValidationIssue[]: path, code and a message that teaches, never a value
 // (zod issues can carry `input`; it is dropped here).
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { typeName } from './values.js';
 
