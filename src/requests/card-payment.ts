@@ -1,5 +1,5 @@
 // Endpoint 1 (spec §4): card payment. Wire schema, input type and builder.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
 import {
