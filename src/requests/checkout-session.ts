@@ -1,5 +1,5 @@
 // Endpoint 3 (spec §4): hosted redirect checkout session. Wire schema, input type and builder.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { httpUrlInput, httpUrlWire } from './fields.js';
 import {
