@@ -1,6 +1,6 @@
 // Field-level zod schemas, in two flavours: `*Input` accepts the friendly values of DESIGN.md
 // "Inputs and the wire" and normalises them; `*Wire` checks the exact wire type of spec §2.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import {
   checkCardNumber,
   checkCvc,
