@@ -1,5 +1,5 @@
 // Endpoint 2 (spec §4): mobile-money (STK push) payment. Wire schema, input type and builder.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
 import {
