@@ -1,7 +1,7 @@
 // The builders' options, checked before the input: a key or value a builder does not know is
 // refused, naming the option, rather than read as a default (an unknown encoding as "integer", an invalid
 // clock as "never expired"). Same issue code as the client's own options.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
