@@ -1,5 +1,5 @@
 // Endpoint 4 (spec §4, §2.7): mobile-money payout. Wire schema, input type and builder.
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { generateReferenceId } from '../validation/reference-id.js';
 import {
