@@ -1,7 +1,7 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
 // documented keys must have the documented types, and a message the documented text: a 200 with
 // another message is not a reply the service describes as "initiated".
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { expecting, httpUrlWire } from './fields.js';
 
 /** `message` of a reply: exactly the documented text (`pattern` matches it). */
