@@ -1,6 +1,6 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
-import * as z from 'zod/mini';
+import * as z from 'zod/v4/mini';
 import { checkCardUnitPrice, checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
 import {
   amountInput,
