@@ -6,7 +6,7 @@
  */
 
 import type { Context } from 'hono';
-import type * as z from 'zod/mini';
+import type * as z from 'zod/v4/mini';
 import type { ValidationIssue } from '../errors.js';
 import { formatIssuePath } from '../errors.js';
 import { safeParse, toValidationIssues, type UnknownKeyHints } from '../internal/issues.js';
