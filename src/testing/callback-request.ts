@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type * as z from 'zod/v4/mini';
 import type { CallbackEventType } from '../callbacks/events.js';
 import { safeParseCallback } from '../callbacks/parse.js';
 import { callbackSchemas } from '../callbacks/schemas.js';
