@@ -13,10 +13,11 @@
  *
  * @module
  */
-// zod/mini, not the classic 'zod' entry: the same zod v4 schemas (`.parse`, `.safeParse`,
+// zod's mini, not the classic 'zod' entry: the same zod v4 schemas (`.parse`, `.safeParse`,
 // `z.infer`, usable inside classic schemas), but they tree-shake — classic zod alone is larger
-// than the whole ./callbacks size budget.
-import * as z from 'zod/mini';
+// than the whole ./callbacks size budget. Through 'zod/v4/mini', the path zod 4 keeps for good and
+// zod 3.25 ships zod 4 under, so a merchant on either major can install the package.
+import * as z from 'zod/v4/mini';
 
 /**
  * A JSON number that is a safe integer, refused as `z.int()` refuses a fraction (`invalid_type`,
