@@ -7,11 +7,12 @@
 //    (`--omit=dev --omit=optional`, next to its own zod, the one required peer), gets ky and
 //    nothing else from us, and `npx hosted-payments sandbox` starts there (the sandbox's web
 //    server and the CLI's parser are bundled into dist/).
-// 3. A merchant whose project already has an optional peer at a major the tests run against (the
-//    root install's, and the oldest's side folder, e.g. test/redis/ioredis-5) can install the
-//    tarball next to it: npm resolves the tree (`npm install --dry-run`) without ERESOLVE.
+// 3. A merchant whose project already has a peer at a version the tests run against (the root
+//    install's, the oldest major's side folder, e.g. test/redis/ioredis-5, and for zod each floor
+//    the runtime matrix pins, zod 3.25.76 among them) can install the tarball next to it: npm
+//    resolves the tree (`npm install --dry-run`) without ERESOLVE.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +72,7 @@ async function checkConsumer(dir) {
     run(['pack', '--json', '--ignore-scripts', '--pack-destination', dir, root]),
   );
   const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  writeConsumer(dir, filename, own);
+  writeConsumer(dir, `./${filename}`, own);
   run(['install', '--omit=dev', '--omit=optional', '--prefer-offline', '--no-audit', '--no-fund']);
 
   // Every package in the production tree, however deep.
@@ -156,10 +157,11 @@ function checkTypes(dir) {
 }
 
 /**
- * A merchant's package.json: the tarball, its own zod (the one required peer), and `extra`.
+ * A merchant's package.json: the tarball (`tarball`, a path from `dir`), its own zod (the one
+ * required peer), and `extra`.
  */
-function writeConsumer(dir, filename, own, extra = {}) {
-  const dependencies = { 'hosted-payments': `file:./${filename}`, zod: own.devDependencies.zod, ...extra };
+function writeConsumer(dir, tarball, own, extra = {}) {
+  const dependencies = { 'hosted-payments': `file:${tarball}`, zod: own.devDependencies.zod, ...extra };
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies }),
@@ -167,23 +169,35 @@ function writeConsumer(dir, filename, own, extra = {}) {
 }
 
 /**
- * The tarball installs (npm's resolution, `--dry-run`) next to each tested version of each optional
- * peer: the root devDependency, and the version pinned by the side folder that tests its other
- * major.
+ * The tarball installs (npm's resolution, `--dry-run`) next to each tested version of each peer:
+ * the root devDependency, and the versions pinned by the side folders that test the other majors
+ * (for zod, the runtime matrix's `zod-oldest` and `zod-oldest-3`, installed there under an alias).
  */
 function checkPeers(dir, filename, own) {
   const pinned = (folder, name) =>
-    JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).dependencies[name];
+    JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).dependencies[name].replace(
+      /^npm:[^@]+@/,
+      '',
+    );
   const tested = {
     ioredis: [own.devDependencies.ioredis, pinned('test/redis/ioredis-5', 'ioredis')],
     msw: [own.devDependencies.msw, pinned('test/testing/msw-3', 'msw')],
+    zod: [
+      own.devDependencies.zod,
+      pinned('test/runtimes', 'zod-oldest'),
+      pinned('test/runtimes', 'zod-oldest-3'),
+    ],
   };
+  // A folder of its own, with no lockfile or node_modules: next to the production install made
+  // above, npm would keep the tree it has and never report the conflict.
+  const fresh = join(dir, 'peers');
+  mkdirSync(fresh);
   for (const [name, versions] of Object.entries(tested)) {
     for (const version of versions) {
-      writeConsumer(dir, filename, own, { [name]: version });
+      writeConsumer(fresh, `../${filename}`, own, { [name]: version });
       try {
         execFileSync(npm, ['install', '--dry-run', '--prefer-offline', '--no-audit', '--no-fund'], {
-          cwd: dir,
+          cwd: fresh,
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'pipe'],
         });

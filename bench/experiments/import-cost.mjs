@@ -10,7 +10,7 @@ const bare = run('');
 const options = { min_samples: 10, max_samples: 10, min_cpu_time: 0, warmup_samples: 1, batch_threshold: 0 };
 for (const [name, code] of Object.entries({
   "import 'ky'": "import 'ky';",
-  "import 'zod/mini'": "import 'zod/mini';",
+  "import 'zod/v4/mini'": "import 'zod/v4/mini';",
   "import 'zod'": "import 'zod';",
   'main entry (dist/index.js)': "import './index.js';",
   './callbacks (dist/callbacks/index.js)': "import './callbacks/index.js';",

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
 import { ValidationError, formatIssues } from '../../src/errors.js';
 import { parseOrThrow, toValidationIssues } from '../../src/internal/issues.js';

@@ -525,31 +525,41 @@ describe.each([
   });
 });
 
-// The oldest zod the peer range admits (`zod-oldest` in ./package.json, loaded in zod's place by
-// fixtures/zod-oldest.mjs): the same scenario, and the same record of the adversarial corpus, as
-// Node 20 with the root install's zod. zod 4.1 to 4.4 report some issues in other shapes.
-const oldestZodManifest = join(runtimesDir, 'node_modules/zod-oldest/package.json');
-const oldestZod = existsSync(oldestZodManifest)
-  ? (JSON.parse(readFileSync(oldestZodManifest, 'utf8')) as { version: string }).version
-  : undefined;
-describe('the built package on the oldest zod its peer range admits', () => {
-  it.skipIf(oldestZod === undefined)(
-    `runs as ESM on node ${process.versions.node} with zod ${oldestZod ?? '(not installed: ' + (install.ok ? 'zod-oldest missing' : install.reason) + ')'}`,
+// The oldest zod of each major the peer range admits, each installed under its own name by
+// ./package.json and loaded in zod's place by fixtures/<name>.mjs: zod 4.1.0 (`zod-oldest`), and
+// zod 3.25.76 (`zod-oldest-3`), whose `zod/v4/mini` is zod 4.0's code (it reports 4.0.0), what a
+// shop still on zod 3 runs the SDK on. The same scenario, and the same record of the adversarial
+// corpus, as Node 20 with the root install's zod. zod 4.1 to 4.4 report some issues in other shapes.
+const installedZod = (name: string): string | undefined => {
+  const manifest = join(runtimesDir, 'node_modules', name, 'package.json');
+  return existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+    : undefined;
+};
+const oldestZod = installedZod('zod-oldest');
+const oldestZod3 = installedZod('zod-oldest-3');
+describe.each([
+  // [installed as, its package version, the version its `zod/v4/mini` reports]
+  ['zod-oldest', oldestZod, oldestZod],
+  ['zod-oldest-3', oldestZod3, oldestZod3 === undefined ? undefined : '4.0.0'],
+])('the built package on the oldest zod its peer range admits (%s)', (name, version, v4Version) => {
+  it.skipIf(version === undefined)(
+    `runs as ESM on node ${process.versions.node} with zod ${version ?? '(not installed: ' + (install.ok ? `${name} missing` : install.reason) + ')'}${v4Version === version ? '' : ` (zod/v4 ${v4Version})`}`,
     async () => {
-      const zodOldest = ['--import', './fixtures/zod-oldest.mjs'];
+      const hook = ['--import', `./fixtures/${name}.mjs`];
       const probe = await run(
         process.execPath,
         [
-          ...zodOldest,
+          ...hook,
           '--input-type=module',
           '-e',
-          "import * as z from 'zod/mini'; console.log(Object.values(z.core.version).join('.'))",
+          "import * as z from 'zod/v4/mini'; console.log(Object.values(z.core.version).join('.'))",
         ],
         { cwd: runtimesDir, timeoutMs: 20_000 },
       );
-      expect(probe.stdout.trim(), describeRun('the zod-oldest probe', probe)).toBe(oldestZod);
-      const { runId, result } = await runEntry('node-zod-oldest', process.execPath, [
-        ...zodOldest,
+      expect(probe.stdout.trim(), describeRun(`the ${name} probe`, probe)).toBe(v4Version);
+      const { runId, result } = await runEntry(`node-${name}`, process.execPath, [
+        ...hook,
         'fixtures/entry.mjs',
       ]);
       expectScenario(runId, result);
