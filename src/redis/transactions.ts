@@ -119,10 +119,12 @@ return 1
 `;
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
-// TTL ms for a finished record, channel, createdAt. A record made pending again (an expired one
-// re-initiated) goes back into the pending index at its new createdAt.
+// TTL ms for a finished record, channel, createdAt, and the JSON of the record the write replaces
+// ('' for any record in state `from`). A record made pending again (an expired one re-initiated)
+// goes back into the pending index at its new createdAt.
 const updateScript = `${checks}
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
+if ARGV[8] ~= '' and redis.call('HGET', KEYS[1], 'record') ~= ARGV[8] then return 0 end
 if ARGV[3] == 'pending' then
   if not finite(ARGV[7]) then return redis.error_reply('createdAt: expected a finite number of ms, got ' .. ARGV[7]) end
 else
@@ -298,7 +300,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
       return reply === null || reply === undefined ? undefined : parse(reply);
     },
 
-    async update(record, from) {
+    async update(record, from, previous) {
       const reply = await run(
         updateScript,
         2,
@@ -311,6 +313,9 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         finishedTtlMs,
         channel,
         record.createdAt,
+        // The stored text is JSON.stringify's, and `previous` was parsed from it: the same text
+        // again unless another write replaced it.
+        previous === undefined ? '' : JSON.stringify(previous),
       );
       // 0: the stored state was not `from`. Any other reply (from a client wrapper, a proxy) says
       // nothing about the write: an error, never read as a refusal to retry.

@@ -102,6 +102,17 @@ export interface TransactionRecord {
   readonly late?: boolean | undefined;
   /** Present once settled. */
   readonly outcome?: TransactionOutcome | undefined;
+  /**
+   * While it is failed: the other payments of the reference whose failure came after the recorded
+   * one's, by the ids that tell payments apart (the last 16). A success of one of them is the same
+   * payment contradicting itself: refused as `conflicting_outcome`, as the recorded payment's is.
+   */
+  readonly failedPayments?: readonly Pick<TransactionOutcome, 'transactionId' | 'paymentId'>[] | undefined;
+  /**
+   * True once more failed payments came than `failedPayments` keeps: a success of a payment not in
+   * it may be one forgotten, and is refused as `conflicting_outcome` too (reconcile it by hand).
+   */
+  readonly failedPaymentsDropped?: boolean | undefined;
 }
 
 /**
@@ -149,9 +160,13 @@ export interface TransactionStore {
    * Atomically replaces the stored record of `record.reference` with `record` if, and only if, its
    * stored state is still `from`; resolves with whether it did. Two concurrent updates from one
    * state never both succeed. An `expired` record may become `pending` again, with a new
-   * `createdAt`: `listPending` lists it from then on.
+   * `createdAt`: `listPending` lists it from then on. When `previous` is given (the record `get`
+   * answered), only if the stored record is still that one, unchanged: the tracker passes it when
+   * it rewrites a failed record, whose state alone does not show that another payment's failure
+   * was written meanwhile (compare the stored JSON text with `JSON.stringify(previous)`). A store
+   * that ignores it may, of two such writes at the same moment, keep one failure only.
    */
-  update(record: TransactionRecord, from: TransactionState): Promise<boolean>;
+  update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**
    * Pending records of `kind` created before `createdBefore` (ms since the epoch), oldest first, at
    * most `limit` (a whole number from 1; the stores here refuse anything else with a `TypeError`).
@@ -208,6 +223,7 @@ export interface MemoryTransactionStore extends TransactionStore {
 // A record's footprint: its strings at two bytes a character plus the object, Map entries and
 // numbers around them. An estimate that only has to grow with what is stored.
 const RECORD_OVERHEAD = 320;
+const FAILED_PAYMENT_OVERHEAD = 64;
 const recordBytes = (record: TransactionRecord): number => {
   let chars = record.reference.length * 2 + record.amount.length + (record.currency?.length ?? 0);
   const o = record.outcome;
@@ -215,7 +231,10 @@ const recordBytes = (record: TransactionRecord): number => {
     chars += (o.eventType?.length ?? 0) + (o.transactionId?.length ?? 0);
     chars += (o.amount?.length ?? 0) + (o.currency?.length ?? 0) + (o.message?.length ?? 0);
   }
-  return RECORD_OVERHEAD + chars * 2;
+  const failed = record.failedPayments ?? [];
+  for (const payment of failed)
+    chars += (payment.transactionId?.length ?? 0) + (payment.paymentId?.length ?? 0);
+  return RECORD_OVERHEAD + failed.length * FAILED_PAYMENT_OVERHEAD + chars * 2;
 };
 
 interface Slot {
@@ -323,11 +342,13 @@ export function createMemoryTransactionStore(
         return record;
       }),
     get: (reference) => promised(() => slots.get(reference)?.record),
-    update: (record, from) =>
+    update: (record, from, previous) =>
       promised(() => {
         const { reference } = record;
         const slot = slots.get(reference);
         if (slot === undefined || slot.record.state !== from) return false;
+        // `get` hands out the stored object itself: another write since replaced it.
+        if (previous !== undefined && slot.record !== previous) return false;
         const size = recordBytes(record);
         const wasFinished = finished.has(reference);
         // A settled record is larger than the pending one it replaces. The room comes from other

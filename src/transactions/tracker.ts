@@ -410,6 +410,16 @@ const storeRefusal = (reference: string, value: unknown, call: string): Payments
   if (typeof record.createdAt !== 'number' || !Number.isFinite(record.createdAt)) {
     return refuse('a record whose createdAt is not a finite number');
   }
+  // What tells a payment's contradicting success from a new payment: never guessed past.
+  if (
+    record.failedPayments !== undefined &&
+    !(
+      Array.isArray(record.failedPayments) &&
+      record.failedPayments.every((ids) => typeof ids === 'object' && ids !== null)
+    )
+  ) {
+    return refuse('a record whose failedPayments is not a list of objects');
+  }
   return undefined;
 };
 
@@ -425,6 +435,24 @@ const anotherPayment = (recorded: TransactionOutcome | undefined, given: Transac
       : 'paymentId';
   return recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field];
 };
+
+/**
+ * Whether `given` is one of the other payments that failed on a failed record, compared as
+ * {@link anotherPayment} compares: one it cannot tell apart counts as the same payment.
+ */
+const failedBefore = (record: TransactionRecord, given: TransactionOutcome): boolean =>
+  (record.failedPayments ?? []).some((payment) => !anotherPayment(payment, given));
+
+/** The ids of `outcome` that tell payments apart, as `failedPayments` keeps them. */
+const paymentIds = (
+  outcome: TransactionOutcome,
+): NonNullable<TransactionRecord['failedPayments']>[number] => ({
+  ...(outcome.transactionId === undefined ? {} : { transactionId: outcome.transactionId }),
+  ...(outcome.paymentId === undefined ? {} : { paymentId: outcome.paymentId }),
+});
+
+/** How many other failed payments a failed record remembers (`failedPayments`). */
+const MAX_FAILED_PAYMENTS = 16;
 
 /** {@link storeRefusal}'s record, or its error thrown. */
 const storedRecord = (reference: string, value: unknown, call: string): TransactionRecord => {
@@ -595,16 +623,40 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         ) {
           throw new TransactionConflictError('currency_mismatch', current, state);
         }
-        // A payment that succeeded after another payment of the reference failed (a second tab, Pay
-        // pressed again) settles it anew: the customer has paid. Any other payment of a settled
-        // reference changes nothing, whatever it reports; the same payment reporting the other
-        // outcome is a conflict.
-        const paidAfterFailure =
-          current.state === 'failed' && state === 'succeeded' && anotherPayment(current.outcome, outcome);
-        if ((current.state === 'succeeded' || current.state === 'failed') && !paidAfterFailure) {
-          if (anotherPayment(current.outcome, outcome)) return { result: 'another_payment', record: current };
+        // A settled reference, in one table:
+        // - the recorded payment again: its outcome again is a duplicate, the other a conflict;
+        // - another payment of a succeeded one: changes nothing, whatever it reports;
+        // - another payment of a failed one that failed: remembered (failedPayments), nothing else;
+        // - another payment of a failed one that paid (a second tab, Pay pressed again): settles it
+        //   anew, the customer has paid — unless that payment had failed (the same payment
+        //   contradicting itself), or may have, once failedPayments dropped some: a conflict.
+        const another =
+          (current.state === 'succeeded' || current.state === 'failed') &&
+          anotherPayment(current.outcome, outcome);
+        if (current.state === 'succeeded' || (current.state === 'failed' && !another)) {
+          if (another) return { result: 'another_payment', record: current };
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
+        }
+        if (another) {
+          const seen = failedBefore(current, outcome);
+          if (state === 'succeeded' && (seen || current.failedPaymentsDropped === true)) {
+            throw new TransactionConflictError('conflicting_outcome', current, state);
+          }
+          if (state === 'failed') {
+            if (seen) return { result: 'another_payment', record: current };
+            const failed = [...(current.failedPayments ?? []), paymentIds(outcome)];
+            const next: TransactionRecord = {
+              ...current,
+              updatedAt: now(),
+              failedPayments: failed.slice(-MAX_FAILED_PAYMENTS),
+              ...(failed.length > MAX_FAILED_PAYMENTS ? { failedPaymentsDropped: true } : {}),
+            };
+            if (await store.update(next, 'failed', current)) {
+              return { result: 'another_payment', record: next };
+            }
+            continue;
+          }
         }
         // Late when the merchant had given up on it before: expired now, or expired before a late
         // failure that another payment now follows with a success.
@@ -618,7 +670,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           outcome,
           ...(late ? { late: true } : {}),
         };
-        if (await store.update(next, current.state)) {
+        // From failed, only if no other payment's failure was written since it was read.
+        if (await store.update(next, current.state, another ? current : undefined)) {
           notify(next);
           return { result: late ? 'late' : 'settled', record: next };
         }
