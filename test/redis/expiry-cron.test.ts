@@ -7,8 +7,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
 import { createRedisTransactionStore, type RedisScriptClient } from '../../src/redis/index.js';
-import { createTransactionTracker, type TransactionTracker } from '../../src/transactions/index.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import {
+  createTransactionTracker,
+  type TransactionStore,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
 type ExpireStale = (
@@ -129,5 +135,81 @@ describe("the docs' expireStale cron on the Redis store, Redis pausing during th
     await expireStale(tracker, cancelOrder);
     await expireStale(tracker, cancelOrder);
     expect(cancelled).toEqual(['ORD-CRON-OPEN']);
+  });
+});
+
+describe("the docs' expireStale cron, a transaction it must try again changing meanwhile", () => {
+  const secret = 'whsec_expiry_cron_0123456789';
+  // A store whose first expiry is applied and then rejects (Redis answered, the reply was lost).
+  const losingFirstExpiry = (prefix: string): TransactionStore => {
+    const store = createRedisTransactionStore({ client, prefix });
+    let losses = 1;
+    return {
+      ...store,
+      update: async (record, from, previous) => {
+        const written = await store.update(record, from, previous);
+        if (record.state === 'expired' && losses-- > 0) throw new Error('the reply was lost');
+        return written;
+      },
+    };
+  };
+  const cron = async (prefix: string, reference: string) => {
+    const expireStale = await documentedCron();
+    const store = losingFirstExpiry(prefix);
+    await createTransactionTracker({ store, now: () => Date.now() - 3_600_000 }).begin({
+      reference,
+      kind: 'mobile_money',
+      amount: '1500',
+      currency: 'KES',
+    });
+    const tracker = createTransactionTracker({ store });
+    const cancelled: string[] = [];
+    const run = () => expireStale(tracker, async (ref) => void cancelled.push(ref));
+    await expect(run()).rejects.toThrow(AggregateError);
+    expect(cancelled).toEqual([]);
+    expect((await tracker.get(reference))?.state).toBe('expired');
+    return { tracker, cancelled, run };
+  };
+
+  it('never cancels the order of a transaction the customer initiated again (pending again) before the next run', async () => {
+    const { tracker, cancelled, run } = await cron('cron-reopened:', 'ORD-CRON-AGAIN');
+    const sandbox = await startSandbox({ callbackDelayMs: 60_000, log: false });
+    try {
+      const client = new PaymentsClient({ baseUrl: sandbox.url, transactions: { tracker, secret } });
+      await client.initiateMobileMoneyPayment({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'ORD-CRON-AGAIN',
+          callback_url: 'https://shop.example/webhooks/payments',
+        },
+      });
+      expect((await tracker.get('ORD-CRON-AGAIN'))?.state).toBe('pending');
+
+      await run();
+      await run();
+      expect(cancelled).toEqual([]);
+      expect((await tracker.get('ORD-CRON-AGAIN'))?.state).toBe('pending');
+    } finally {
+      await sandbox.close();
+    }
+  }, 20_000);
+
+  it('stops trying a transaction whose record is no longer stored, and cancels nothing for it', async () => {
+    const { tracker, cancelled, run } = await cron('cron-dropped:', 'ORD-CRON-GONE');
+    await client.del('cron-dropped:r:ORD-CRON-GONE');
+    expect(await tracker.get('ORD-CRON-GONE')).toBeUndefined();
+    await run();
+    await run();
+    expect(cancelled).toEqual([]);
+  });
+
+  it('cancels the order when the record is still expired, and leaves one its late callback settled', async () => {
+    const { tracker, cancelled, run } = await cron('cron-retried:', 'ORD-CRON-RETRY');
+    await run();
+    expect(cancelled).toEqual(['ORD-CRON-RETRY']);
+    await tracker.settle('ORD-CRON-RETRY', { outcome: 'succeeded' });
+    await run();
+    expect(cancelled).toEqual(['ORD-CRON-RETRY']);
   });
 });
