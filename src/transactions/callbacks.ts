@@ -1,9 +1,10 @@
 /**
  * What `createCallbackHandler({ tracker })` does with the tracker, in one place: find the
- * transaction a callback is about (refusing one never recorded), and settle it exactly once
- * (refusing a second, different outcome). The handler calls these functions and answers with the
- * status and reason they give; it finds them on the tracker ({@link callbackSettlement}), so the
- * webhook route ships them only to merchants who use a tracker.
+ * transaction a callback is about (refusing one never recorded), and settle it once (refusing the
+ * same payment's other outcome; a failed one is settled anew by another payment that paid). The
+ * handler calls these functions and answers with the status and reason they give; it finds them
+ * on the tracker ({@link callbackSettlement}), so the webhook route ships them only to merchants
+ * who use a tracker.
  *
  * @module
  */
@@ -121,9 +122,11 @@ const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
  * Settles the transaction with the event's outcome: `'settled'` (also a payment that succeeded
  * after another payment of the reference failed), `'late'` (it had been expired), `'duplicate'`
  * (already settled with this outcome by this payment: a redelivery) or `'another_payment'` (by
- * another payment of the reference, whatever its outcome: its payment id is not the one recorded). The same payment's other outcome is refused with 409, a
- * kind, amount or currency that is not the recorded one as the handler's own checks refuse it
- * (409 `transaction_kind_mismatch`, 422 `amount_mismatch` / `currency_mismatch`); none is applied.
+ * another payment of the reference, whatever its outcome: its payment id is not the one
+ * recorded). The same payment's other outcome is refused with 409 — also that of another payment
+ * whose failure a failed record remembers — a kind, amount or currency that is not the recorded
+ * one as the handler's own checks refuse it (409 `transaction_kind_mismatch`, 422
+ * `amount_mismatch` / `currency_mismatch`); none is applied.
  */
 export async function settleCallbackTransaction(
   tracker: TransactionTracker,

@@ -1,6 +1,7 @@
 // hosted-payments/transactions — the merchant's pending transactions: recorded at initiation,
-// settled exactly once by the callback, awaited with waitFor, expired when the callback never
-// comes. In memory by default; hosted-payments/redis has the store for several instances.
+// settled once by the callback (a failed one anew by another payment that paid), awaited with
+// waitFor, expired when the callback never comes. In memory by default; hosted-payments/redis has
+// the store for several instances.
 export { createTransactionTracker } from './tracker.js';
 export type {
   TransactionTracker,

@@ -34,7 +34,8 @@ export const transactionKinds = ['card', 'mobile_money', 'checkout', 'payout'] a
 
 /**
  * Where a transaction is: `pending` until its callback settles it as `succeeded` or `failed`
- * (exactly once); `expired` when the merchant gave up waiting or the service refused the
+ * (once; but `failed` is not final: a success of another payment of the reference settles it anew
+ * as `succeeded`); `expired` when the merchant gave up waiting or the service refused the
  * initiation (a later genuine callback still settles it, marked `late`; a new initiation under the
  * reference by the client's `transactions` option makes it `pending` again).
  *
@@ -75,12 +76,16 @@ export interface TransactionOutcome {
 
 /**
  * One transaction as the store holds it: plain JSON (times are ms since the epoch), never
- * mutated — every transition writes a new record.
+ * mutated — every transition writes a new record. `succeeded` and `expired` stay until a callback
+ * (expired) or nothing changes them; `failed` does not: another payment of the reference that
+ * paid settles it anew as `succeeded`, so a record read as `failed` says what was true then.
  *
  * @example
  * ```ts
  * const record: TransactionRecord = await tracker.waitFor('ORD-1', { timeout: 120_000 });
  * if (record.state === 'succeeded') fulfil(record.reference);
+ * // 'failed' may still become 'succeeded' (a second tab may pay): keep the order open
+ * else if (record.state === 'failed') notify(record.reference);
  * ```
  */
 export interface TransactionRecord {

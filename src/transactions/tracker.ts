@@ -1,7 +1,7 @@
 /**
  * `createTransactionTracker`: the merchant's pending transactions — recorded when a payment or
- * payout is initiated, settled exactly once by its callback, awaited, and expired when the
- * callback never comes.
+ * payout is initiated, settled by its callback (once; a failed one again as succeeded when another
+ * payment of it pays), awaited, and expired when the callback never comes.
  *
  * @module
  */
@@ -193,16 +193,20 @@ export interface TransactionTracker {
   /** The stored record, or `undefined`. */
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
-   * Settles a transaction exactly once (from pending, or from expired as `'late'`), but for a
-   * failed one that another payment then paid: that success settles it anew (`'settled'`, the
-   * record succeeded with that payment's ids). Any other settlement whose `transactionId` (or,
-   * where either has none, `paymentId`) is not the recorded one is `'another_payment'`, whatever
-   * its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a different one
-   * throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes nothing. An `eventType` of another kind, an
-   * `amount` or `currency` that is not the recorded one: `TransactionConflictError` (`reason:
-   * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome,
-   * event type or field it does not know, a field that is not a string: `ValidationError` naming
-   * it. Unknown reference: `UnknownTransactionError`.
+   * Settles a transaction: from pending, or from expired as `'late'`, once. A failed one is not
+   * final: a success of another payment of the reference (another `transactionId`, or where either
+   * has none another `paymentId`: a second tab, Pay pressed again) settles it anew as succeeded
+   * with that payment's ids (`'settled'`, or `'late'` when it had been expired). Another payment's
+   * failure on a failed one is remembered in `failedPayments` (the last 16), and that payment's
+   * success later is refused as `conflicting_outcome`, as is, once more than 16 failed, a success
+   * of a payment not listed. Any other settlement of another payment is `'another_payment'`,
+   * whatever its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a
+   * different one throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes
+   * nothing. An `eventType` of another kind, an `amount` or `currency` that is not the recorded
+   * one: `TransactionConflictError` (`reason: 'kind_mismatch'`, `'amount_mismatch'`,
+   * `'currency_mismatch'`), nothing written. An outcome, event type or field it does not know, a
+   * field that is not a string: `ValidationError` naming it. Unknown reference:
+   * `UnknownTransactionError`.
    */
   settle(reference: string, input: SettleInput): Promise<SettleResult>;
   /**
@@ -213,7 +217,9 @@ export interface TransactionTracker {
    * tried again at the next poll until then) — with the signal's reason when aborted, with
    * `UnknownTransactionError` for a reference never recorded, or, at the timeout, whose record the
    * last read no longer found (a store that lost its data): no callback can settle it then. A read
-   * that misses it before then (a lagging replica) does not end the wait.
+   * that misses it before then (a lagging replica) does not end the wait. `failed` is what was
+   * true when it resolved, not final: another payment of the reference may still settle it as
+   * succeeded (see `settle`), so read the record again (`get`) before acting on a failure for good.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
   /** Pending transactions older than their limit (or `olderThan`), oldest first. */
@@ -475,8 +481,8 @@ const abortReason = (signal: AbortSignal): Error =>
 /**
  * Creates a pending-transaction tracker over a store (in memory by default; pass the Redis store
  * from `hosted-payments/redis` when several processes share the work). Hand it to
- * `createCallbackHandler({ tracker })` and every genuine callback settles its transaction exactly
- * once, wherever `waitFor` is waiting.
+ * `createCallbackHandler({ tracker })` and every genuine callback settles its transaction once,
+ * wherever `waitFor` is waiting (a failed one again as succeeded when another payment of it pays).
  *
  * @example
  * ```ts
