@@ -65,11 +65,17 @@ export class SqlTransactionStore implements TransactionStore {
     return row;
   }
 
-  async update(record: TransactionRecord, from: TransactionState): Promise<boolean> {
+  async update(
+    record: TransactionRecord,
+    from: TransactionState,
+    previous?: TransactionRecord,
+  ): Promise<boolean> {
     // created_at too: an expired transaction re-initiated is pending again from a new createdAt.
+    // With `previous`, only while the stored record is still the one the tracker read.
+    const before = previous === undefined ? null : JSON.stringify(previous);
     this.db.run(
-      'UPDATE transactions SET state = ?, created_at = ?, record = ? WHERE reference = ? AND state = ?',
-      [record.state, record.createdAt, JSON.stringify(record), record.reference, from],
+      'UPDATE transactions SET state = ?, created_at = ?, record = ? WHERE reference = ? AND state = ? AND (? IS NULL OR record = ?)',
+      [record.state, record.createdAt, JSON.stringify(record), record.reference, from, before, before],
     );
     return this.db.getRowsModified() === 1;
   }

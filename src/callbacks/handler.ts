@@ -74,14 +74,16 @@ export interface CallbackContext<Reference extends string | undefined = string |
   readonly transaction?: TransactionRecord | undefined;
   /**
    * With `tracker`: `'settled'` (also for a payment that succeeded after another payment of the
-   * reference failed: the order is paid); `'late'` when the transaction had been expired; `'duplicate'` when
+   * reference failed: the order is paid); `'late'` when the transaction had been expired (also
+   * before such a failure); `'duplicate'` when
    * it was already settled with this outcome by an earlier delivery of this payment whose
    * processing may not have finished (its `onEvent` threw, its process died, the store's reply was
    * lost) — so process it idempotently rather than skip it; `'another_payment'` when it was settled
    * by another payment of the reference (another payment id or checkout session: the customer paid
    * twice) and this one paid — nothing changed;
    * refund it, once per `dedupeKey`. Another payment's failure moves no money: it is answered 200
-   * and `onEvent` is not called.
+   * and `onEvent` is not called; a later success of that same payment is a 409
+   * `conflicting_outcome`, never the order's payment.
    */
   readonly settlement?: SettleResult['result'] | undefined;
 }

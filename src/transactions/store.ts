@@ -138,9 +138,10 @@ export interface TransactionRecord {
  *     const row = await db.get('SELECT record FROM tx WHERE reference = ?', [reference]);
  *     return row && JSON.parse(row.record);
  *   },
- *   async update(record, from) {
- *     const { changes } = await db.run('UPDATE tx SET state = ?, record = ? WHERE reference = ? AND state = ?',
- *       [record.state, JSON.stringify(record), record.reference, from]);
+ *   async update(record, from, previous) {
+ *     const before = previous === undefined ? null : JSON.stringify(previous);
+ *     const { changes } = await db.run('UPDATE tx SET state = ?, record = ? WHERE reference = ? AND state = ? AND (? IS NULL OR record = ?)',
+ *       [record.state, JSON.stringify(record), record.reference, from, before, before]);
  *     return changes === 1;
  *   },
  *   async listPending({ kind, createdBefore, limit }) {
