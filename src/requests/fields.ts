@@ -172,11 +172,18 @@ export const nonEmptyStringWire = z.string().check(
 const cardNumberRule = 'expected 16 digits that pass the Luhn check';
 
 /**
+ * `z.int()`, typed as the number schema it is: the declarations must not name its own type
+ * (`ZodMiniInt`), which neither floor of the zod peer range exports (zod 4.1, and the zod 4 that
+ * zod 3.25 ships).
+ */
+export const int = (params?: Parameters<typeof z.int>[0]): z.ZodMiniType<number, number> => z.int(params);
+
+/**
  * card_number on the wire: a JSON integer. Builders hold it as a digit string, which
  * the client's serialiser writes as a bare integer; a parser that has read the JSON may give a
  * safe integer or (via `parseJsonExact`) an exact digit string — both are accepted.
  */
-export const cardNumberWire = z.union([z.string(), z.int()], { error: expecting(cardNumberRule) }).check(
+export const cardNumberWire = z.union([z.string(), int()], { error: expecting(cardNumberRule) }).check(
   z.refine((value) => isValidCardNumber(String(value)) && !/\s|-/.test(String(value)), {
     error: cardNumberRule,
   }),
@@ -187,7 +194,7 @@ export const cardNumberWire = z.union([z.string(), z.int()], { error: expecting(
  * ("required (…)" when the key is missing).
  */
 export const intWire = (error: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.int({ error: expecting(error) }).check(z.refine((value) => value >= min && value <= max, { error }));
+  int({ error: expecting(error) }).check(z.refine((value) => value >= min && value <= max, { error }));
 
 /** An integer in [min, max] or a digit string matching `pattern`, with one message for both. */
 const intOrDigits = (min: number, max: number, pattern: RegExp, error: string) =>

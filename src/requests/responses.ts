@@ -2,7 +2,7 @@
 // documented keys must have the documented types, and a message the documented text: a 200 with
 // another message is not a reply the service describes as "initiated".
 import * as z from 'zod/v4/mini';
-import { expecting, httpUrlWire } from './fields.js';
+import { expecting, httpUrlWire, int } from './fields.js';
 
 /** `message` of a reply: exactly the documented text (`pattern` matches it). */
 const initiatedMessage = (pattern: RegExp, text: string) =>
@@ -74,7 +74,7 @@ export type MobileMoneyPaymentResponse = z.output<typeof mobileMoneyPaymentRespo
 export const checkoutSessionResponseSchema = z.looseObject({
   checkout_link: httpUrlWire,
   status: z.boolean(),
-  order_id: z.union([z.string(), z.pipe(z.int(), z.transform(String))], {
+  order_id: z.union([z.string(), z.pipe(int(), z.transform(String))], {
     error: expecting('expected the order_id sent'),
   }),
 });

@@ -11,6 +11,7 @@ import {
   emailWire,
   httpUrlInput,
   httpUrlWire,
+  int,
   intWire,
   integerIdInput,
   nonEmptyStringWire,
@@ -75,7 +76,7 @@ export const cardProductInput = z.strictObject({
 });
 
 export const cardProductWire = z.strictObject({
-  product_id: z.optional(z.int()),
+  product_id: z.optional(int()),
   product_name: nonEmptyStringWire,
   quantity: intWire('expected a whole number of at least 1', 1),
   unit_price: z
@@ -84,7 +85,7 @@ export const cardProductWire = z.strictObject({
 });
 
 export const mobileMoneyProductWire = z.strictObject({
-  product_id: z.optional(z.int()),
+  product_id: z.optional(int()),
   product_name: nonEmptyStringWire,
   quantity: wholeNumberStringWire(1),
   unit_price: z.string().check(
