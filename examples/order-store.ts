@@ -8,7 +8,7 @@
 // any machine (no native build, no download at install time), which better-sqlite3 cannot
 // promise (it compiles from source with node-gyp when no prebuilt binary can be fetched, and
 // its install script must be allowed). The SQL is the same for better-sqlite3 or node:sqlite
-// (Node 22+), and close to it for Postgres or MySQL; only `openDatabase` changes. Set
+// (Node 22+), and close to it for Postgres (which needs `CAST(? AS text) IS NULL`) or MySQL. Set
 // ORDERS_DB=orders.sqlite to keep the file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

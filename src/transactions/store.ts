@@ -108,9 +108,10 @@ export interface TransactionRecord {
   /** Present once settled. */
   readonly outcome?: TransactionOutcome | undefined;
   /**
-   * While it is failed: the other payments of the reference whose failure came after the recorded
-   * one's, by the ids that tell payments apart (the last 16). A success of one of them is the same
-   * payment contradicting itself: refused as `conflicting_outcome`, as the recorded payment's is.
+   * The other payments of the reference whose failure came while it was failed, by the ids that
+   * tell payments apart (the last 16; kept when another payment then settles it as succeeded). A
+   * success of one of them is the same payment contradicting itself: refused as
+   * `conflicting_outcome`, as the recorded payment's is.
    */
   readonly failedPayments?: readonly Pick<TransactionOutcome, 'transactionId' | 'paymentId'>[] | undefined;
   /**
@@ -169,8 +170,10 @@ export interface TransactionStore {
    * `createdAt`: `listPending` lists it from then on. When `previous` is given (the record `get`
    * answered), only if the stored record is still that one, unchanged: the tracker passes it when
    * it rewrites a failed record, whose state alone does not show that another payment's failure
-   * was written meanwhile (compare the stored JSON text with `JSON.stringify(previous)`). A store
-   * that ignores it may, of two such writes at the same moment, keep one failure only.
+   * was written meanwhile (compare the stored JSON text with `JSON.stringify(previous)`, which
+   * needs the record kept as `JSON.stringify(record)` wrote it, byte for byte). A store that ignores
+   * it may, of two such writes at the same moment, keep one failure only, or apply a payment's
+   * success together with its own failure.
    */
   update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**

@@ -552,7 +552,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
   const readFor = (reference: string, attempt: number): Promise<TransactionRecord> => {
     if (attempt > MAX_WRITES) {
       throw new PaymentsError(
-        `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row; it must apply a write when the stored state is \`from\``,
+        `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row; it must apply a write when the stored state is \`from\` and, when given, the stored record is \`previous\` (its JSON text as written)`,
       );
     }
     return mustGet(reference);
