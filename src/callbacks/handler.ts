@@ -536,8 +536,8 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
     );
   }
   list.forEach((item, index) => {
+    const which = list.length === 1 ? 'secret' : `secret[${index}]`;
     if (typeof item !== 'string' || item.length < MIN_SECRET_LENGTH || isBlankSecret(item)) {
-      const which = list.length === 1 ? 'secret' : `secret[${index}]`;
       const what =
         item === undefined
           ? 'is missing'
@@ -552,10 +552,7 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
         `createCallbackHandler: ${which} ${what}; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
       );
     }
-    if (isPaddedSecret(item)) {
-      const which = list.length === 1 ? 'secret' : `secret[${index}]`;
-      throw new TypeError(`createCallbackHandler: ${which} ${PADDED_SECRET}`);
-    }
+    if (isPaddedSecret(item)) throw new TypeError(`createCallbackHandler: ${which} ${PADDED_SECRET}`);
   });
   return list as readonly string[];
 }
