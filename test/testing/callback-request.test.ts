@@ -188,10 +188,19 @@ describe('createCallbackRequest builds only what the service could send', () => 
     async (bad) => {
       const error = await refusal(() => createCallbackRequest('payout.failed', { secret: bad }));
       expect(error).toBeInstanceOf(TypeError);
-      expect(error.message).toMatch(/^createCallbackRequest: secret: /);
+      expect(error.message).toMatch(/^createCallbackRequest: secret /);
       expect(error.message).toContain('16 characters');
     },
   );
+
+  it.each([
+    ['padded', `${secret}\n`, 'has white space at its start or end'],
+    ['blank', ' '.repeat(20), 'is blank'],
+  ])('refuses a %s secret in its own name, as the handler would', async (_, bad, what) => {
+    const error = await refusal(() => createCallbackRequest('payout.failed', { secret: bad }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(new RegExp(`^createCallbackRequest: secret ${what}`));
+  });
 
   it.each([
     ['an array', []],
