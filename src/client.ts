@@ -12,7 +12,7 @@ import {
   isHeadersInit,
   milliseconds,
 } from './http.js';
-import { isBlankSecret, isPaddedSecret, MIN_SECRET_LENGTH, PADDED_SECRET } from './callbacks/signing.js';
+import { secretProblem } from './callbacks/signing.js';
 import { endpointPaths } from './internal/endpoints.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import {
@@ -260,19 +260,11 @@ const clientOptionsSchema = z.strictObject({
           invalidOption('expected a transaction tracker from createTransactionTracker()'),
         ),
         secret: z.string(invalidOption('expected the callback secret as a string')).check(
-          rule(
-            (value: string) => value.length >= MIN_SECRET_LENGTH,
-            'expected at least 16 characters (the secret createCallbackHandler verifies with)',
-          ),
-          rule(
-            (value: string) => value.length < MIN_SECRET_LENGTH || !isBlankSecret(value),
-            'expected a secret, got a blank one (only white space)',
-          ),
-          rule(
-            (value: string) =>
-              value.length < MIN_SECRET_LENGTH || isBlankSecret(value) || !isPaddedSecret(value),
-            `expected a secret without white space at its start or end; it ${PADDED_SECRET}`,
-          ),
+          z.refine((value) => secretProblem(value) === undefined, {
+            error: (issue) =>
+              `expected the secret createCallbackHandler verifies with; it ${secretProblem(issue.input)}`,
+            params: { code: 'invalid_option' },
+          }),
         ),
       },
       invalidOption('expected { tracker, secret }'),

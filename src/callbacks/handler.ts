@@ -26,15 +26,7 @@ import {
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
-import {
-  isBlankSecret,
-  isPaddedSecret,
-  MIN_SECRET_LENGTH,
-  ORIGIN_RULE,
-  originOf,
-  PADDED_SECRET,
-  verifySignedUrl,
-} from './signing.js';
+import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, secretProblem, verifySignedUrl } from './signing.js';
 import { contradictionPolicy } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
@@ -536,23 +528,10 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
     );
   }
   list.forEach((item, index) => {
+    const problem = secretProblem(item);
+    if (problem === undefined) return;
     const which = list.length === 1 ? 'secret' : `secret[${index}]`;
-    if (typeof item !== 'string' || item.length < MIN_SECRET_LENGTH || isBlankSecret(item)) {
-      const what =
-        item === undefined
-          ? 'is missing'
-          : typeof item !== 'string'
-            ? 'is not a string'
-            : item === ''
-              ? 'is empty'
-              : item.length < MIN_SECRET_LENGTH
-                ? 'is too short'
-                : 'is blank (only white space: a misread environment variable?)';
-      throw new TypeError(
-        `createCallbackHandler: ${which} ${what}; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
-      );
-    }
-    if (isPaddedSecret(item)) throw new TypeError(`createCallbackHandler: ${which} ${PADDED_SECRET}`);
+    throw new TypeError(`createCallbackHandler: ${which} ${problem}. ${SECRET_HELP}`);
   });
   return list as readonly string[];
 }

@@ -103,21 +103,28 @@ const SCHEME = 'hosted-payments/v1';
 /** The shortest secret a callback URL is signed or verified with. */
 export const MIN_SECRET_LENGTH = 16;
 
-/**
- * True for a secret made only of blanks (Unicode white space): a misread environment variable
- * (a padded `.env` line), never a key — sixteen spaces are long enough, and anyone can guess them.
- */
-export const isBlankSecret = (secret: string): boolean => secret.trim() === '';
+/** What a secret too short to sign with lacks, as the end of a refusal. */
+const NEEDS = `it needs at least ${MIN_SECRET_LENGTH} characters`;
 
 /**
- * True for a secret with white space at its start or end: a trailing newline from a secret file
- * or `echo`, a padded `.env` line. A side that reads it trimmed signs with another key.
+ * What is wrong with a webhook secret, as a phrase that follows its name (`secret is too short; …`),
+ * or undefined for one that signs and verifies. A blank secret (only Unicode white space) is a
+ * misread environment variable, never a key: sixteen spaces are long enough, and anyone can guess
+ * them. A padded one (a trailing newline from a secret file or `echo`) signs with another key than a
+ * side that reads it trimmed. The phrase never quotes the secret.
  */
-export const isPaddedSecret = (secret: string): boolean => secret.trim() !== secret;
-
-/** What to say of a secret {@link isPaddedSecret} refuses. */
-export const PADDED_SECRET =
-  'has white space at its start or end (a trailing newline from a secret file or echo?); trim it where it is read';
+export function secretProblem(secret: unknown): string | undefined {
+  if (secret === undefined) return `is missing; ${NEEDS}`;
+  if (typeof secret !== 'string') return `is not a string; ${NEEDS}`;
+  if (secret === '') return `is empty; ${NEEDS}`;
+  if (secret.length < MIN_SECRET_LENGTH) return `is too short; ${NEEDS}`;
+  const trimmed = secret.trim();
+  if (trimmed === '') return `is blank (only white space: a misread environment variable?); ${NEEDS}`;
+  if (trimmed !== secret) {
+    return 'has white space at its start or end (a trailing newline from a secret file or echo?); trim it where it is read';
+  }
+  return undefined;
+}
 const encoder = new TextEncoder();
 
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
@@ -244,15 +251,11 @@ function verificationSecrets(secret: unknown): string[] {
   for (const [index, entry] of list.entries()) {
     if (entry === undefined || entry === '') continue;
     const field = Array.isArray(secret) ? `secret[${index}]` : 'secret';
-    if (typeof entry !== 'string' || entry.length < MIN_SECRET_LENGTH || isBlankSecret(entry)) {
-      throw new CallbackVerificationError(
-        'weak_secret',
-        `${field} must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank (use a long random value)`,
-      );
+    const problem = secretProblem(entry);
+    if (problem !== undefined) {
+      throw new CallbackVerificationError('weak_secret', `${field} ${problem}`);
     }
-    if (isPaddedSecret(entry))
-      throw new CallbackVerificationError('weak_secret', `${field} ${PADDED_SECRET}`);
-    secrets.push(entry);
+    secrets.push(entry as string);
   }
   if (secrets.length === 0) {
     throw new CallbackVerificationError(
@@ -295,12 +298,8 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
   if (/\p{Cs}/u.test(reference)) {
     throw new TypeError('signCallbackUrl: reference must be well-formed Unicode (it has a lone surrogate)');
   }
-  if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH || isBlankSecret(secret)) {
-    throw new TypeError(
-      `signCallbackUrl: secret must be a string of at least ${MIN_SECRET_LENGTH} characters, not blank`,
-    );
-  }
-  if (isPaddedSecret(secret)) throw new TypeError(`signCallbackUrl: secret ${PADDED_SECRET}`);
+  const problem = secretProblem(secret);
+  if (problem !== undefined) throw new TypeError(`signCallbackUrl: secret ${problem}`);
   parsed.searchParams.delete(callbackSignatureParams.reference);
   parsed.searchParams.delete(callbackSignatureParams.signature);
   const signature = await mac(

@@ -7,13 +7,7 @@
 
 import { Option, type Command } from 'commander';
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
-import {
-  isBlankSecret,
-  isPaddedSecret,
-  MIN_SECRET_LENGTH,
-  PADDED_SECRET,
-  signCallbackUrl,
-} from '../callbacks/signing.js';
+import { secretProblem, signCallbackUrl } from '../callbacks/signing.js';
 import { blockedPortMessage, refusalReason } from '../sandbox/delivery.js';
 import { escapeForLog, urlForLog } from '../sandbox/log.js';
 import {
@@ -108,15 +102,8 @@ function secretOf(io: CliIo, flags: TriggerFlags): { secret?: string; source?: s
       error: `${source} is empty; give your webhook secret, or leave out both --secret and $${SECRET_ENV} to post unsigned`,
     };
   }
-  if (secret.length < MIN_SECRET_LENGTH) {
-    return {
-      error: `${source} must be a secret of at least ${MIN_SECRET_LENGTH} characters, as signCallbackUrl requires`,
-    };
-  }
-  if (isBlankSecret(secret)) {
-    return { error: `${source} is blank (only white space); give your webhook secret` };
-  }
-  if (isPaddedSecret(secret)) return { error: `${source} ${PADDED_SECRET}` };
+  const problem = secretProblem(secret);
+  if (problem !== undefined) return { error: `${source} ${problem}` };
   return { secret, source };
 }
 

@@ -2,7 +2,7 @@ import type * as z from 'zod/v4/mini';
 import type { CallbackEventType } from '../callbacks/events.js';
 import { safeParseCallback } from '../callbacks/parse.js';
 import { callbackSchemas } from '../callbacks/schemas.js';
-import { MIN_SECRET_LENGTH, signCallbackUrl } from '../callbacks/signing.js';
+import { secretProblem, signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { isPlainObject } from '../internal/values.js';
@@ -283,13 +283,9 @@ export async function createCallbackRequest<T extends CallbackEventType>(
     );
   }
   refuseUnknownOptions(WHERE, options, REQUEST_OPTIONS);
-  if (typeof options.secret !== 'string') {
-    throw new TypeError(`${WHERE}: secret is required: the secret your handler verifies with, as a string`);
-  }
-  if (options.secret.length < MIN_SECRET_LENGTH) {
-    throw new TypeError(
-      `${WHERE}: secret: expected at least ${MIN_SECRET_LENGTH} characters, as the handler requires; pass the secret your handler verifies with`,
-    );
+  const problem = secretProblem(options.secret);
+  if (problem !== undefined) {
+    throw new TypeError(`${WHERE}: secret ${problem}; pass the secret your handler verifies with`);
   }
   const target = checkHttpUrl(options.url ?? DEFAULT_URL);
   if (!target.ok) throw new TypeError(`${WHERE}: url: ${target.message}`);
