@@ -75,4 +75,34 @@ describe('what expected returns', () => {
     expect(status).toBe(422);
     expect(errors[0]!.reason).toBe('amount_mismatch');
   });
+
+  // A lookup returning the order row's total, a tuple, or an object keyed after the wire field
+  // (`total`) or misspelt was read as "no expectation": a 1000 payment was paid whatever the
+  // order cost. Only undefined skips the check; anything else that names neither an amount nor a
+  // currency is a bug in the lookup (500, retried once it is fixed).
+  it.each([
+    ['a bare amount string', '999', 'string'],
+    ['a bare amount number', 999, 'number'],
+    ['an array', ['999', 'KES'], 'array'],
+    ["an object keyed like the wire ('total')", { total: '999', currency_code: 'KES' }, 'total'],
+    ["an object with a misspelt key ('Amount')", { Amount: '999' }, 'Amount'],
+    ['an empty object', {}, 'neither'],
+    ['null (a lookup that found no order)', null, 'null'],
+  ])('with %s is 500 handler_failed naming what came back, never paid', async (_label, value, named) => {
+    const { status, body, errors, events } = await deliver(value);
+    expect(events).toEqual([]);
+    expect(status).toBe(500);
+    expect(body).toEqual({ error: 'handler_failed' });
+    expect(errors[0]!.error.message).toMatch(/expected returned/);
+    expect(errors[0]!.error.message).toContain(named);
+    expect(errors[0]!.error.message).not.toContain('999');
+  });
+
+  it('with the whole order row (amount and currency among other fields) checks them', async () => {
+    const row = { id: 7, status: 'pending', amount: '1000', currency: 'KES' };
+    expect((await deliver(row)).status).toBe(200);
+    const { status, errors } = await deliver({ ...row, amount: '999' });
+    expect(status).toBe(422);
+    expect(errors[0]!.reason).toBe('amount_mismatch');
+  });
 });
