@@ -1,0 +1,83 @@
+// The signed reference is checked against every reference the payload names, not only the key its
+// variant documents. A card or mobile-money success documents none, yet the service may echo the
+// merchant's `transaction_reference` on it as it does on the failure; a success naming order B
+// posted to order A's signed URL was paid as A's (SECURITY.md promises a 409). The same for a
+// checkout or payout carrying a second reference key.
+import { describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  signCallbackUrl,
+  type CallbackEventType,
+  type CallbackHandlerError,
+} from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const secret = 'whsec_reference_keys_0123456';
+
+async function deliver(type: CallbackEventType, extra: Record<string, unknown>, signedFor: string) {
+  const paid: string[] = [];
+  const errors: { error: CallbackHandlerError; reason: string }[] = [];
+  const handler = createCallbackHandler({
+    secret,
+    onEvent: (event, { reference }) => void paid.push(`${event.type}:${reference}`),
+    onError: (error, { reason }) => void errors.push({ error, reason }),
+  });
+  const url = await signCallbackUrl('https://shop.example/webhooks/payments', {
+    secret,
+    reference: signedFor,
+  });
+  const body = { ...callbackFixtures[type], ...extra };
+  const response = await handler(
+    new Request(url, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+  return { status: response.status, paid, errors };
+}
+
+const fixtureReference = (type: CallbackEventType): Record<string, unknown> => {
+  const fixture = callbackFixtures[type] as Record<string, unknown>;
+  for (const key of ['transaction_reference', 'order_id', 'reference_id']) {
+    if (typeof fixture[key] === 'string') return { [key]: fixture[key] };
+  }
+  return {};
+};
+
+describe('a payload naming another reference than the signed one, in any reference key', () => {
+  it.each([
+    ['payment.mobile_money.succeeded', 'transaction_reference'],
+    ['payment.card.succeeded', 'transaction_reference'],
+    ['payment.card.succeeded', 'order_id'],
+    ['payment.card.failed', 'transaction reference'],
+    ['checkout.succeeded', 'reference_id'],
+    ['payout.succeeded', 'transaction_reference'],
+    ['payout.succeeded', 'order_id'],
+  ] as const)('%s with %s naming ORDER-B is 409 reference_mismatch, never applied', async (type, key) => {
+    const signed = Object.values(fixtureReference(type))[0] ?? 'ORDER-A';
+    const { status, paid, errors } = await deliver(type, { [key]: 'ORDER-B' }, String(signed));
+    expect(paid).toEqual([]);
+    expect(status).toBe(409);
+    expect(errors[0]!.reason).toBe('reference_mismatch');
+    expect(errors[0]!.error.message).toContain(key);
+  });
+
+  it('a number naming another reference is a mismatch too', async () => {
+    const { status, paid } = await deliver('payment.mobile_money.succeeded', { order_id: 1002 }, '1001');
+    expect(paid).toEqual([]);
+    expect(status).toBe(409);
+  });
+
+  it.each([
+    ['the signed reference itself', { transaction_reference: 'ORDER-A' }],
+    ['the same reference as a number', { order_id: 1001 }],
+    ['null', { transaction_reference: null }],
+    ['an empty string', { order_id: '' }],
+  ])('a success whose extra reference key holds %s is processed', async (_label, extra) => {
+    const signed = 'order_id' in extra ? '1001' : 'ORDER-A';
+    const { status, paid } = await deliver('payment.mobile_money.succeeded', extra, signed);
+    expect(status).toBe(200);
+    expect(paid).toEqual([`payment.mobile_money.succeeded:${signed}`]);
+  });
+});
