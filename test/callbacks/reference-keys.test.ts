@@ -52,8 +52,8 @@ describe('a payload naming another reference than the signed one, in any referen
     ['payment.card.succeeded', 'order_id'],
     ['payment.card.failed', 'transaction reference'],
     ['checkout.succeeded', 'reference_id'],
-    ['payout.succeeded', 'transaction_reference'],
-    ['payout.succeeded', 'order_id'],
+    ['payout.succeeded', 'transaction reference'],
+    ['payout.failed', 'order id'],
   ] as const)('%s with %s naming ORDER-B is 409 reference_mismatch, never applied', async (type, key) => {
     const signed = Object.values(fixtureReference(type))[0] ?? 'ORDER-A';
     const { status, paid, errors } = await deliver(type, { [key]: 'ORDER-B' }, String(signed));
@@ -61,6 +61,15 @@ describe('a payload naming another reference than the signed one, in any referen
     expect(status).toBe(409);
     expect(errors[0]!.reason).toBe('reference_mismatch');
     expect(errors[0]!.error.message).toContain(key);
+  });
+
+  it.each([
+    ['transaction_reference', 'mobile-money'],
+    ['order_id', 'checkout'],
+  ])('a payout carrying %s reads as a %s callback and is refused, never applied', async (key) => {
+    const { status, paid } = await deliver('payout.succeeded', { [key]: 'ORDER-B' }, '123456789012');
+    expect(paid).toEqual([]);
+    expect(status).toBeGreaterThanOrEqual(400);
   });
 
   it('a number naming another reference is a mismatch too', async () => {
