@@ -115,7 +115,7 @@ export interface ExpectedPayment {
  * | `contradictory_outcome` | 422 | retry: the outcome signals disagree (also the documented contradiction with `onContradiction: 'reject'`); the order stays pending | `CallbackParseError` |
  * | `unrecognised_status` | 422 | retry: an outcome signal has a value the SDK does not know | `CallbackParseError` |
  * | `missing_status` | 422 | retry: an outcome signal the payload documents is absent | `CallbackParseError` |
- * | `reference_mismatch` | 409 | not retry: the payload's reference is not the signed one | `CallbackParseError` |
+ * | `reference_mismatch` | 409 | not retry: a reference the payload names is not the signed one | `CallbackParseError` |
  * | `amount_mismatch` | 422 | not retry: `expected` returned another amount | `PaymentsError` |
  * | `currency_mismatch` | 422 | not retry: `expected` returned another currency | `PaymentsError` |
  * | `unknown_reference` | 409 | retry: `tracker` set and no transaction was recorded under the reference (yet) | `PaymentsError` |
@@ -123,7 +123,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), `expected` returned an amount that is not a plain decimal or a currency that is not a string, or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released), `expected` returned an amount that is not a plain decimal, a currency that is not a string, or neither (a bare amount, `null`, `{ total }`), or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
  *
  * @example
  * ```ts
@@ -238,7 +238,9 @@ export interface CallbackHandlerOptions<
   /**
    * Look up what the merchant expected for this event (by `event.reference`, or the signed
    * reference in `context`); a different amount or currency answers 422 and `onEvent` is not
-   * called. Return `undefined` to skip the check.
+   * called. Return `undefined` to skip the check; anything else must be an object with an `amount`
+   * or a `currency` (other fields are ignored): a bare amount, an array, `null` or an object naming
+   * neither (`{ total }`) is a bug in the lookup, answered 500 `handler_failed` (retried).
    */
   expected?(
     event: CallbackEvent,
@@ -537,6 +539,68 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
+ * The keys a payload names the merchant's reference under: the spec's three, and the same words
+ * with a space, as the card payloads write their keys. A variant that documents none (a card or
+ * mobile-money success) may still echo one.
+ */
+const REFERENCE_KEYS = [
+  'transaction_reference',
+  'order_id',
+  'reference_id',
+  'transaction reference',
+  'order id',
+  'reference id',
+] as const;
+
+/**
+ * The key under which the payload names another reference than the signed one, or undefined when
+ * every reference it names is the signed one. A string or number equal to the signed reference
+ * agrees; null or an empty string names nothing; any other value disagrees.
+ */
+function otherReference(event: CallbackEvent, signed: string): string | undefined {
+  if (event.reference !== undefined && event.reference !== signed) return 'reference';
+  const data = event.data as Readonly<Record<string, unknown>>;
+  for (const key of REFERENCE_KEYS) {
+    const value = data[key];
+    if (value === undefined || value === null || value === '') continue;
+    if ((typeof value === 'string' || typeof value === 'number') && String(value) === signed) continue;
+    return key;
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with what `expected` returned, or undefined for an answer the handler can check
+ * against: undefined (no check), or an object with an amount (a plain decimal) or a currency (a
+ * string) among its fields. A bare amount, an array, null, or an object naming neither (`total`,
+ * `Amount`) would otherwise read as "no expectation" and pass any amount. Names types and keys,
+ * never values.
+ */
+function expectedProblem(expected: ExpectedPayment | undefined): string | undefined {
+  if (expected === undefined) return undefined;
+  const shape = 'return { amount, currency } from your records, or undefined to skip the check';
+  if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) {
+    return `${typeName(expected)}; ${shape}`;
+  }
+  const { amount, currency } = expected as { amount?: unknown; currency?: unknown };
+  if (amount === undefined && currency === undefined) {
+    const keys = Object.keys(expected);
+    const listed =
+      keys.length === 0
+        ? 'no fields'
+        : `the fields ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+    return `an object with neither amount nor currency (${listed}); ${shape}`;
+  }
+  if (amount !== undefined && readDecimal(amount) === undefined) {
+    return `an amount of the wrong form (${typeName(amount)}); return a plain decimal string or number (a Decimal's toString())`;
+  }
+  if (currency !== undefined && typeof currency !== 'string') {
+    return `a currency of the wrong form (${typeName(currency)}); return it as a string`;
+  }
+  return undefined;
+}
+
+/**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
  * plain return value (a store not written with `async`) alike.
  */
@@ -561,7 +625,7 @@ async function quietly(call: () => unknown): Promise<void> {
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
  * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
- * | 409 `reference_mismatch` | the payload's reference (transaction_reference / order_id / reference_id) is not the signed one |
+ * | 409 `reference_mismatch` | a reference the payload names (transaction_reference / order_id / reference_id, also spelt with a space, in any variant) is not the signed one |
  * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
  * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
@@ -753,17 +817,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     const event = parsed.event;
     const reference = signedReference ?? event.reference;
 
-    if (
-      signedReference !== undefined &&
-      event.reference !== undefined &&
-      event.reference !== signedReference
-    ) {
+    const mismatch = signedReference === undefined ? undefined : otherReference(event, signedReference);
+    if (mismatch !== undefined) {
       return refuse(
         request,
         409,
         'reference_mismatch',
         new CallbackParseError(
-          `The ${event.type} payload's reference is not the one signed into the callback URL`,
+          `The ${event.type} payload's ${mismatch} is not the reference signed into the callback URL`,
           { reason: 'reference_mismatch', closestVariant: event.type },
         ),
       );
@@ -786,20 +847,13 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
             : await options.expected!(event, contextOf(request, { reference }));
         // What expected returned that no callback could match is a bug in the merchant's lookup,
         // not another payment: 500, so the sender retries once it is fixed.
-        const wrong =
-          expected?.amount !== undefined && readDecimal(expected.amount) === undefined
-            ? 'amount'
-            : expected?.currency !== undefined && typeof expected.currency !== 'string'
-              ? 'currency'
-              : undefined;
+        const wrong = expectedProblem(expected);
         if (wrong !== undefined) {
           return refuse(
             request,
             500,
             'handler_failed',
-            new PaymentsError(
-              `${event.type}: expected returned a ${wrong} of the wrong form (${typeName(expected![wrong])}); return a plain decimal string or number (a Decimal's toString())`,
-            ),
+            new PaymentsError(`${event.type}: expected returned ${wrong}`),
           );
         }
         if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
