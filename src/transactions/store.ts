@@ -141,8 +141,8 @@ export interface TransactionRecord {
  *   },
  *   async update(record, from, previous) {
  *     const before = previous === undefined ? null : JSON.stringify(previous);
- *     const { changes } = await db.run('UPDATE tx SET state = ?, record = ? WHERE reference = ? AND state = ? AND (? IS NULL OR record = ?)',
- *       [record.state, JSON.stringify(record), record.reference, from, before, before]);
+ *     const { changes } = await db.run('UPDATE tx SET state = ?, created_at = ?, record = ? WHERE reference = ? AND state = ? AND (? IS NULL OR record = ?)',
+ *       [record.state, record.createdAt, JSON.stringify(record), record.reference, from, before, before]);
  *     return changes === 1;
  *   },
  *   async listPending({ kind, createdBefore, limit }) {

@@ -222,7 +222,11 @@ export interface TransactionTracker {
    * succeeded (see `settle`), so read the record again (`get`) before acting on a failure for good.
    */
   waitFor(reference: string, options?: WaitForOptions): Promise<TransactionRecord>;
-  /** Pending transactions older than their limit (or `olderThan`), oldest first. */
+  /**
+   * Pending transactions older than their limit (or `olderThan`), oldest first. Each record the
+   * store's `listPending` answers is checked itself (pending, of the kind, created before the
+   * limit), so a store whose index lags its records never lists one initiated again a moment ago.
+   */
   stale(options?: StaleOptions): Promise<TransactionRecord[]>;
   /**
    * Gives up on a pending transaction: it becomes `expired`, and `waitFor` resolves with it. A
@@ -839,10 +843,18 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       const at = now();
       const kinds = staleOptions.kind === undefined ? transactionKinds : [staleOptions.kind];
       // One query per kind, each with its own limit, so young payouts never crowd out stale STK pushes.
+      // What a store lists is checked against the record itself: a SQL store picks rows by an index
+      // column, and one its update left behind would have the cron expire a transaction the
+      // customer initiated again a moment ago, or one already settled.
       const pages = await Promise.all(
-        kinds.map((kind) =>
-          store.listPending({ kind, createdBefore: at - (olderThan ?? staleAfterMs[kind]), limit }),
-        ),
+        kinds.map(async (kind) => {
+          const createdBefore = at - (olderThan ?? staleAfterMs[kind]);
+          const listed = await store.listPending({ kind, createdBefore, limit });
+          return listed.filter(
+            (record) =>
+              record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore,
+          );
+        }),
       );
       return pages
         .flat()
