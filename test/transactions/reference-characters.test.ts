@@ -1,0 +1,65 @@
+// A reference is the key of the merchant's own store. A control character in it (NUL above all)
+// is no one's order number, and Postgres `text` refuses NUL outright: begin succeeded on the
+// memory store, so the mistake surfaced only in production, on the first payment, as a store
+// error. begin refuses control characters, naming the field, and a tracked initiation sends
+// nothing.
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import { ValidationError } from '../../src/errors.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+
+const secret = 'whsec_reference_characters_01';
+
+describe('a reference with a control character', () => {
+  it.each([
+    ['NUL', 'ORD-\u0000'],
+    ['a newline', 'ORD-1\n'],
+    ['a tab', 'ORD\t1'],
+    ['DEL', 'ORD-\u007f'],
+    ['a C1 control', 'ORD-\u0085'],
+  ])('%s is refused by begin, naming reference, and nothing is stored', async (_label, reference) => {
+    const tracker = createTransactionTracker();
+    const error = await tracker
+      .begin({ reference, kind: 'card', amount: 1 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['reference'], code: 'invalid_reference' }),
+    ]);
+    expect((error as ValidationError).message).toContain('control character');
+    expect(await tracker.get(reference).catch(() => undefined)).toBeUndefined();
+  });
+
+  it('is refused by a tracked initiation before anything is sent', async () => {
+    const sent: string[] = [];
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example',
+      transactions: { tracker: createTransactionTracker(), secret },
+      fetch: async (input) => {
+        sent.push(String(input instanceof Request ? input.url : input));
+        return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+      },
+    });
+    const error = await client
+      .initiateMobileMoneyPayment({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'ORD-\u0000',
+          callback_url: 'https://shop.example/webhooks/payments',
+        },
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(sent).toEqual([]);
+  });
+
+  it('an ordinary reference with spaces and non-ASCII letters is still recorded', async () => {
+    const tracker = createTransactionTracker();
+    await expect(
+      tracker.begin({ reference: 'Commande n° 42', kind: 'card', amount: 1 }),
+    ).resolves.toMatchObject({
+      state: 'pending',
+    });
+  });
+});
