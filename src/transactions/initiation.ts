@@ -175,7 +175,10 @@ export async function sendTracked<B extends object, R>(
   const reference = String(read(wire, place.reference));
   // What begin and signCallbackUrl would refuse, named by the input's field.
   if (!isRecordableReference(reference)) {
-    throw untrackable(place.reference, 'expected at most 256 characters of well-formed Unicode');
+    throw untrackable(
+      place.reference,
+      'expected at most 256 characters of well-formed Unicode, without a control character',
+    );
   }
   const currency = read(wire, place.currency) as string | undefined;
   const [object, field] = place.url;

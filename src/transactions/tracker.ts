@@ -295,7 +295,7 @@ const referenceIssue = (): ValidationIssue =>
   issue(
     'reference',
     'invalid_reference',
-    'expected a non-empty string of at most 256 characters of well-formed Unicode (no lone surrogate)',
+    'expected a non-empty string of at most 256 characters of well-formed Unicode (no lone surrogate, no control character)',
   );
 
 const checkReference = (reference: unknown): string => {
