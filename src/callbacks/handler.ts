@@ -248,8 +248,8 @@ export interface CallbackHandlerOptions<
   ): ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
   /**
    * Settle pending transactions (`hosted-payments/transactions`): a callback for a reference it
-   * never recorded is refused (409 `unknown_reference`), `expected` comes from the recorded amount
-   * and currency, and a second, different outcome for a settled transaction is refused (409
+   * never recorded is refused (409 `unknown_reference`), the callback is checked against the
+   * recorded amount and currency (and then against `expected` too, when given), and a second, different outcome for a settled transaction is refused (409
    * `conflicting_outcome`) and never applied. The key is the signed reference. It must be a
    * tracker `createTransactionTracker` made (anything else throws a `TypeError` at creation).
    */
@@ -840,11 +840,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         if (!found.ok) return await refuse(request, found.status, found.reason, found.error);
         transaction = found.record;
       }
-      if (options.expected !== undefined || transaction !== undefined) {
-        const expected =
-          transaction !== undefined
-            ? settlement!.expected(transaction)
-            : await options.expected!(event, contextOf(request, { reference }));
+      // The recorded transaction's amount and currency first, then the merchant's own `expected`:
+      // given both, both must agree.
+      const expectations: (ExpectedPayment | undefined)[] =
+        transaction === undefined ? [] : [settlement!.expected(transaction)];
+      if (options.expected !== undefined) {
+        expectations.push(await options.expected(event, contextOf(request, { reference })));
+      }
+      for (const expected of expectations) {
         // What expected returned that no callback could match is a bug in the merchant's lookup,
         // not another payment: 500, so the sender retries once it is fixed.
         const wrong = expectedProblem(expected);
