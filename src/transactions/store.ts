@@ -171,9 +171,11 @@ export interface TransactionStore {
    * answered), only if the stored record is still that one, unchanged: the tracker passes it when
    * it rewrites a failed record, whose state alone does not show that another payment's failure
    * was written meanwhile (compare the stored JSON text with `JSON.stringify(previous)`, which
-   * needs the record kept as `JSON.stringify(record)` wrote it, byte for byte). A store that ignores
-   * it may, of two such writes at the same moment, keep one failure only, or apply a payment's
-   * success together with its own failure.
+   * needs the record kept as `JSON.stringify(record)` wrote it, byte for byte; a Postgres `jsonb`
+   * column reorders keys, so compare it as jsonb, `record = $n::jsonb`, never as text). The
+   * parameter is optional in the types, yet honouring it is required for correctness: a store that
+   * ignores it may, of two such writes at the same moment, keep one failure only, or apply a
+   * payment's success together with its own failure.
    */
   update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**
