@@ -1,0 +1,54 @@
+// With `retry` on and retryOnTimeout left false (the default), a timeout is not retried: the
+// service may have received the request and be slow. fetch has timeouts of its own (undici's
+// headersTimeout and bodyTimeout: 300 s by default, so any client `timeout` above 300 000 ms, or a
+// dispatcher the merchant set with a shorter one); when one fired, the SDK saw a plain network
+// error, ky retried it, and the payout was posted three times. It is a TimeoutError, not retried.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import { PaymentsClient, TimeoutError } from '../../src/index.js';
+import { payoutInput } from '../helpers/inputs.js';
+
+const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
+const global = globalThis as unknown as Record<
+  symbol,
+  { constructor: new (o: object) => unknown } | undefined
+>;
+let saved: unknown;
+let server: Server | undefined;
+
+afterEach(() => {
+  if (saved !== undefined) (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = saved;
+  server?.closeAllConnections();
+  server?.close();
+});
+
+it('does not resend a payout whose response headers timed out when retryOnTimeout is false', async () => {
+  let received = 0;
+  server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received += 1; // the service takes the payout, then answers late
+      setTimeout(() => {
+        if (response.destroyed) return;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"message":"Mobile Payout Initiated","status":200}');
+      }, 1_000);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await fetch(`${url}/warm-up`).then((r) => r.text()); // makes Node create its global dispatcher
+  received = 0;
+  // What `setGlobalDispatcher(new Agent({ headersTimeout: 300 }))` does (or undici's own 300 s
+  // default with a client `timeout` above it).
+  saved = global[dispatcherKey];
+  const Agent = global[dispatcherKey]!.constructor;
+  (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent({ headersTimeout: 300 });
+
+  const client = new PaymentsClient({ baseUrl: url, retry: { limit: 2, backoffLimit: 10 } });
+  const error = await client.initiatePayout(payoutInput).catch((caught: unknown) => caught);
+  expect(received).toBe(1);
+  expect(error).toBeInstanceOf(TimeoutError);
+  expect((error as TimeoutError).message).toMatch(/may have received the request/);
+});
