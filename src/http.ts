@@ -349,7 +349,7 @@ function addressOf(address: unknown, port: unknown): string | undefined {
  * `ECONNREFUSED 127.0.0.1:4010`: the deepest system error code in the cause chain and the address
  * it concerns. Only a code and an address, never the platform's message (it may quote a header).
  */
-function rootCause(error: unknown, url: URL): string {
+function rootCause(error: unknown, url?: URL): string {
   let code: string | undefined;
   let where: string | undefined;
   let current = error as NetworkCause | undefined;
@@ -362,7 +362,8 @@ function rootCause(error: unknown, url: URL): string {
         addressOf(current.socket?.remoteAddress, current.socket?.remotePort) ??
         where;
       // fetch refuses the ports browsers block before connecting, saying only this.
-      if (current.message === 'bad port') return `fetch refuses port ${url.port}, a port browsers block`;
+      if (current.message === 'bad port')
+        return `fetch refuses port ${url?.port ?? ''}, a port browsers block`;
       const first: unknown = Array.isArray(current.errors) ? current.errors[0] : undefined;
       current = (current.cause ?? first) as NetworkCause | undefined;
     }
@@ -401,8 +402,15 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
     return timedOut(call.timeout, 'timed out after');
   }
   const url = new URL(call.url);
+  const code = rootCause(error, url);
+  if (fetchTimedOut(code)) {
+    return timedOut(
+      Math.max(Date.now() - call.attemptStarted, 0),
+      `timed out in fetch itself (${code.split(' ')[0]}: its dispatcher's own timeout, shorter than the client's ${call.timeout} ms) after`,
+    );
+  }
   return new ConnectionError(
-    `Could not get a response to ${call.operation} from ${url.origin} (${rootCause(error, url)}); ${
+    `Could not get a response to ${call.operation} from ${url.origin} (${code}); ${
       sent
         ? 'the service may have received the request: keep it pending until its callback'
         : 'nothing was sent'
@@ -421,6 +429,13 @@ const neverConnected = (error: unknown, url: URL): boolean =>
   /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\b|^fetch refuses port/.test(
     rootCause(error, url),
   );
+
+/**
+ * fetch's own timeouts (undici's `headersTimeout` and `bodyTimeout`, 300 s by default, or a
+ * dispatcher's shorter ones), given {@link rootCause}'s text: the request was sent and its answer
+ * did not come in time — a timeout like the client's own, retried only with `retryOnTimeout`.
+ */
+const fetchTimedOut = (cause: string): boolean => /^UND_ERR_(?:HEADERS|BODY)_TIMEOUT\b/.test(cause);
 
 /** A number of milliseconds a timer can take (z.number already refuses NaN and the infinities). */
 export const milliseconds = z.number({ error: 'expected a number of milliseconds' }).check(
@@ -474,12 +489,13 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
   if (options === undefined || !(options.limit > 0)) return 0;
   const afterStatusCodes = [413, 429, 503];
   const maxRetryAfter = options.maxRetryAfter ?? timeout;
+  const retryOnTimeout = options.retryOnTimeout ?? false;
   return {
     limit: options.limit,
     methods: ['post'],
     statusCodes: options.statusCodes ?? defaultStatusCodes,
     afterStatusCodes,
-    retryOnTimeout: options.retryOnTimeout ?? false,
+    retryOnTimeout,
     maxRetryAfter,
     ...(options.backoffLimit === undefined ? {} : { backoffLimit: options.backoffLimit }),
     // A hook's error is no reason to send the POST again, nor a wait longer than the merchant
@@ -488,6 +504,8 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     // by the client).
     shouldRetry: ({ error }: { error: Error }) => {
       if (error instanceof PassThrough) return false;
+      // fetch's own timeout: the service may be processing the request, as after the client's.
+      if (!retryOnTimeout && fetchTimedOut(rootCause(error))) return false;
       if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
         const wait = retryAfterMs(error.response.headers);
         if (wait !== undefined && !(wait <= maxRetryAfter)) return false;
