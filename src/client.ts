@@ -298,6 +298,8 @@ export class PaymentsClient {
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
   readonly #transactions: ClientOptions['transactions'];
+  /** Whether calls go through the merchant's `fetch`, which may retry without the SDK seeing it. */
+  readonly #ownFetch: boolean;
   readonly #totalTimeout: number | undefined;
 
   constructor(options: ClientOptions) {
@@ -313,6 +315,7 @@ export class PaymentsClient {
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
     this.#transactions = options.transactions;
+    this.#ownFetch = options.fetch !== undefined;
     this.#totalTimeout = options.totalTimeout;
     this.#http = new Http({
       baseUrl: asPrefix(options.baseUrl),
@@ -468,8 +471,11 @@ export class PaymentsClient {
       input,
       body,
       (sent, beforeSend) => this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
-      options?.signal,
-      options?.totalTimeout ?? this.#totalTimeout,
+      {
+        signal: options?.signal,
+        totalTimeout: options?.totalTimeout ?? this.#totalTimeout,
+        ownFetch: this.#ownFetch,
+      },
     );
   }
 }

@@ -59,8 +59,9 @@ const untrackable = (place: Place, message: string): ValidationError =>
 /**
  * A refusal the service certainly did not act on: a 4xx answering the call's only attempt.
  * Anything else after sending — a 5xx, a lost connection, a timeout, a 2xx of the wrong shape, a
- * 4xx answering a retry (a 409 "duplicate" is what follows a first attempt that went through) —
- * may have started the payment.
+ * 4xx answering a retry (a 409 "duplicate" is what follows a first attempt that went through), a
+ * 4xx through the merchant's own `fetch` (which may have retried by itself) — may have started
+ * the payment.
  */
 const refused = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500;
@@ -156,9 +157,9 @@ export async function sendTracked<B extends object, R>(
   input: unknown,
   body: B,
   send: (body: B, beforeSend?: BeforeSend) => Promise<R>,
-  signal?: AbortSignal,
-  totalTimeout?: number,
+  call: { readonly signal?: AbortSignal; readonly totalTimeout?: number; readonly ownFetch?: boolean } = {},
 ): Promise<R> {
+  const { signal, totalTimeout } = call;
   if (option === undefined) return send(body);
   const place = places[kind];
   const wire = body as unknown as Loose;
@@ -199,7 +200,8 @@ export async function sendTracked<B extends object, R>(
   const guard: typeof guardStore =
     (tracker as { [GUARD_STORE]?: typeof guardStore })[GUARD_STORE] ?? ((work) => work);
   const secrets = cardSecretsOf(body);
-  const attempt: Attempt = { shared: false, retried: false };
+  // The merchant's own fetch may retry by itself, unseen: a 4xx may answer a second request.
+  const attempt: Attempt = { shared: false, retried: call.ownFetch === true };
   let calls: Set<Attempt> | undefined;
   let mine = false;
   // Recorded just before the first request: a call refused before sending records nothing.

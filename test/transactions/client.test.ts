@@ -16,6 +16,7 @@ import {
   createTransactionTracker,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 const secret = 'whsec_tracked_client_test';
 const tracker = createTransactionTracker();
@@ -59,8 +60,8 @@ const destination = {
 };
 
 /**
- * A client whose fetch answers `response` (or throws it) and counts the requests it was asked to
- * send; `options` are further client options.
+ * A client whose service answers `response` (or fails as a fetch that throws it), through the
+ * built-in fetch, and keeps the requests that reached it; `options` are further client options.
  */
 const clientAnswering = (
   response: () => Response | Promise<Response>,
@@ -70,11 +71,10 @@ const clientAnswering = (
   const sent: Request[] = [];
   const fake = new PaymentsClient({
     ...options,
-    baseUrl: 'https://payments.example.com',
-    fetch: async (request) => {
+    baseUrl: fakeService(async (request) => {
       sent.push(request);
       return response();
-    },
+    }),
     transactions: { tracker: use, secret },
   });
   return { client: fake, sent };

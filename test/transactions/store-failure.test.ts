@@ -25,6 +25,7 @@ import {
   payoutInput,
 } from '../helpers/inputs.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 const secret = 'whsec_store_failure_test';
 
@@ -40,17 +41,16 @@ const initiations = [
   ['initiatePayout', (client) => client.initiatePayout(payoutInput), '483920175561'],
 ] as const satisfies readonly (readonly [string, (client: PaymentsClient) => Promise<unknown>, string])[];
 
-/** A client tracking with `tracker`, whose fetch answers `status` and keeps each request it was asked to send. */
+/** A client tracking with `tracker`, whose service answers `status`; `sent` keeps each request that reached it. */
 function clientOn(tracker: TransactionTracker, status = 200, options: Partial<ClientOptions> = {}) {
   const sent: Request[] = [];
   const client = new PaymentsClient({
-    baseUrl: 'https://payments.example.com',
-    fetch: async (request) => {
+    baseUrl: fakeService(async (request) => {
       sent.push(request);
       return status === 200
         ? Response.json({ message: 'Card Payment Initiated', status: 200 })
         : new Response('{"error":"refused"}', { status, headers: { 'content-type': 'application/json' } });
-    },
+    }),
     ...options,
     transactions: { tracker, secret },
   });
