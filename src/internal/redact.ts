@@ -156,6 +156,15 @@ function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[
       const pattern = new RegExp(`(?<![0-9])${digits.split('').join(separator)}(?![0-9])`, 'g');
       list.push([pattern, maskCardNumber(cardNumber)]);
     }
+    // The same double printed in scientific notation (Java's Double.toString, Jackson):
+    // 4111111111111020 as 4.11111111111102E15, its trailing zeros dropped, which the exponent gives
+    // back; further digits of a longer printing are taken too.
+    const [mantissa = '', exponent = ''] = Number(cardNumber).toExponential().split('e+');
+    const [whole = '', fraction = ''] = mantissa.split('.');
+    list.push([
+      new RegExp(`(?<![0-9.])${whole}(?:\\.${fraction}[0-9]*|\\.?0*)[eE]\\+?${exponent}(?![0-9])`, 'g'),
+      maskCardNumber(cardNumber),
+    ]);
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
@@ -167,6 +176,18 @@ function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[
       new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'g'),
       '[redacted]',
     ]);
+    // A cvc with a leading zero, sent as the string "012" and read into an integer (Jackson's
+    // default), comes back as 12: removed where a key naming a card code holds it (a bare 12
+    // elsewhere is as likely an amount or a count).
+    if (a === '0') {
+      list.push([
+        new RegExp(
+          `("[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}"\\s*:\\s*)("?)0*${String(Number(cvc))}\\2(?![0-9.])`,
+          'gi',
+        ),
+        '$1"[redacted]"',
+      ]);
+    }
   }
   replacements.set(secrets, list);
   return list;
