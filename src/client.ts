@@ -68,7 +68,10 @@ export interface ClientOptions {
    * printable ASCII without surrounding spaces. Default: no Authorization header.
    */
   apiKey?: string | undefined;
-  /** Extra headers for every request, or a (possibly async) function called before each. Default: none. */
+  /**
+   * Extra headers for every request, or a (possibly async) function called once per call, before its
+   * first request (its retries send the same headers). Default: none.
+   */
   headers?: HeadersOption | undefined;
   /** Timeout of each attempt in ms, from sending to the last byte of the body. Default `30000`. */
   timeout?: number | undefined;

@@ -140,7 +140,8 @@ export interface RetryOptions {
 }
 
 /**
- * Headers as an object, or a (possibly async) function called before every request.
+ * Headers as an object, or a (possibly async) function called once per call, before its first
+ * request; the call's retries send the same headers.
  *
  * @example
  * ```ts
