@@ -7,6 +7,7 @@ import { ApiError } from '../../src/errors.js';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
 import { createTransactionTracker, type TransactionTracker } from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { fakeService } from '../helpers/fake-service.js';
 
 const secret = 'whsec_redis_ownership_test';
 let server: RedisServer;
@@ -20,11 +21,11 @@ const stkPush = (reference: string) => ({
 });
 const clientAnswering = (status: number, tracker: TransactionTracker) =>
   new PaymentsClient({
-    baseUrl: 'https://payments.example.com',
-    fetch: async () =>
+    baseUrl: fakeService(() =>
       status === 200
         ? Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 })
         : new Response('{"error":"refused"}', { status }),
+    ),
     transactions: { tracker, secret },
   });
 
