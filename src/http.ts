@@ -407,7 +407,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (fetchTimedOut(code)) {
     return timedOut(
       Math.max(Date.now() - call.attemptStarted, 0),
-      `timed out in fetch itself (${code.split(' ')[0]}: its dispatcher's own timeout, shorter than the client's ${call.timeout} ms) after`,
+      `timed out in fetch itself (${code.split(' ')[0]}, before the client's ${call.timeout} ms) after`,
     );
   }
   return new ConnectionError(
