@@ -1,8 +1,7 @@
-// The signed reference is checked against every reference the payload names, not only the key its
-// variant documents. A card or mobile-money success documents none, yet the service may echo the
+// The signed reference is checked against the reference a payload names, not only where its variant
+// documents one. A card or mobile-money success documents none, yet the service may echo the
 // merchant's `transaction_reference` on it as it does on the failure; a success naming order B
-// posted to order A's signed URL was paid as A's (SECURITY.md promises a 409). The same for a
-// checkout or payout carrying a second reference key.
+// posted to order A's signed URL was paid as A's (SECURITY.md promises a 409).
 import { describe, expect, it } from 'vitest';
 import {
   createCallbackHandler,
@@ -45,15 +44,23 @@ const fixtureReference = (type: CallbackEventType): Record<string, unknown> => {
   return {};
 };
 
-describe('a payload naming another reference than the signed one, in any reference key', () => {
+// The key compared is the one that carries the signed reference in the callback's family:
+// `transaction_reference` for a card or mobile-money payment, `order_id` for a checkout,
+// `reference_id` for a payout — in any spelling the verdict reads a key in (letter case, blanks,
+// `_` and `-` ignored). Another family's key is another identifier: a card or mobile-money payment
+// may carry the merchant's order as `amount.order_id` next to its own transaction_reference, and a
+// service that echoes it must not turn a genuine success into a 409 that is never retried.
+describe("a payload naming another reference than the signed one in its family's reference key", () => {
   it.each([
     ['payment.mobile_money.succeeded', 'transaction_reference'],
     ['payment.card.succeeded', 'transaction_reference'],
-    ['payment.card.succeeded', 'order_id'],
     ['payment.card.failed', 'transaction reference'],
-    ['checkout.succeeded', 'reference_id'],
-    ['payout.succeeded', 'transaction reference'],
-    ['payout.failed', 'order id'],
+    ['payment.card.succeeded', 'transactionReference'],
+    ['payment.card.succeeded', 'Transaction-Reference'],
+    ['checkout.succeeded', 'orderId'],
+    ['checkout.failed', 'Order_ID'],
+    ['payout.succeeded', 'reference id'],
+    ['payout.failed', 'referenceId'],
   ] as const)('%s with %s naming ORDER-B is 409 reference_mismatch, never applied', async (type, key) => {
     const signed = Object.values(fixtureReference(type))[0] ?? 'ORDER-A';
     const { status, paid, errors } = await deliver(type, { [key]: 'ORDER-B' }, String(signed));
@@ -73,20 +80,38 @@ describe('a payload naming another reference than the signed one, in any referen
   });
 
   it('a number naming another reference is a mismatch too', async () => {
-    const { status, paid } = await deliver('payment.mobile_money.succeeded', { order_id: 1002 }, '1001');
+    const { status, paid } = await deliver(
+      'payment.mobile_money.succeeded',
+      { transaction_reference: 1002 },
+      '1001',
+    );
     expect(paid).toEqual([]);
     expect(status).toBe(409);
   });
 
   it.each([
-    ['the signed reference itself', { transaction_reference: 'ORDER-A' }],
-    ['the same reference as a number', { order_id: 1001 }],
-    ['null', { transaction_reference: null }],
-    ['an empty string', { order_id: '' }],
-  ])('a success whose extra reference key holds %s is processed', async (_label, extra) => {
-    const signed = 'order_id' in extra ? '1001' : 'ORDER-A';
-    const { status, paid } = await deliver('payment.mobile_money.succeeded', extra, signed);
+    ['the signed reference itself', { transaction_reference: 'ORDER-A' }, 'ORDER-A'],
+    ['the same reference as a number', { transaction_reference: 1001 }, '1001'],
+    ['null', { transaction_reference: null }, 'ORDER-A'],
+    ['an empty string', { transactionReference: '' }, 'ORDER-A'],
+    [
+      'the order it pays, echoed as order_id from amount.order_id',
+      { order_id: 1001, transaction_reference: 'TX-1001-2' },
+      'TX-1001-2',
+    ],
+    ['a reference_id of its own', { reference_id: '998877665544' }, 'ORDER-A'],
+  ] as const)(
+    'a payment success whose extra reference key holds %s is processed',
+    async (_label, extra, signed) => {
+      const { status, paid } = await deliver('payment.mobile_money.succeeded', extra, signed);
+      expect(status).toBe(200);
+      expect(paid).toEqual([`payment.mobile_money.succeeded:${signed}`]);
+    },
+  );
+
+  it('a checkout success echoing a transaction_reference of its own is processed', async () => {
+    const signed = String(Object.values(fixtureReference('checkout.succeeded'))[0]);
+    const { status } = await deliver('checkout.succeeded', { transaction_reference: 'TX-9' }, signed);
     expect(status).toBe(200);
-    expect(paid).toEqual([`payment.mobile_money.succeeded:${signed}`]);
   });
 });
