@@ -539,30 +539,32 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
- * The keys a payload names the merchant's reference under: the spec's three, and the same words
- * with a space, as the card payloads write their keys. A variant that documents none (a card or
- * mobile-money success) may still echo one.
+ * The key that carries the merchant's reference in each family of callbacks, as
+ * {@link keyForm} writes it: a card or mobile-money payment's `transaction_reference` (which the
+ * success documents none of, yet may echo), a checkout's `order_id`, a payout's `reference_id`.
+ * Another family's key is another identifier (a payment may carry the order it pays as
+ * `amount.order_id`).
  */
-const REFERENCE_KEYS = [
-  'transaction_reference',
-  'order_id',
-  'reference_id',
-  'transaction reference',
-  'order id',
-  'reference id',
-] as const;
+const referenceKeyOf = (type: CallbackEvent['type']): string =>
+  type.startsWith('payment.')
+    ? 'transactionreference'
+    : type.startsWith('checkout.')
+      ? 'orderid'
+      : 'referenceid';
+
+/** A key as the verdict reads one: letter case, blanks, `_` and `-` ignored. */
+const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase();
 
 /**
  * The key under which the payload names another reference than the signed one, or undefined when
- * every reference it names is the signed one. A string or number equal to the signed reference
- * agrees; null or an empty string names nothing; any other value disagrees.
+ * it names the signed one or none. A string or number equal to the signed reference agrees; null
+ * or an empty string names nothing; any other value disagrees.
  */
 function otherReference(event: CallbackEvent, signed: string): string | undefined {
   if (event.reference !== undefined && event.reference !== signed) return 'reference';
-  const data = event.data as Readonly<Record<string, unknown>>;
-  for (const key of REFERENCE_KEYS) {
-    const value = data[key];
-    if (value === undefined || value === null || value === '') continue;
+  const wanted = referenceKeyOf(event.type);
+  for (const [key, value] of Object.entries(event.data as Readonly<Record<string, unknown>>)) {
+    if (value === undefined || value === null || value === '' || keyForm(key) !== wanted) continue;
     if ((typeof value === 'string' || typeof value === 'number') && String(value) === signed) continue;
     return key;
   }

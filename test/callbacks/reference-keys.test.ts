@@ -109,9 +109,9 @@ describe("a payload naming another reference than the signed one in its family's
     },
   );
 
-  it('a checkout success echoing a transaction_reference of its own is processed', async () => {
+  it('a checkout success echoing a reference_id of its own is processed', async () => {
     const signed = String(Object.values(fixtureReference('checkout.succeeded'))[0]);
-    const { status } = await deliver('checkout.succeeded', { transaction_reference: 'TX-9' }, signed);
+    const { status } = await deliver('checkout.succeeded', { reference_id: '998877665544' }, signed);
     expect(status).toBe(200);
   });
 });
