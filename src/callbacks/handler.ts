@@ -627,7 +627,7 @@ async function quietly(call: () => unknown): Promise<void> {
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
  * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
- * | 409 `reference_mismatch` | a reference the payload names (transaction_reference / order_id / reference_id, also spelt with a space, in any variant) is not the signed one |
+ * | 409 `reference_mismatch` | the reference the payload names (a payment's transaction_reference, a checkout's order_id, a payout's reference_id, in any spelling) is not the signed one |
  * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
  * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |

@@ -174,7 +174,7 @@ export async function sendTracked<B extends object, R>(
     throw untrackable(place.amount, 'required (the callback is checked against the amount recorded)');
   }
   const reference = String(read(wire, place.reference));
-  // What begin and signCallbackUrl would refuse, named by the input's field.
+  // What begin would refuse (signCallbackUrl refuses less), named by the input's field.
   if (!isRecordableReference(reference)) {
     throw untrackable(
       place.reference,
