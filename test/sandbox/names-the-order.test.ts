@@ -1,0 +1,130 @@
+// Two orders whose callbacks fail must be told apart: each log line, each line of the report's
+// summary and each delivery names the merchant's own reference (hp_ref of a signed URL, or the
+// request's reference), while the URL's hp_sig — a bearer token for that order — is shown nowhere,
+// `sandbox.deliveries` included (a test runner prints it in a diff).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import { signCallbackUrl } from '../../src/callbacks/signing.js';
+import {
+  formatSandboxLogEvent,
+  sandboxTestValues,
+  startSandbox,
+  type Sandbox,
+  type SandboxLogEvent,
+} from '../../src/sandbox/index.js';
+import { amount, customer } from './helpers.js';
+
+const SECRET = 'names-the-order-secret-0123456789';
+let sandbox: Sandbox | undefined;
+let route: Server | undefined;
+
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+  if (route) {
+    route.closeAllConnections();
+    await new Promise((resolve) => route!.close(resolve));
+  }
+  route = undefined;
+});
+
+/** A route refusing every callback as a handler with the wrong secret does. */
+async function refusingRoute(): Promise<string> {
+  route = createServer((_req, res) => {
+    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_signature"}');
+  });
+  await new Promise<void>((resolve) => route!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(route.address() as AddressInfo).port}/webhooks/payments`;
+}
+
+/** Fails with a message that does not repeat the secret it looked for. */
+function expectNoSignature(where: string, text: string, signatures: readonly string[]): void {
+  const leaked = signatures.some((signature) => text.includes(signature));
+  expect(leaked, `${where} holds an hp_sig value`).toBe(false);
+}
+
+const signatureOf = (url: string): string => new URL(url).searchParams.get('hp_sig') ?? '';
+
+describe('two orders whose callbacks are refused', () => {
+  it('are told apart by their reference in the log, the summary and the deliveries, and hp_sig is shown nowhere', async () => {
+    const url = await refusingRoute();
+    const logs: SandboxLogEvent[] = [];
+    sandbox = await startSandbox({
+      callbackDelayMs: 0,
+      retryDelayMs: 5,
+      deliveryRetries: 1,
+      log: (event) => logs.push(event),
+    });
+    const client = new PaymentsClient({ baseUrl: sandbox.url });
+    const signed: string[] = [];
+    for (const reference of ['ORDER-A', 'ORDER-B']) {
+      const callbackUrl = await signCallbackUrl(url, { secret: SECRET, reference });
+      signed.push(callbackUrl);
+      await client.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount,
+        callback_details: { transaction_reference: reference, callback_url: callbackUrl },
+      });
+    }
+    const signatures = signed.map(signatureOf);
+    const report = await sandbox.waitForIdle();
+
+    expect(report.failed).toBe(2);
+    const lines = report.summary.split('\n');
+    expect(lines.find((line) => line.includes('ORDER-A'))).toContain('401 invalid_signature');
+    expect(lines.find((line) => line.includes('ORDER-B'))).toContain('401 invalid_signature');
+    expect(report.failures.map((entry) => entry.reference)).toEqual(['ORDER-A', 'ORDER-B']);
+    expectNoSignature('report', JSON.stringify(report), signatures);
+
+    const callbacks = logs.filter((event) => event.kind === 'callback');
+    expect(callbacks.map((event) => event.reference)).toEqual(['ORDER-A', 'ORDER-B', 'ORDER-A', 'ORDER-B']);
+    expect(formatSandboxLogEvent(callbacks[0]!)).toContain('for ORDER-A');
+    expectNoSignature('log', logs.map(formatSandboxLogEvent).join('\n'), signatures);
+    expectNoSignature('log events', JSON.stringify(logs), signatures);
+
+    expect(sandbox.deliveries.map((delivery) => delivery.reference)).toEqual(['ORDER-A', 'ORDER-B']);
+    const shown = new URL(sandbox.deliveries[0]!.url);
+    expect(shown.searchParams.get('hp_ref')).toBe('ORDER-A');
+    expect(shown.searchParams.get('hp_sig')).toBe('[redacted]');
+    expectNoSignature('sandbox.deliveries', JSON.stringify(sandbox.deliveries), signatures);
+  });
+
+  it('name the request reference when the callback URL is not signed, dropped callbacks too', async () => {
+    const url = await refusingRoute();
+    const logs: SandboxLogEvent[] = [];
+    sandbox = await startSandbox({
+      callbackDelayMs: 0,
+      deliveryRetries: 0,
+      log: (event) => logs.push(event),
+    });
+    const client = new PaymentsClient({ baseUrl: sandbox.url });
+    await client.initiateCardPayment({
+      customer_details: customer,
+      amount,
+      card_details: {
+        card_number: sandboxTestValues.cards.success,
+        expiry_month: 12,
+        expiry_year: new Date().getUTCFullYear() + 2,
+        cvc: 123,
+      },
+      callback_details: { transaction_reference: 'CARD-ORDER-9', callback_url: url },
+    });
+    await client.initiateMobileMoneyPayment({
+      customer_details: { ...customer, phone_number: sandboxTestValues.phones.noCallback },
+      amount,
+      callback_details: { transaction_reference: 'LOST-ORDER-3', callback_url: url },
+    });
+    const report = await sandbox.waitForIdle();
+    expect(report.summary).toContain('payment.card.succeeded for CARD-ORDER-9 to');
+    expect(report.summary).toContain('for LOST-ORDER-3');
+    expect(sandbox.deliveries.map((delivery) => delivery.reference)).toEqual([
+      'CARD-ORDER-9',
+      'LOST-ORDER-3',
+    ]);
+    expect(sandbox.deliveries[0]!.url).toBe(url);
+    const dropped = logs.find((event) => event.kind === 'callback_dropped');
+    expect(dropped && formatSandboxLogEvent(dropped)).toContain('for LOST-ORDER-3');
+  });
+});
