@@ -12,7 +12,7 @@ import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
 import { GUARD_STORE, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
-import { isRecordableReference } from './reference.js';
+import { isNewReference } from './reference.js';
 import { randomHex } from '../internal/random.js';
 
 /** The `transactions` option of `PaymentsClient` (validated there). */
@@ -175,7 +175,7 @@ export async function sendTracked<B extends object, R>(
   }
   const reference = String(read(wire, place.reference));
   // What begin would refuse (signCallbackUrl refuses less), named by the input's field.
-  if (!isRecordableReference(reference)) {
+  if (!isNewReference(reference)) {
     throw untrackable(
       place.reference,
       'expected at most 256 characters of well-formed Unicode, without a control character',

@@ -16,7 +16,7 @@ import { callbackSettlement, eventSettles } from './callbacks.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { after } from './options.js';
-import { isRecordableReference } from './reference.js';
+import { isNewReference, isRecordableReference } from './reference.js';
 import {
   guardStore,
   TransactionConflictError,
@@ -291,11 +291,11 @@ const issue = (path: string, code: string, message: string): ValidationIssue => 
   message,
 });
 
-const referenceIssue = (): ValidationIssue =>
+const referenceIssue = (recording = false): ValidationIssue =>
   issue(
     'reference',
     'invalid_reference',
-    'expected a non-empty string of at most 256 characters of well-formed Unicode (no lone surrogate, no control character)',
+    `expected a non-empty string of at most 256 characters of well-formed Unicode (no lone surrogate${recording ? ', no control character' : ''})`,
   );
 
 const checkReference = (reference: unknown): string => {
@@ -571,7 +571,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           ? unknownFields(input, BEGIN_FIELDS, 'a transaction')
           : [];
       const reference = input?.reference;
-      if (!isRecordableReference(reference)) issues.push(referenceIssue());
+      if (!isNewReference(reference)) issues.push(referenceIssue(true));
       if (!(transactionKinds as readonly unknown[]).includes(input?.kind)) {
         issues.push(issue('kind', 'invalid_kind', `expected one of ${transactionKinds.join(', ')}`));
       }
