@@ -68,10 +68,18 @@ describe('createCallbackHandler({ tracker, expected })', () => {
     }
   });
 
-  it('checks the record first: an amount the record rules out is refused whatever expected says', async () => {
+  it('refuses an amount the record rules out, though expected agrees with it', async () => {
     const payload = buildCallbackPayload('payment.card.succeeded', { amount: 999, currency: 'KES' });
     const { status, reasons } = await deliver({ amount: '999' }, payload);
     expect(status).toBe(422);
     expect(reasons).toEqual(['amount_mismatch']);
+  });
+
+  it("checks the record first: when both refuse, onError hears the record's reason", async () => {
+    const payload = buildCallbackPayload('payment.card.succeeded', { amount: 999, currency: 'KES' });
+    const { status, reasons, lookup } = await deliver({ currency: 'USD' }, payload);
+    expect(status).toBe(422);
+    expect(reasons).toEqual(['amount_mismatch']);
+    expect(lookup).not.toHaveBeenCalled();
   });
 });
