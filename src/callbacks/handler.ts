@@ -843,13 +843,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         transaction = found.record;
       }
       // The recorded transaction's amount and currency first, then the merchant's own `expected`:
-      // given both, both must agree.
-      const expectations: (ExpectedPayment | undefined)[] =
-        transaction === undefined ? [] : [settlement!.expected(transaction)];
+      // given both, both must agree (expected is not asked once the record has refused).
+      const expectations: (() => ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>)[] = [];
+      if (transaction !== undefined) expectations.push(() => settlement!.expected(transaction!));
       if (options.expected !== undefined) {
-        expectations.push(await options.expected(event, contextOf(request, { reference })));
+        expectations.push(() => options.expected!(event, contextOf(request, { reference })));
       }
-      for (const expected of expectations) {
+      for (const next of expectations) {
+        const expected = await next();
         // What expected returned that no callback could match is a bug in the merchant's lookup,
         // not another payment: 500, so the sender retries once it is fixed.
         const wrong = expectedProblem(expected);
