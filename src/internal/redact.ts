@@ -130,41 +130,51 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
   // A bare JSON number holding a secret (a card_number or cvc echoed as the integer it was sent
   // as) is quoted first, so that its redaction is a JSON string and a JSON body stays JSON.
   let out = text.replace(jsonNumber, (token, number: string = '') =>
-    list.some(([pattern]) => number.match(pattern)) ? token.replace(number, `"${number}"`) : token,
+    list.some(([pattern, replace]) => number.replace(pattern, replace as string) !== number)
+      ? token.replace(number, `"${number}"`)
+      : token,
   );
-  for (const [pattern, replacement] of list) out = out.replace(pattern, replacement);
+  for (const [pattern, replace] of list) out = out.replace(pattern, replace as string);
   return out;
 }
 
 /** Each Secrets' patterns, built once: an error or a hook event redacts every header with them. */
-const replacements = new WeakMap<Secrets, readonly (readonly [RegExp, string])[]>();
+/** A pattern and what replaces each match: a text, or a function of the match (and its groups). */
+type Replacement = readonly [RegExp, string | ((match: string, ...groups: string[]) => string)];
+
+const replacements = new WeakMap<Secrets, readonly Replacement[]>();
 
 /** The patterns {@link redactText} applies, in order, with what replaces each. */
-function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[] {
+function replacementsOf(secrets: Secrets): readonly Replacement[] {
   const cached = replacements.get(secrets);
   if (cached !== undefined) return cached;
   const spellings = (secrets.values ?? []).flatMap(spellingsOf).filter((spelling) => spelling !== '');
-  const list: (readonly [RegExp, string])[] = spellings
+  const list: Replacement[] = spellings
     .sort((a, b) => b.length - a.length)
     .map((spelling) => [new RegExp(htmlPattern(spelling), 'gu'), '[redacted]']);
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
-    // The number goes out as a bare JSON integer: a service that parses it into a double echoes
-    // it rounded above 2^53 (9999999999999995 as 9999999999999996), which with the Luhn digit
-    // gives the card back.
+    const masked = maskCardNumber(cardNumber);
+    // The number goes out as a bare JSON integer: a service that parses it into a double may print
+    // it in scientific notation with 14 to 17 significant digits (PHP 4.1111111111111E+15, Java
+    // 4.11111111111102E15 for …1020, its trailing zero dropped), which with the Luhn digit gives
+    // the card back. One that agrees with the card to its last printed digit (rounded either way),
+    // at 7 digits or more, is removed. First, so the digit pattern below does not take its mantissa.
+    list.push([
+      /(?<![0-9.])([1-9])\.([0-9]{1,20})[eE]\+?([0-9]{1,2})(?![0-9])/g,
+      (match: string, whole: string, fraction: string, exponent: string) => {
+        const digits = `${whole}${fraction}`.replace(/0+$/, '');
+        if (digits.length < 7 || Number(exponent) !== cardNumber.length - 1) return match;
+        const printed = BigInt(digits);
+        const card = BigInt(cardNumber.slice(0, digits.length).padEnd(digits.length, '0'));
+        return printed - card <= 1n && card - printed <= 1n ? masked : match;
+      },
+    ]);
+    // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full.
     for (const digits of new Set([cardNumber, String(Number(cardNumber))])) {
       const pattern = new RegExp(`(?<![0-9])${digits.split('').join(separator)}(?![0-9])`, 'g');
-      list.push([pattern, maskCardNumber(cardNumber)]);
+      list.push([pattern, masked]);
     }
-    // The same double printed in scientific notation (Java's Double.toString, Jackson):
-    // 4111111111111020 as 4.11111111111102E15, its trailing zeros dropped, which the exponent gives
-    // back; further digits of a longer printing are taken too.
-    const [mantissa = '', exponent = ''] = Number(cardNumber).toExponential().split('e+');
-    const [whole = '', fraction = ''] = mantissa.split('.');
-    list.push([
-      new RegExp(`(?<![0-9.])${whole}(?:\\.${fraction}[0-9]*|\\.?0*)[eE]\\+?${exponent}(?![0-9])`, 'g'),
-      maskCardNumber(cardNumber),
-    ]);
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
@@ -180,12 +190,14 @@ function replacementsOf(secrets: Secrets): readonly (readonly [RegExp, string])[
     // default), comes back as 12: removed where a key naming a card code holds it (a bare 12
     // elsewhere is as likely an amount or a count).
     if (a === '0') {
+      // The key's quotes may be escaped (a JSON body quoted inside a string): so is the replacement.
       list.push([
         new RegExp(
-          `("[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}"\\s*:\\s*)("?)0*${String(Number(cvc))}\\2(?![0-9.])`,
+          `(\\\\?"[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}\\\\?"\\s*:\\s*)(\\\\?"|)0*${String(Number(cvc))}\\2(?![0-9.])`,
           'gi',
         ),
-        '$1"[redacted]"',
+        (_match: string, key: string) =>
+          `${key}${key.startsWith('\\') ? '\\"[redacted]\\"' : '"[redacted]"'}`,
       ]);
     }
   }
