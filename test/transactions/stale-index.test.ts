@@ -73,4 +73,22 @@ describe('stale() with a store whose index lags the records', () => {
     clock += 60 * 60_000;
     expect((await tracker.stale()).map((record) => record.reference)).toEqual(['ORD-AGAIN']);
   });
+
+  // The rows stale() drops still count against the store's limit: with the lagging row listed
+  // first, a page of one held nothing stale() kept, and an old transaction behind it was never
+  // listed. stale() asks again for more until it has `limit` or the store has no more.
+  it('still lists an old pending transaction when lagging rows fill the page', async () => {
+    let clock = 1_000_000;
+    const tracker = createTransactionTracker({ store: storeWithStaleIndex(), now: () => clock });
+    await tracker.begin({ reference: 'ORD-AGAIN', kind: 'card', amount: 1 });
+    clock += 1;
+    await tracker.begin({ reference: 'ORD-OLD', kind: 'card', amount: 1 });
+    clock += 60 * 60_000;
+    await tracker.expireIfPending('ORD-AGAIN');
+    const again = (await tracker.get('ORD-AGAIN'))!;
+    await tracker.store.update({ ...again, state: 'pending', createdAt: clock, updatedAt: clock }, 'expired');
+    expect((await tracker.stale({ kind: 'card', limit: 1 })).map((record) => record.reference)).toEqual([
+      'ORD-OLD',
+    ]);
+  });
 });
