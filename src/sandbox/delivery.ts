@@ -1,6 +1,6 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
-import { escapeForLog, urlForLog, type SandboxLogger } from './log.js';
+import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
 
 /**
@@ -80,7 +80,16 @@ export interface DeliveryAttempt {
 export interface CallbackDelivery {
   readonly id: number;
   readonly type: CallbackEventType;
+  /**
+   * The callback URL as given, signature included. Not enumerable: `JSON.stringify`,
+   * `util.inspect` and a test runner's diff leave it out (a signed URL's `hp_sig` is a bearer
+   * token for its reference) and show {@link CallbackDelivery.redactedUrl} instead.
+   */
   readonly url: string;
+  /** The callback URL with the value of `hp_sig` replaced by `[redacted]`; `hp_ref` is kept. */
+  readonly redactedUrl: string;
+  /** The order it is about: `hp_ref` of a signed callback URL, or the request's reference. */
+  readonly reference?: string | undefined;
   readonly payload: CallbackPayload;
   /** 0 for the first delivery, 1… for deliberate duplicates (`duplicateDeliveries`). */
   readonly copy: number;
@@ -129,10 +138,24 @@ export interface DeliveryQueueOptions {
  * ```
  */
 export interface DeliveryQueue {
-  /** Schedules the delivery of one callback (plus duplicates); returns at once. */
-  enqueue(type: CallbackEventType, url: string, payload: CallbackPayload): CallbackDelivery;
+  /**
+   * Schedules the delivery of one callback (plus duplicates); returns at once. `reference` is the
+   * request's reference, shown when the URL has no `hp_ref`.
+   */
+  enqueue(
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    reference?: string,
+  ): CallbackDelivery;
   /** Records a callback that is never sent (state `dropped`), and logs why. */
-  drop(type: CallbackEventType, url: string, payload: CallbackPayload, because: string): CallbackDelivery;
+  drop(
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    because: string,
+    reference?: string,
+  ): CallbackDelivery;
   /** Every delivery so far (the latest 1000), oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
   /** Resolves, once no delivery is pending (immediately when none is), with the report of every delivery. */
@@ -243,12 +266,17 @@ export function createDeliveryQueue(options: DeliveryQueueOptions = {}): Deliver
 interface MutableDelivery {
   id: number;
   type: CallbackEventType;
-  url: string;
+  readonly url: string;
+  redactedUrl: string;
+  reference?: string;
   payload: CallbackPayload;
   copy: number;
   attempts: DeliveryAttempt[];
   state: CallbackDelivery['state'];
 }
+
+const withReference = (reference: string | undefined): { reference?: string } =>
+  reference === undefined ? {} : { reference };
 
 /** What one attempt got: the merchant's answer, or why there was none. */
 type AttemptResult = { status: number; reason?: string } | { error: string };
@@ -287,13 +315,25 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     return this.records;
   }
 
-  enqueue(type: CallbackEventType, url: string, payload: CallbackPayload): CallbackDelivery {
-    return this.start(type, url, payload, 0, this.delayMs);
+  enqueue(
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    reference?: string,
+  ): CallbackDelivery {
+    return this.start(type, url, payload, 0, this.delayMs, callbackReference(url, reference));
   }
 
-  drop(type: CallbackEventType, url: string, payload: CallbackPayload, because: string): CallbackDelivery {
-    const delivery = this.record({ type, url, payload, copy: 0, state: 'dropped' });
-    this.log?.({ kind: 'callback_dropped', type, url: urlForLog(url), because });
+  drop(
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    because: string,
+    reference?: string,
+  ): CallbackDelivery {
+    const named = callbackReference(url, reference);
+    const delivery = this.record(url, { type, payload, copy: 0, state: 'dropped' }, named);
+    this.log?.({ kind: 'callback_dropped', type, url: urlForLog(url), ...withReference(named), because });
     return delivery;
   }
 
@@ -317,8 +357,17 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     this.checkIdle();
   }
 
-  private record(fields: Omit<MutableDelivery, 'id' | 'attempts'>): MutableDelivery {
-    const delivery: MutableDelivery = { id: this.nextId++, attempts: [], ...fields };
+  private record(
+    target: string,
+    fields: Omit<MutableDelivery, 'id' | 'attempts' | 'url' | 'redactedUrl' | 'reference'>,
+    reference: string | undefined,
+  ): MutableDelivery {
+    const shown = { id: this.nextId++, ...fields, redactedUrl: redactSignature(target) };
+    const delivery = Object.defineProperty(
+      { ...shown, ...withReference(reference), attempts: [] as DeliveryAttempt[] },
+      'url',
+      { value: target, enumerable: false },
+    ) as MutableDelivery;
     this.records.push(delivery);
     // Keep the record bounded for long-running sandboxes: drop the oldest finished delivery.
     if (this.records.length > MAX_RECORDS) {
@@ -334,8 +383,10 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     payload: CallbackPayload,
     copy: number,
     wait: number,
+    reference: string | undefined,
   ): MutableDelivery {
-    const delivery = this.record({ type, url, payload, copy, state: this.closed ? 'cancelled' : 'pending' });
+    const state = this.closed ? 'cancelled' : 'pending';
+    const delivery = this.record(url, { type, payload, copy, state }, reference);
     this.later(wait, () => void this.attempt(delivery));
     return delivery;
   }
@@ -393,8 +444,18 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     const n = delivery.attempts.length;
     const ok = 'status' in result && result.status >= 200 && result.status < 300;
     const outcome = ok ? 'delivered' : n > this.retries ? 'gave_up' : 'retrying';
-    const { type, url, copy } = delivery;
-    this.log?.({ kind: 'callback', type, url: urlForLog(url), attempt: n, copy, outcome, ...result });
+    const { type, url, copy, reference } = delivery;
+    const named = withReference(reference);
+    this.log?.({
+      kind: 'callback',
+      type,
+      url: urlForLog(url),
+      ...named,
+      attempt: n,
+      copy,
+      outcome,
+      ...result,
+    });
     if (outcome === 'retrying') {
       const backoff = Math.min(this.retryDelayMs * 2 ** (n - 1), this.maxRetryDelayMs);
       this.later(backoff, () => void this.attempt(delivery));
@@ -405,7 +466,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       this.scheduled += 1;
       this.later(this.delayMs, () => {
         this.scheduled -= 1;
-        this.start(type, url, delivery.payload, copy + 1, 0);
+        this.start(type, url, delivery.payload, copy + 1, 0, reference);
       });
     }
     this.checkIdle();

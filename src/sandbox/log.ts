@@ -36,6 +36,8 @@ export type SandboxLogEvent =
       readonly type: CallbackEventType;
       /** The callback URL without its query string (which may carry a signature). */
       readonly url: string;
+      /** The order it is about: `hp_ref` of a signed callback URL, or the request's reference. */
+      readonly reference?: string | undefined;
       /** 1 for the first attempt. */
       readonly attempt: number;
       /** 0 for the first delivery, 1… for deliberate duplicates. */
@@ -53,6 +55,8 @@ export type SandboxLogEvent =
       readonly type: CallbackEventType;
       /** The callback URL without its query string. */
       readonly url: string;
+      /** The order it is about: `hp_ref` of a signed callback URL, or the request's reference. */
+      readonly reference?: string | undefined;
       /** Why the sandbox never sends it, e.g. the test phone that loses its callback. */
       readonly because: string;
     };
@@ -93,6 +97,30 @@ export function urlForLog(url: string): string {
   }
 }
 
+/**
+ * The URL with the value of every `hp_sig` parameter replaced by `[redacted]`: the signature is a
+ * bearer token for its reference, while `hp_ref` (the merchant's own reference) stays readable.
+ */
+export function redactSignature(url: string): string {
+  return url.replace(/([?&]hp_sig=)[^&#]*/g, '$1[redacted]');
+}
+
+/**
+ * The merchant's reference a callback is about: `hp_ref` of a signed callback URL, else the
+ * reference of the request that caused it (`fallback`).
+ */
+export function callbackReference(url: string, fallback: string | undefined): string | undefined {
+  try {
+    return new URL(url).searchParams.get('hp_ref') ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** ` for ORDER-1`, or nothing when the callback has no reference. */
+export const forReference = (reference: string | undefined): string =>
+  reference === undefined || reference === '' ? '' : ` for ${reference}`;
+
 // C0 and C1 controls, DEL, the Unicode line separators and the bidirectional overrides: anything
 // that could end a log line early, move the cursor, colour the terminal or reorder what is shown.
 // eslint-disable-next-line no-control-regex
@@ -124,10 +152,10 @@ function describeEvent(event: SandboxLogEvent): string {
       const copy = event.copy > 0 ? ` (duplicate ${event.copy})` : '';
       const outcome =
         event.outcome === 'delivered' ? 'delivered' : event.outcome === 'retrying' ? 'will retry' : 'gave up';
-      return `← callback ${event.type}${copy} to ${event.url} attempt ${event.attempt}: ${describeAnswer(event)}, ${outcome}`;
+      return `← callback ${event.type}${copy}${forReference(event.reference)} to ${event.url} attempt ${event.attempt}: ${describeAnswer(event)}, ${outcome}`;
     }
     case 'callback_dropped':
-      return `✕ callback ${event.type} to ${event.url} dropped: ${event.because}`;
+      return `✕ callback ${event.type}${forReference(event.reference)} to ${event.url} dropped: ${event.because}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackDelivery } from './delivery.js';
-import { describeAnswer, urlForLog } from './log.js';
+import { describeAnswer, escapeForLog, forReference, urlForLog } from './log.js';
 
 /**
  * One callback in a {@link DeliveryReport}: where it went, how many attempts, and how it ended.
@@ -11,6 +11,7 @@ import { describeAnswer, urlForLog } from './log.js';
  *
  * const entry: DeliveryReportEntry = {
  *   type: 'payout.succeeded',
+ *   reference: '700000000123',
  *   url: 'http://127.0.0.1:3000/webhooks/payouts?…',
  *   copy: 0,
  *   attempts: 6,
@@ -21,6 +22,8 @@ import { describeAnswer, urlForLog } from './log.js';
  */
 export interface DeliveryReportEntry {
   readonly type: CallbackEventType;
+  /** The order it is about: `hp_ref` of a signed callback URL, or the request's reference. */
+  readonly reference?: string | undefined;
   /** The callback URL without its query string (`?…` where the signature was). */
   readonly url: string;
   /** 0 for the first delivery, 1… for deliberate duplicates. */
@@ -45,7 +48,7 @@ export interface DeliveryReportEntry {
  * const report = await sandbox.waitForIdle();
  * if (!report.ok) throw new Error(report.summary);
  * // 2 callbacks: 1 delivered, 1 failed
- * //   ✗ payment.card.succeeded to http://127.0.0.1:3000/webhooks/payments?… failed after 6 attempts: 401 invalid_signature
+ * //   ✗ payment.card.succeeded for ORDER-1 to http://127.0.0.1:3000/webhooks/payments?… failed after 6 attempts: 401 invalid_signature
  * await sandbox.close();
  * ```
  */
@@ -68,7 +71,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function describeEntry(entry: DeliveryReportEntry): string {
   const copy = entry.copy > 0 ? ` (duplicate ${entry.copy})` : '';
-  const target = `${entry.type}${copy} to ${entry.url}`;
+  const target = escapeForLog(`${entry.type}${copy}${forReference(entry.reference)} to ${entry.url}`);
   if (entry.state === 'dropped') return `  - ${target} dropped on purpose (test value), never sent`;
   const how = entry.lastAnswer ? `: ${entry.lastAnswer}` : '';
   return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
@@ -80,6 +83,7 @@ export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): De
     const last = delivery.attempts.at(-1);
     return {
       type: delivery.type,
+      ...(delivery.reference === undefined ? {} : { reference: delivery.reference }),
       url: urlForLog(delivery.url),
       copy: delivery.copy,
       attempts: delivery.attempts.length,

@@ -103,8 +103,17 @@ export interface SandboxState {
   readonly queue: DeliveryQueue;
   /** `outcome`, or a failure with `responseStatus` drawn at `failureRate` (never for a dropped callback). */
   withFailureRate(outcome: PaymentOutcome, responseStatus: number): PaymentOutcome;
-  /** Sends the callback of `outcome`, or records it as dropped when its test value says so. */
-  deliver(outcome: PaymentOutcome, type: CallbackEventType, url: string, payload: CallbackPayload): void;
+  /**
+   * Sends the callback of `outcome`, or records it as dropped when its test value says so.
+   * `reference` is the request's reference, which names the callback when its URL has no `hp_ref`.
+   */
+  deliver(
+    outcome: PaymentOutcome,
+    type: CallbackEventType,
+    url: string,
+    payload: CallbackPayload,
+    reference: string,
+  ): void;
   readonly log: SandboxLogger | undefined;
 }
 
@@ -155,16 +164,12 @@ export function createSandboxState(
       outcome.ok && !outcome.dropCallback && failureRate > 0 && random() < failureRate
         ? { ok: false, reason: INSUFFICIENT_FUNDS_MESSAGE, responseStatus }
         : outcome,
-    deliver: (outcome, type, url, payload) => {
+    deliver: (outcome, type, url, payload, reference) => {
       if (outcome.dropCallback) {
-        queue.drop(
-          type,
-          url,
-          payload,
-          `test phone ${sandboxTestValues.phones.noCallback} never gets a callback`,
-        );
+        const because = `test phone ${sandboxTestValues.phones.noCallback} never gets a callback`;
+        queue.drop(type, url, payload, because, reference);
       } else {
-        queue.enqueue(type, url, payload);
+        queue.enqueue(type, url, payload, reference);
       }
     },
   };

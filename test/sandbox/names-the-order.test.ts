@@ -4,6 +4,7 @@
 // `sandbox.deliveries` included (a test runner prints it in a diff).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
@@ -85,10 +86,13 @@ describe('two orders whose callbacks are refused', () => {
     expectNoSignature('log events', JSON.stringify(logs), signatures);
 
     expect(sandbox.deliveries.map((delivery) => delivery.reference)).toEqual(['ORDER-A', 'ORDER-B']);
-    const shown = new URL(sandbox.deliveries[0]!.url);
+    const shown = new URL(sandbox.deliveries[0]!.redactedUrl);
     expect(shown.searchParams.get('hp_ref')).toBe('ORDER-A');
     expect(shown.searchParams.get('hp_sig')).toBe('[redacted]');
     expectNoSignature('sandbox.deliveries', JSON.stringify(sandbox.deliveries), signatures);
+    expectNoSignature('inspected deliveries', inspect(sandbox.deliveries, { depth: 5 }), signatures);
+    // what a test that compares the URL it signed reads: the URL the callback was posted to
+    expect(sandbox.deliveries[0]!.url === signed[0]).toBe(true);
   });
 
   it('name the request reference when the callback URL is not signed, dropped callbacks too', async () => {
@@ -123,7 +127,7 @@ describe('two orders whose callbacks are refused', () => {
       'CARD-ORDER-9',
       'LOST-ORDER-3',
     ]);
-    expect(sandbox.deliveries[0]!.url).toBe(url);
+    expect(sandbox.deliveries[0]!.redactedUrl).toBe(url);
     const dropped = logs.find((event) => event.kind === 'callback_dropped');
     expect(dropped && formatSandboxLogEvent(dropped)).toContain('for LOST-ORDER-3');
   });

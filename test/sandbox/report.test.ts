@@ -78,7 +78,7 @@ describe('the delivery report and the default log', () => {
     const lines = written.join('').trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(
-      /^\d\d:\d\d:\d\d\.\d{3} ← callback payment\.mobile_money\.succeeded to http:\/\/127\.0\.0\.1:\d+\/webhooks\/payments\?… attempt 1: 401 invalid_signature, will retry$/,
+      /^\d\d:\d\d:\d\d\.\d{3} ← callback payment\.mobile_money\.succeeded for ORDER-1 to http:\/\/127\.0\.0\.1:\d+\/webhooks\/payments\?… attempt 1: 401 invalid_signature, will retry$/,
     );
     expect(lines[2]).toContain('attempt 3: 401 invalid_signature, gave up');
   });
@@ -97,7 +97,7 @@ describe('the delivery report and the default log', () => {
     expect(report.failures[0]).toMatchObject({ attempts: 2, lastAnswer: 'ECONNREFUSED' });
   });
 
-  it('reports ok when every callback was delivered, and delivers to the signed URL unchanged', async () => {
+  it('reports ok when every callback was delivered, and delivers to the signed URL unchanged, shown with hp_sig redacted', async () => {
     const { url, events } = await startRoute(SECRET);
     sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
@@ -106,6 +106,7 @@ describe('the delivery report and the default log', () => {
     const report = await sandbox.waitForIdle();
     expect(report).toMatchObject({ ok: true, delivered: 1, failed: 0, summary: '1 callback: 1 delivered' });
     expect(sandbox.deliveries[0]?.url).toBe(input.callback_details.callback_url);
+    expect(sandbox.deliveries[0]?.redactedUrl).toMatch(/\?hp_ref=ORDER-3&hp_sig=\[redacted\]$/);
     expect(events.map((event) => event.type)).toEqual(['payment.mobile_money.succeeded']);
   });
 

@@ -83,16 +83,13 @@ function sendCheckoutCallback(
   outcome: PaymentOutcome,
 ) {
   const input = { method, orderId: session.orderId, amount: session.amount };
+  const reference = String(session.orderId);
   if (outcome.ok) {
-    state.deliver(
-      outcome,
-      'checkout.succeeded',
-      session.callbackUrl,
-      checkoutSuccessPayload(input, state.brand),
-    );
+    const payload = checkoutSuccessPayload(input, state.brand);
+    state.deliver(outcome, 'checkout.succeeded', session.callbackUrl, payload, reference);
   } else {
     const payload = checkoutFailurePayload({ ...input, message: outcome.reason }, state.brand);
-    state.deliver(outcome, 'checkout.failed', session.callbackUrl, payload);
+    state.deliver(outcome, 'checkout.failed', session.callbackUrl, payload, reference);
   }
 }
 

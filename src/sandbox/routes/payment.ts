@@ -50,11 +50,15 @@ function cardPayment(state: SandboxState, c: SandboxContext, body: CardPaymentRe
   const currency = body.amount?.currency ?? 'KES';
   const outcome = state.withFailureRate(decideCardPayment(cardNumber), 402);
   const url = body.callback_details.callback_url;
-  if (outcome.ok)
-    state.deliver(outcome, 'payment.card.succeeded', url, cardPaymentSuccessPayload({ amount, currency }));
-  else state.deliver(outcome, 'payment.card.failed', url, cardPaymentFailurePayload({ amount, currency }));
-  const result = outcome.ok ? 'succeeds' : 'declined';
   const reference = body.callback_details.transaction_reference;
+  if (outcome.ok) {
+    const payload = cardPaymentSuccessPayload({ amount, currency });
+    state.deliver(outcome, 'payment.card.succeeded', url, payload, reference);
+  } else {
+    const payload = cardPaymentFailurePayload({ amount, currency });
+    state.deliver(outcome, 'payment.card.failed', url, payload, reference);
+  }
+  const result = outcome.ok ? 'succeeds' : 'declined';
   c.set('summary', `card ${maskCardNumber(cardNumber)}, ${amount} ${currency}, ref ${reference} → ${result}`);
   return c.json({ message: 'Card Payment Initiated', status: 200 }, 200);
 }
@@ -68,7 +72,7 @@ function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: Mobile
   const url = body.callback_details.callback_url;
   if (outcome.ok) {
     const payload = mobileMoneyPaymentSuccessPayload({ amount }, brand);
-    state.deliver(outcome, 'payment.mobile_money.succeeded', url, payload);
+    state.deliver(outcome, 'payment.mobile_money.succeeded', url, payload, reference);
   } else {
     const payload = mobileMoneyPaymentFailurePayload({
       amount,
@@ -76,7 +80,7 @@ function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: Mobile
       responseStatus: outcome.responseStatus,
       message: outcome.reason,
     });
-    state.deliver(outcome, 'payment.mobile_money.failed', url, payload);
+    state.deliver(outcome, 'payment.mobile_money.failed', url, payload, reference);
   }
   const result = outcome.dropCallback ? 'no callback (test value)' : outcome.ok ? 'succeeds' : 'fails (406)';
   c.set('summary', `${brand} ${phone}, ${amount}, ref ${reference} → ${result}`);

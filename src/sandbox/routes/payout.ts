@@ -71,9 +71,9 @@ export function payoutRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
     const lost = outcome.ok && body.destination.mobile_number === sandboxTestValues.phones.noCallback;
     if (outcome.ok) {
       const payload = payoutSuccessPayload({ ...common, payoutFee: outcome.fee });
-      state.deliver({ ok: true, dropCallback: lost }, 'payout.succeeded', url, payload);
+      state.deliver({ ok: true, dropCallback: lost }, 'payout.succeeded', url, payload, referenceId);
     } else {
-      state.queue.enqueue('payout.failed', url, payoutFailurePayload(common));
+      state.queue.enqueue('payout.failed', url, payoutFailurePayload(common), referenceId);
     }
     const result = outcome.ok
       ? `succeeds, fee ${outcome.fee}${lost ? ', no callback (test value)' : ''}`
