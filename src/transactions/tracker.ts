@@ -225,7 +225,8 @@ export interface TransactionTracker {
   /**
    * Pending transactions older than their limit (or `olderThan`), oldest first. Each record the
    * store's `listPending` answers is checked itself (pending, of the kind, created before the
-   * limit), so a store whose index lags its records never lists one initiated again a moment ago.
+   * limit), so a store whose index lags its records never lists one initiated again a moment ago;
+   * when it drops some, it asks the store for more (up to 8 times `limit`) to fill the page.
    */
   stale(options?: StaleOptions): Promise<TransactionRecord[]>;
   /**
@@ -849,11 +850,15 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       const pages = await Promise.all(
         kinds.map(async (kind) => {
           const createdBefore = at - (olderThan ?? staleAfterMs[kind]);
-          const listed = await store.listPending({ kind, createdBefore, limit });
-          return listed.filter(
-            (record) =>
-              record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore,
-          );
+          // Rows dropped still took the store's page: ask for more, up to 8 times the limit.
+          for (let asked = limit; ; asked *= 2) {
+            const listed = await store.listPending({ kind, createdBefore, limit: asked });
+            const kept = listed.filter(
+              (record) =>
+                record.state === 'pending' && record.kind === kind && record.createdAt < createdBefore,
+            );
+            if (kept.length >= limit || listed.length < asked || asked >= limit * 8) return kept;
+          }
         }),
       );
       return pages
