@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { endpointPaths } from '../internal/endpoints.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import type { CallbackDelivery, CallbackTransport } from './delivery.js';
+import type { CallbackDelivery, CallbackTransport, WaitForIdleOptions } from './delivery.js';
 import { sandboxTestValues } from './outcomes.js';
 import type { DeliveryReport } from './report.js';
 import { refuse, type SandboxEnv } from './request-body.js';
@@ -92,8 +92,11 @@ export interface SandboxApp {
   readonly walletBalance: number;
   /** Every callback delivery so far, oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves, once no callback delivery is pending, with the report of every delivery. */
-  waitForIdle(): Promise<DeliveryReport>;
+  /**
+   * Resolves, once no callback delivery is pending, with the report of every delivery; rejects
+   * after `timeout` ms or when `signal` aborts, naming what is still pending.
+   */
+  waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /** Cancels pending deliveries and clears their timers. */
   close(): void;
 }
@@ -203,7 +206,7 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
     get deliveries() {
       return state.queue.deliveries;
     },
-    waitForIdle: () => state.queue.waitForIdle(),
+    waitForIdle: (options) => state.queue.waitForIdle(options),
     close: () => state.queue.close(),
   };
 }

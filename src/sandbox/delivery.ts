@@ -1,6 +1,7 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
 import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
+import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
 
 /**
@@ -102,6 +103,64 @@ export interface CallbackDelivery {
 }
 
 /**
+ * Options of `waitForIdle()`: how long to wait at most. Without them it waits for as long as the
+ * retries take (about 16 s for a refused callback with the default settings).
+ *
+ * @example
+ * ```ts
+ * import { startSandbox, type WaitForIdleOptions } from 'hosted-payments/sandbox';
+ *
+ * const sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 10, deliveryRetries: 1 });
+ * const options: WaitForIdleOptions = { timeout: 4000 };
+ * const report = await sandbox.waitForIdle(options); // rejects after 4 s, naming what is pending
+ * await sandbox.close();
+ * ```
+ */
+export interface WaitForIdleOptions {
+  /**
+   * Rejects after this many ms if a callback is still pending, with an error whose message is the
+   * report's summary and whose `report` field is the report. Keep it under your test's timeout.
+   */
+  readonly timeout?: number | undefined;
+  /** Rejects when it aborts, the same way, with the signal's reason as `cause`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+const WAIT_FOR_IDLE_OPTIONS: OptionNames<WaitForIdleOptions> = { timeout: true, signal: true };
+
+function checkWaitForIdleOptions(options: WaitForIdleOptions | undefined): void {
+  refuseUnknownOptions('waitForIdle', options, WAIT_FOR_IDLE_OPTIONS);
+  const { timeout, signal } = (options ?? {}) as { timeout?: unknown; signal?: unknown };
+  if (
+    timeout !== undefined &&
+    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1)
+  ) {
+    const got = typeof timeout === 'number' ? String(timeout) : typeof timeout;
+    throw new TypeError(`waitForIdle: timeout must be a number of ms from 0 to 2147483647, got ${got}`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('waitForIdle: signal must be an AbortSignal, e.g. AbortSignal.timeout(4000)');
+  }
+}
+
+/**
+ * The rejection of a `waitForIdle()` that stopped waiting: the summary of what is still pending
+ * (each with its reference and last answer) and how to make retries end sooner in tests.
+ */
+function notIdleError(
+  why: string,
+  report: DeliveryReport,
+  cause: unknown,
+): Error & { report: DeliveryReport } {
+  const message =
+    `waitForIdle: callbacks still pending ${why}\n${report.summary}\n` +
+    'A refused callback is retried deliveryRetries times (default 5) with a backoff doubling from ' +
+    'retryDelayMs (default 500 ms), about 16 s in all; in tests give the sandbox small ' +
+    'callbackDelayMs, retryDelayMs and deliveryRetries.';
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { report });
+}
+
+/**
  * Options of {@link createDeliveryQueue}.
  *
  * @example
@@ -158,8 +217,11 @@ export interface DeliveryQueue {
   ): CallbackDelivery;
   /** Every delivery so far (the latest 1000), oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves, once no delivery is pending (immediately when none is), with the report of every delivery. */
-  waitForIdle(): Promise<DeliveryReport>;
+  /**
+   * Resolves, once no delivery is pending (immediately when none is), with the report of every
+   * delivery; rejects after `timeout` or when `signal` aborts, with what is still pending.
+   */
+  waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
   close(): void;
 }
@@ -337,10 +399,31 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     return delivery;
   }
 
-  waitForIdle(): Promise<DeliveryReport> {
-    return new Promise<DeliveryReport>((resolve) => {
-      this.idleWaiters.push(() => resolve(buildDeliveryReport(this.records)));
+  async waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport> {
+    checkWaitForIdleOptions(options);
+    const { timeout, signal } = options ?? {};
+    return new Promise<DeliveryReport>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== waiter);
+      };
+      const waiter = () => {
+        settle();
+        resolve(buildDeliveryReport(this.records));
+      };
+      const giveUp = (why: string, cause?: unknown) => {
+        settle();
+        reject(notIdleError(why, buildDeliveryReport(this.records), cause));
+      };
+      const onAbort = () => giveUp('aborted', signal?.reason);
+      this.idleWaiters.push(waiter);
       this.checkIdle();
+      if (!this.idleWaiters.includes(waiter)) return;
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeout !== undefined) timer = setTimeout(() => giveUp(`after ${timeout} ms`), timeout);
     });
   }
 

@@ -9,7 +9,13 @@ export type { SandboxApp, SandboxAppOptions } from './app.js';
 export type { SandboxBehaviourOptions } from './sandbox-state.js';
 export { completeCheckout } from './complete-checkout.js';
 export type { CheckoutCompletion, CompleteCheckoutOptions } from './complete-checkout.js';
-export type { CallbackAnswer, CallbackDelivery, CallbackTransport, DeliveryAttempt } from './delivery.js';
+export type {
+  CallbackAnswer,
+  CallbackDelivery,
+  CallbackTransport,
+  DeliveryAttempt,
+  WaitForIdleOptions,
+} from './delivery.js';
 export type { DeliveryReport, DeliveryReportEntry } from './report.js';
 export { createSandboxLogger, formatSandboxLogEvent } from './log.js';
 export type { SandboxLogEvent, SandboxLogFormat, SandboxLogger } from './log.js';

@@ -53,17 +53,21 @@ export interface DeliveryReportEntry {
  * ```
  */
 export interface DeliveryReport {
-  /** True when every callback was delivered (or dropped on purpose). */
+  /** True when every callback was delivered (or dropped on purpose); false while one is pending. */
   readonly ok: boolean;
   readonly delivered: number;
   readonly failed: number;
   readonly cancelled: number;
   readonly dropped: number;
+  /** Callbacks still being delivered: 0 once `waitForIdle()` resolves; a timed-out wait reports them. */
+  readonly pending: number;
   /** Every callback, oldest first (the latest 1000). */
   readonly deliveries: readonly DeliveryReportEntry[];
   /** The callbacks that failed or were cancelled. */
   readonly failures: readonly DeliveryReportEntry[];
-  /** A count line, then one line per failed, cancelled or dropped callback. */
+  /**
+   * A count line, then one line per failed, cancelled, dropped or still pending callback.
+   */
   readonly summary: string;
 }
 
@@ -74,6 +78,11 @@ function describeEntry(entry: DeliveryReportEntry): string {
   const target = escapeForLog(`${entry.type}${copy}${forReference(entry.reference)} to ${entry.url}`);
   if (entry.state === 'dropped') return `  - ${target} dropped on purpose (test value), never sent`;
   const how = entry.lastAnswer ? `: ${entry.lastAnswer}` : '';
+  if (entry.state === 'pending') {
+    return entry.attempts === 0
+      ? `  … ${target} pending, not sent yet`
+      : `  … ${target} pending after ${plural(entry.attempts, 'attempt')}${how}`;
+  }
   return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
 }
 
@@ -93,18 +102,19 @@ export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): De
   });
   const count = (state: CallbackDelivery['state']) => entries.filter((e) => e.state === state).length;
   const failures = entries.filter((e) => e.state === 'failed' || e.state === 'cancelled');
-  const counts = (['delivered', 'failed', 'cancelled', 'dropped'] as const)
+  const counts = (['delivered', 'failed', 'cancelled', 'dropped', 'pending'] as const)
     .map((state) => [state, count(state)] as const)
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`);
   const head = `${plural(entries.length, 'callback')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`;
-  const lines = entries.filter((e) => e.state !== 'delivered' && e.state !== 'pending').map(describeEntry);
+  const lines = entries.filter((e) => e.state !== 'delivered').map(describeEntry);
   return {
-    ok: failures.length === 0,
+    ok: failures.length === 0 && count('pending') === 0,
     delivered: count('delivered'),
     failed: count('failed'),
     cancelled: count('cancelled'),
     dropped: count('dropped'),
+    pending: count('pending'),
     deliveries: entries,
     failures,
     summary: [head, ...lines].join('\n'),

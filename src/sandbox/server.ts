@@ -7,7 +7,7 @@ import {
   type CheckoutCompletion,
   type CompleteCheckoutOptions,
 } from './complete-checkout.js';
-import type { CallbackDelivery } from './delivery.js';
+import type { CallbackDelivery, WaitForIdleOptions } from './delivery.js';
 import { deliveryLogger } from './log.js';
 import type { DeliveryReport } from './report.js';
 import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from './sandbox-state.js';
@@ -63,8 +63,10 @@ export interface Sandbox {
    * Resolves once no callback delivery is pending (all delivered, given up or cancelled), with a
    * report of every delivery: `report.ok` is false when one failed, and `report.summary` says
    * which, where, and what your route answered (`401 invalid_signature`, `ECONNREFUSED`).
+   * `{ timeout }` (ms) or `{ signal }` makes it reject instead, once that passes, with an error
+   * whose message is the summary of what is still pending: keep it under your test's timeout.
    */
-  waitForIdle(): Promise<DeliveryReport>;
+  waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /**
    * Pays a checkout link of this sandbox as the customer's browser would (loads the page and
    * submits its form with the test values), so the checkout callback is sent.
@@ -176,7 +178,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     get deliveries() {
       return engine.deliveries;
     },
-    waitForIdle: () => engine.waitForIdle(),
+    waitForIdle: (waitOptions) => engine.waitForIdle(waitOptions),
     completeCheckout: (checkoutLink, checkoutOptions) => completeCheckout(checkoutLink, checkoutOptions),
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {

@@ -93,7 +93,7 @@ describe('waitForIdle({ timeout })', () => {
     const app = createSandboxApp({ log: false });
     await expect(app.waitForIdle({ timeout: 100 })).resolves.toMatchObject({ ok: true });
     app.close();
-    const payments = createPaymentsHandlers({ log: false });
+    const payments = createPaymentsHandlers({ baseUrl: 'https://payments.example.test', log: false });
     await expect(payments.waitForIdle({ timeout: 100 })).resolves.toMatchObject({ ok: true });
     payments.close();
   });

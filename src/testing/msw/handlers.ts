@@ -4,7 +4,7 @@ import type { CallbackPayload } from '../../callbacks/schemas.js';
 import { refuseUnknownOptions, type OptionNames } from '../../internal/known-options.js';
 import { buildSandboxApp, sandboxPaths } from '../../sandbox/app.js';
 import { checkBaseUrlOption } from '../../sandbox/option-values.js';
-import type { CallbackDelivery, CallbackTransport } from '../../sandbox/delivery.js';
+import type { CallbackDelivery, CallbackTransport, WaitForIdleOptions } from '../../sandbox/delivery.js';
 import type { DeliveryReport } from '../../sandbox/report.js';
 import { SANDBOX_BEHAVIOUR_OPTIONS, type SandboxBehaviourOptions } from '../../sandbox/sandbox-state.js';
 
@@ -71,8 +71,11 @@ export interface PaymentsHandlers {
   readonly walletBalance: number;
   /** Every callback delivery so far, oldest first. */
   readonly deliveries: readonly CallbackDelivery[];
-  /** Resolves once every callback has been delivered (or given up), with the delivery report. */
-  waitForIdle(): Promise<DeliveryReport>;
+  /**
+   * Resolves once every callback has been delivered (or given up), with the delivery report;
+   * rejects after `timeout` ms or when `signal` aborts, naming what is still pending.
+   */
+  waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /** Cancels pending deliveries and their timers. Call it in `afterEach`/`afterAll`. */
   close(): void;
 }
@@ -153,7 +156,7 @@ export function createPaymentsHandlers(options: PaymentsHandlersOptions): Paymen
     get deliveries() {
       return engine.deliveries;
     },
-    waitForIdle: () => engine.waitForIdle(),
+    waitForIdle: (options) => engine.waitForIdle(options),
     close: () => engine.close(),
   };
 }
