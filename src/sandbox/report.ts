@@ -66,10 +66,16 @@ export interface DeliveryReport {
   /** The callbacks that failed or were cancelled. */
   readonly failures: readonly DeliveryReportEntry[];
   /**
-   * A count line, then one line per failed, cancelled, dropped or still pending callback.
+   * A count line, then one line per failed, cancelled, dropped or still pending callback. With no
+   * callback at all it says none was scheduled (often an initiation that was not awaited).
    */
   readonly summary: string;
 }
+
+// An initiation's callback is scheduled when the sandbox answers it: a waitForIdle() called before
+// that answer arrived finds nothing to wait for.
+const NOTHING_SCHEDULED =
+  'none was scheduled (was every initiation awaited before waitForIdle()? a callback is scheduled when the sandbox answers the request)';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -106,7 +112,10 @@ export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): De
     .map((state) => [state, count(state)] as const)
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`);
-  const head = `${plural(entries.length, 'callback')}${counts.length > 0 ? `: ${counts.join(', ')}` : ''}`;
+  const head =
+    entries.length === 0
+      ? `0 callbacks: ${NOTHING_SCHEDULED}`
+      : `${plural(entries.length, 'callback')}: ${counts.join(', ')}`;
   const lines = entries.filter((e) => e.state !== 'delivered').map(describeEntry);
   return {
     ok: failures.length === 0 && count('pending') === 0,
