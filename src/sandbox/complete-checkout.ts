@@ -115,6 +115,40 @@ const alreadyCompleted = (checkoutLink: string, state: 'paid' | 'failed'): Error
 const decodeAttribute = (value: string): string =>
   value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
 
+/** The system code of a failed fetch (`ECONNREFUSED`), from its cause chain. */
+function systemCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * `fetch`, with a failure to connect said in the merchant's words: which sandbox did not answer
+ * (origin and system code), the fetch error kept as `cause`.
+ */
+async function reach(checkoutLink: string, url: string | URL, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    let origin = String(url);
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      // An invalid URL: fetch's own TypeError says so.
+      throw error;
+    }
+    const code = systemCode(error);
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: no sandbox is answering at ${origin}${code ? ` (${code})` : ''}; is it still running (a test's sandbox.close() ends it), and is this link from it?`,
+      { cause: error },
+    );
+  }
+}
+
 /**
  * Pays a sandbox checkout link the way the customer's browser does: loads the page, reads its
  * form, and submits it with the card or phone test values (the same form post, not a shortcut),
@@ -147,7 +181,7 @@ export async function completeCheckout(
 ): Promise<CheckoutCompletion> {
   refuseUnknownOptions('completeCheckout', options, COMPLETE_OPTIONS);
   checkCompleteOptions(options);
-  const page = await fetch(checkoutLink);
+  const page = await reach(checkoutLink, checkoutLink);
   const html = await page.text();
   const pageState = page.headers.get(CHECKOUT_STATE_HEADER);
   if (page.status === 404) {
@@ -164,7 +198,7 @@ export async function completeCheckout(
       `Could not complete the checkout ${checkoutLink}: it is not a sandbox checkout page (pass the checkout_link of a session).`,
     );
   }
-  const submitted = await fetch(new URL(decodeAttribute(action), checkoutLink), {
+  const submitted = await reach(checkoutLink, new URL(decodeAttribute(action), checkoutLink), {
     method: 'POST',
     body: new URLSearchParams(formFields(options)),
     redirect: 'manual',
