@@ -12,7 +12,11 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 export const commandTimeoutOption = (where: string, value: unknown): number =>
   wholeNumberOption(where, 'commandTimeoutMs', value, DEFAULT_COMMAND_TIMEOUT_MS, { max: MAX_TIMER_MS });
 
-/** `reply`, or a rejection naming `store` once `timeoutMs` passed without it. */
+/**
+ * `reply`, or a rejection naming `store` once `timeoutMs` passed without it. A failed reply is a
+ * rejection naming `store` too, the client's error as its `cause`: it reaches `onError` with the
+ * same reason as an `onEvent` that threw, and must say which it was.
+ */
 export function replyWithin<T>(reply: Promise<T>, timeoutMs: number, store: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -24,5 +28,9 @@ export function replyWithin<T>(reply: Promise<T>, timeoutMs: number, store: stri
       );
     }, timeoutMs);
   });
-  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
+  const named = reply.catch((error: unknown) => {
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new Error(`${store}: ${what}`, { cause: error });
+  });
+  return Promise.race([named, late]).finally(() => clearTimeout(timer));
 }
