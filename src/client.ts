@@ -148,6 +148,10 @@ const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(te
 
 /** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
 function baseUrlProblem(value: string): string | undefined {
+  // The URL parser drops them, yet messages carry the URL as written (a newline splits a log line).
+  if (/[\s\p{Cc}]/u.test(value)) {
+    return 'expected a URL without white space or a control character (a trailing newline from a file or an environment variable?)';
+  }
   let url: URL;
   try {
     url = new URL(value);
