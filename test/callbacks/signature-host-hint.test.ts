@@ -74,4 +74,26 @@ describe('the message of a signature that does not match', () => {
     expect(response.status).toBe(401);
     expect(errors[0]!.message.length).toBeLessThan(400);
   });
+
+  // Behind a proxy that strips or adds a path prefix the host is right and the path is not: the
+  // message named the host only, and an operator had to log the path to see it.
+  it('names the path it checked, and where the host came from', async () => {
+    const signed = await signCallbackUrl('https://shop.example/shop/webhooks/payments', {
+      secret,
+      reference: 'ORD-1',
+    });
+    const errors: CallbackHandlerError[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'https://shop.example',
+      onEvent: () => undefined,
+      onError: (error) => void errors.push(error),
+    });
+    const stripped = new URL(signed);
+    stripped.pathname = '/webhooks/payments';
+    expect((await handler(post(stripped.href))).status).toBe(401);
+    expect(errors[0]!.message).toContain('path /webhooks/payments');
+    expect(errors[0]!.message).toContain('publicOrigin');
+    expect(errors[0]!.message).not.toContain(new URL(signed).searchParams.get('hp_sig')!);
+  });
 });
