@@ -89,6 +89,22 @@ function banner(sandbox: Sandbox, flags: SandboxFlags): string {
   ].join('\n');
 }
 
+/**
+ * `startSandbox`'s listen error said in flags: the port or host to change is `--port` or `--host`.
+ * An error without a system code is returned as it came.
+ */
+function inFlags(error: unknown, flags: SandboxFlags): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  const message =
+    code === 'EADDRINUSE'
+      ? `port ${flags.port} is in use on ${flags.host} (${code}); give another with --port <port>, or --port 0 for a free one`
+      : code === 'EACCES'
+        ? `port ${flags.port} needs privileges this process does not have (${code}); give --port above 1023, or --port 0`
+        : `cannot listen on host ${flags.host} (${code}); give --host an address of this machine, such as 127.0.0.1`;
+  return Object.assign(new Error(message, { cause: error }), { code });
+}
+
 async function runSandbox(io: CliIo, flags: SandboxFlags): Promise<void> {
   const logger = createSandboxLogger(flags.log, (line) => io.stdout(line));
   const sandbox = await startSandbox({
@@ -104,6 +120,8 @@ async function runSandbox(io: CliIo, flags: SandboxFlags): Promise<void> {
     log: (event) => {
       if (event.kind !== 'listening' || flags.log === 'json') logger(event);
     },
+  }).catch((error: unknown) => {
+    throw inFlags(error, flags);
   });
   if (flags.log === 'pretty') io.stdout(banner(sandbox, flags));
   io.onListening?.(sandbox.url);
