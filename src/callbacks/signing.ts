@@ -388,7 +388,7 @@ export async function verifySignedUrl(
   }
   throw new CallbackVerificationError(
     'bad_signature',
-    `Callback URL signature does not match for host ${shown(host, 64)} (wrong secret, or the reference, path or query was changed${
+    `Callback URL signature does not match for host ${shown(host, 64)} and path ${shown(parsed.pathname, 128)} (wrong secret, or the reference, path or query was changed${
       pinned === undefined
         ? '; the host was taken from the request: behind a proxy that changes it, set publicOrigin (origin)'
         : ''

@@ -76,8 +76,9 @@ describe('the message of a signature that does not match', () => {
   });
 
   // Behind a proxy that strips or adds a path prefix the host is right and the path is not: the
-  // message named the host only, and an operator had to log the path to see it.
-  it('names the path it checked, and where the host came from', async () => {
+  // message named the host only, and an operator had to log the path to see it. (With publicOrigin
+  // set it does not mention a proxy: a wrong secret is not blamed on one.)
+  it('names the path it checked', async () => {
     const signed = await signCallbackUrl('https://shop.example/shop/webhooks/payments', {
       secret,
       reference: 'ORD-1',
@@ -93,7 +94,6 @@ describe('the message of a signature that does not match', () => {
     stripped.pathname = '/webhooks/payments';
     expect((await handler(post(stripped.href))).status).toBe(401);
     expect(errors[0]!.message).toContain('path /webhooks/payments');
-    expect(errors[0]!.message).toContain('publicOrigin');
     expect(errors[0]!.message).not.toContain(new URL(signed).searchParams.get('hp_sig')!);
   });
 });
