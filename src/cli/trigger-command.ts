@@ -25,6 +25,7 @@ import {
 } from '../sandbox/payloads.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkHttpUrl } from '../validation/url.js';
+import { answerExcerpt } from './answer-excerpt.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';
 
@@ -63,6 +64,14 @@ const UNSIGNED_HINT =
 const wrongSecretHint = (source: string): string =>
   `the route refused the signature (401 invalid_signature): the secret from ${source} may not be ` +
   `the route's; give the webhook secret the route verifies with`;
+
+/** Said after a 404 or 405: the route is not at that path, or not for POST. */
+function notServedHint(status: number, url: string): string {
+  const path = escapeForLog(new URL(url).pathname);
+  return status === 404
+    ? `the server answered 404 for ${path}: the path may be wrong; give --url the path your webhook route is mounted at (a trailing slash counts)`
+    : `the server answered 405 for ${path}: something is there, but not for POST; callbacks are POSTed, so mount the route for POST`;
+}
 
 async function post(io: CliIo, url: string, body: string): Promise<Response | { error: string }> {
   try {
@@ -160,21 +169,25 @@ async function trigger(
   let allAccepted = true;
   let refused401 = false;
   let refusedSignature = false;
+  let notServed: number | undefined;
+  const signature = new URL(url).searchParams.get('hp_sig') ?? '';
   for (let n = 1; n <= flags.repeat; n++) {
     const response = await post(io, url, body);
     if ('error' in response) return { code: 1, error: response.error };
     const raw = await response.text();
-    const text = escapeForLog(raw);
+    const text = answerExcerpt(raw, response.headers.get('content-type'), [signature]);
     const copy = flags.repeat > 1 ? ` [${n}/${flags.repeat}]` : '';
     const duplicate = response.headers.get('x-callback-duplicate') === 'true' ? ' (duplicate)' : '';
     io.stdout(
       `posted ${type}${copy} (reference ${escapeForLog(reference.value)}) → HTTP ${response.status} ${response.statusText}${duplicate}\n`,
     );
-    if (text) io.stdout(`${text.length > 500 ? `${text.slice(0, 500)}…` : text}\n`);
+    if (text) io.stdout(`${text}\n`);
     allAccepted &&= response.ok;
     refused401 ||= response.status === 401;
     refusedSignature ||= response.status === 401 && refusalReason(raw) === 'invalid_signature';
+    if (response.status === 404 || response.status === 405) notServed = response.status;
   }
+  if (notServed !== undefined) io.stderr(`hint: ${notServedHint(notServed, url)}\n`);
   if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
   else if (refusedSignature) io.stderr(`hint: ${wrongSecretHint(source ?? '--secret')}\n`);
   return { code: allAccepted ? 0 : 1 };

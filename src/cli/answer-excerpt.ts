@@ -1,0 +1,53 @@
+/**
+ * What a route answered, as `trigger` prints it: one short line, whatever the body was.
+ *
+ * @module
+ */
+
+import { escapeForLog } from '../sandbox/log.js';
+
+/** The longest excerpt printed, in characters. */
+export const MAX_EXCERPT = 200;
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** The text an HTML page shows: head, scripts, styles and tags dropped, the common entities decoded. */
+function pageText(html: string): string {
+  return html
+    .replace(/<(head|script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#\d{1,6}|[a-z]+);/gi, (entity, name: string) => {
+      if (name.startsWith('#')) return String.fromCodePoint(Math.min(Number(name.slice(1)), 0x10ffff));
+      return ENTITIES[name.toLowerCase()] ?? entity;
+    });
+}
+
+/**
+ * The body as one line of at most {@link MAX_EXCERPT} characters: an HTML page (an Express or
+ * nginx error page) as its text, whitespace runs as one space, control characters escaped, and
+ * the value of any `hp_sig` (and each of `secrets`, such as the signature posted) as `[redacted]`.
+ *
+ * @example
+ * ```ts
+ * answerExcerpt('<!DOCTYPE html>\n<html><body><pre>Cannot POST /hooks</pre></body></html>', 'text/html');
+ * // 'Cannot POST /hooks'
+ * ```
+ */
+export function answerExcerpt(
+  body: string,
+  contentType: string | null,
+  secrets: readonly string[] = [],
+): string {
+  const html = /html/i.test(contentType ?? '') || /^\s*</.test(body);
+  let text = (html ? pageText(body) : body).replace(/\s+/g, ' ').trim();
+  for (const secret of secrets) if (secret !== '') text = text.replaceAll(secret, '[redacted]');
+  text = escapeForLog(text.replace(/(hp_sig(?:=|%3D))[^&\s"'<>]*/gi, '$1[redacted]'));
+  return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
+}
