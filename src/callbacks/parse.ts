@@ -84,7 +84,12 @@ function readBody(body: unknown): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     // The engine's message quotes the input; a payload never goes into ours.
-    throw new CallbackParseError('Callback body is not valid JSON', { reason: 'invalid_json' });
+    throw new CallbackParseError(
+      text === '[object Object]'
+        ? 'Callback body is not valid JSON: it reads [object Object], an object turned into text (String(body)); pass the raw body, or JSON.stringify a parsed one'
+        : 'Callback body is not valid JSON',
+      { reason: 'invalid_json' },
+    );
   }
 }
 

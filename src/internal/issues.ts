@@ -103,5 +103,24 @@ export function parseOrThrow<S extends z.core.$ZodType>(
   const issues = result.success
     ? [...extra]
     : [...toValidationIssues(result.error.issues, options?.hints), ...extra];
-  throw new ValidationError(issues, { prefix: options?.prefix });
+  throw new ValidationError(issues.map(awaitHint(input)), { prefix: options?.prefix });
 }
+
+/** The value at `path` in `input`, or undefined (a getter that throws included). */
+function valueAt(input: unknown, path: readonly (string | number)[]): unknown {
+  try {
+    let value = input;
+    for (const key of path) value = (value as Record<string | number, unknown> | null | undefined)?.[key];
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An issue whose value is a Promise (an async helper's result, not awaited) says so. */
+const awaitHint =
+  (input: unknown) =>
+  (issue: ValidationIssue): ValidationIssue =>
+    typeof (valueAt(input, issue.path) as { then?: unknown } | null | undefined)?.then === 'function'
+      ? { ...issue, message: `${issue.message}; got a Promise (missing await?)` }
+      : issue;
