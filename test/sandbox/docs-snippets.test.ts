@@ -51,6 +51,7 @@ const expectations: Record<string, readonly RegExp[]> = {
   'docs/testing.md#4': [
     /^an HTML error page from a proxy: ApiError 502\na dropped connection: ConnectionError sent: true\nno answer: TimeoutError\na 2xx of another shape: ApiError 200\n$/,
   ],
+  'docs/testing.md#5': [/^succeeded\npaid\n$/],
   'README.md#1': [/your route got payment\.mobile_money\.succeeded for ORDER-1/, /1 callback: 1 delivered/],
   'README.md#2': [/^200 checkout\.succeeded 5005\n1\n$/],
 };
