@@ -1,7 +1,7 @@
 // The CLI's errors speak in flags, and a route's HTML error page is not dumped whole: a port clash
 // names --port, and a trigger to a path the route does not serve prints the status, a short
 // one-line excerpt of the page and a hint that the path may be wrong.
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../../src/cli/program.js';
@@ -18,7 +18,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-async function listen(listener: Parameters<typeof createServer>[0]): Promise<number> {
+async function listen(listener: RequestListener): Promise<number> {
   const server = createServer(listener);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
