@@ -231,7 +231,9 @@ describe('the Redis store with Redis down', () => {
         sent,
         'order-1002',
       );
-      expect(error.cause).toMatchObject({ name: 'MaxRetriesPerRequestError' });
+      // The store names itself; ioredis's error is its cause.
+      expect((error.cause as Error).message).toMatch(/^Redis transaction store: MaxRetriesPerRequestError/);
+      expect((error.cause as Error).cause).toMatchObject({ name: 'MaxRetriesPerRequestError' });
     } finally {
       await store.close();
       redis.disconnect();
