@@ -86,7 +86,7 @@ function readBody(body: unknown): unknown {
     // The engine's message quotes the input; a payload never goes into ours.
     throw new CallbackParseError(
       text === '[object Object]'
-        ? 'Callback body is not valid JSON: it reads [object Object], an object turned into text (String(body)); pass the raw body, or JSON.stringify a parsed one'
+        ? 'Callback body is not valid JSON: [object Object] is an object turned into text; pass the raw body'
         : 'Callback body is not valid JSON',
       { reason: 'invalid_json' },
     );
