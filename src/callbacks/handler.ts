@@ -539,18 +539,12 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
- * The key that carries the merchant's reference in each family of callbacks, as
- * {@link keyForm} writes it: a card or mobile-money payment's `transaction_reference` (which the
- * success documents none of, yet may echo), a checkout's `order_id`, a payout's `reference_id`.
- * Another family's key is another identifier (a payment may carry the order it pays as
- * `amount.order_id`).
+ * The keys that name the merchant's reference, as {@link keyForm} writes them: a payment's
+ * `transaction_reference` (which a success documents none of, yet may echo), a checkout's
+ * `order_id`, a payout's `reference_id`. Each must be the signed reference wherever it appears,
+ * but a payment's `order_id`: the order the payment pays (`amount.order_id`), not its reference.
  */
-const referenceKeyOf = (type: CallbackEvent['type']): string =>
-  type.startsWith('payment.')
-    ? 'transactionreference'
-    : type.startsWith('checkout.')
-      ? 'orderid'
-      : 'referenceid';
+const REFERENCE_KEYS: ReadonlySet<string> = new Set(['transactionreference', 'orderid', 'referenceid']);
 
 /** A key as the verdict reads one: letter case, blanks, `_` and `-` ignored. */
 const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase();
@@ -562,9 +556,11 @@ const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase(
  */
 function otherReference(event: CallbackEvent, signed: string): string | undefined {
   if (event.reference !== undefined && event.reference !== signed) return 'reference';
-  const wanted = referenceKeyOf(event.type);
+  const payment = event.type.startsWith('payment.');
   for (const [key, value] of Object.entries(event.data as Readonly<Record<string, unknown>>)) {
-    if (value === undefined || value === null || value === '' || keyForm(key) !== wanted) continue;
+    if (value === undefined || value === null || value === '') continue;
+    const form = keyForm(key);
+    if (!REFERENCE_KEYS.has(form) || (payment && form === 'orderid')) continue;
     if ((typeof value === 'string' || typeof value === 'number') && String(value) === signed) continue;
     return key;
   }
@@ -627,7 +623,7 @@ async function quietly(call: () => unknown): Promise<void> {
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
  * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
- * | 409 `reference_mismatch` | the reference the payload names (a payment's transaction_reference, a checkout's order_id, a payout's reference_id, in any spelling) is not the signed one |
+ * | 409 `reference_mismatch` | a reference the payload names (transaction_reference, order_id, reference_id, in any spelling; not a payment's order_id, the order it pays) is not the signed one |
  * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
  * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
