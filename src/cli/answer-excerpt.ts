@@ -18,6 +18,13 @@ const ENTITIES: Readonly<Record<string, string>> = {
   nbsp: ' ',
 };
 
+/** Every `hp_sig` value (`hp_sig=` or `hp_sig%3D`) as `[redacted]`. */
+const withoutSignatures = (text: string): string =>
+  text.replace(/(hp_sig(?:=|%3D))[^&\s"'<>]*/gi, '$1[redacted]');
+
+/** How much of an answer is read for its excerpt. */
+const MAX_READ = 16_384;
+
 /** The text an HTML page shows: head, scripts, styles and tags dropped, the common entities decoded. */
 function pageText(html: string): string {
   return html
@@ -45,9 +52,15 @@ export function answerExcerpt(
   contentType: string | null,
   secrets: readonly string[] = [],
 ): string {
-  const html = /html/i.test(contentType ?? '') || /^\s*</.test(body);
-  let text = (html ? pageText(body) : body).replace(/\s+/g, ' ').trim();
-  for (const secret of secrets) if (secret !== '') text = text.replaceAll(secret, '[redacted]');
-  text = escapeForLog(text.replace(/(hp_sig(?:=|%3D))[^&\s"'<>]*/gi, '$1[redacted]'));
+  // Secrets out of the whole answer (linear), then only its head is read: stripping tags rescans
+  // from every unclosed '<', and 200 characters are shown.
+  let redacted = body;
+  for (const secret of secrets) if (secret !== '') redacted = redacted.replaceAll(secret, '[redacted]');
+  redacted = withoutSignatures(redacted).slice(0, MAX_READ);
+  const html = /html/i.test(contentType ?? '') || /^\s*</.test(redacted);
+  // Again once the page's entities are decoded (hp_sig&#61;…).
+  const text = escapeForLog(
+    withoutSignatures((html ? pageText(redacted) : redacted).replace(/\s+/g, ' ').trim()),
+  );
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
 }
