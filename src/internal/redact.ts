@@ -161,7 +161,7 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // the card back. One that agrees with the card to its last printed digit (rounded either way),
     // at 7 digits or more, is removed. First, so the digit pattern below does not take its mantissa.
     list.push([
-      /(?<![0-9.])([1-9])\.([0-9]{1,20})[eE]\+?([0-9]{1,2})(?![0-9])/g,
+      /(?<![0-9.])([1-9])\.([0-9]{1,20})[eE]\+?([0-9]{1,3})(?![0-9])/g,
       (match: string, whole: string, fraction: string, exponent: string) => {
         const digits = `${whole}${fraction}`.replace(/0+$/, '');
         if (digits.length < 7 || Number(exponent) !== cardNumber.length - 1) return match;
@@ -190,14 +190,14 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // default), comes back as 12: removed where a key naming a card code holds it (a bare 12
     // elsewhere is as likely an amount or a count).
     if (a === '0') {
-      // The key's quotes may be escaped (a JSON body quoted inside a string): so is the replacement.
+      // The key's quotes may be escaped, once or more (a JSON body quoted inside a string, maybe
+      // twice): the replacement's quotes are escaped as the key's are.
       list.push([
         new RegExp(
-          `(\\\\?"[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}\\\\?"\\s*:\\s*)(\\\\?"|)0*${String(Number(cvc))}\\2(?![0-9.])`,
+          `((\\\\{0,8})"[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}\\\\{0,8}"\\s*:\\s*)(\\\\{0,8}"|)0*${String(Number(cvc))}\\3(?![0-9.])`,
           'gi',
         ),
-        (_match: string, key: string) =>
-          `${key}${key.startsWith('\\') ? '\\"[redacted]\\"' : '"[redacted]"'}`,
+        (_match: string, key: string, escape: string) => `${key}${escape}"[redacted]${escape}"`,
       ]);
     }
   }
