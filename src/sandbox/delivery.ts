@@ -415,7 +415,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       };
       const giveUp = (why: string, cause?: unknown) => {
         settle();
-        reject(notIdleError(why, buildDeliveryReport(this.records), cause));
+        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled), cause));
       };
       const onAbort = () => giveUp('aborted', signal?.reason);
       this.idleWaiters.push(waiter);

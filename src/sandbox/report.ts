@@ -93,7 +93,7 @@ function describeEntry(entry: DeliveryReportEntry): string {
 }
 
 /** Builds the report of a set of finished deliveries. */
-export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): DeliveryReport {
+export function buildDeliveryReport(deliveries: readonly CallbackDelivery[], scheduled = 0): DeliveryReport {
   const entries = deliveries.map((delivery): DeliveryReportEntry => {
     const last = delivery.attempts.at(-1);
     return {
@@ -117,13 +117,16 @@ export function buildDeliveryReport(deliveries: readonly CallbackDelivery[]): De
       ? `0 callbacks: ${NOTHING_SCHEDULED}`
       : `${plural(entries.length, 'callback')}: ${counts.join(', ')}`;
   const lines = entries.filter((e) => e.state !== 'delivered').map(describeEntry);
+  // A copy scheduled (a duplicate delivery) but not recorded yet is pending work too.
+  if (scheduled > 0)
+    lines.push(`  … ${plural(scheduled, 'callback')} scheduled, not recorded yet (a duplicate delivery)`);
   return {
-    ok: failures.length === 0 && count('pending') === 0,
+    ok: failures.length === 0 && count('pending') === 0 && scheduled === 0,
     delivered: count('delivered'),
     failed: count('failed'),
     cancelled: count('cancelled'),
     dropped: count('dropped'),
-    pending: count('pending'),
+    pending: count('pending') + scheduled,
     deliveries: entries,
     failures,
     summary: [head, ...lines].join('\n'),
