@@ -108,8 +108,12 @@ const status = (reference: string) => orders.get(reference)?.status;
 async function cronRun(): Promise<void> {
   const expireStale = await documented<ExpireStale>('expireStale');
   const settleOpenOrders = await documented<SettleOpenOrders>('settleOpenOrders');
-  await expireStale(cron, (reference) => openOrders.cancel(reference));
-  await settleOpenOrders(cron, openOrders);
+  // As the docs say: the second job runs also when the first threw.
+  try {
+    await expireStale(cron, (reference) => openOrders.cancel(reference));
+  } finally {
+    await settleOpenOrders(cron, openOrders);
+  }
 }
 
 const customer = (phone_number: string) => ({
