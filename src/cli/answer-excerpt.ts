@@ -4,7 +4,7 @@
  * @module
  */
 
-import { escapeForLog } from '../sandbox/log.js';
+import { escapeForLog, redactSignature } from '../sandbox/log.js';
 
 /** The longest excerpt printed, in characters. */
 export const MAX_EXCERPT = 200;
@@ -17,10 +17,6 @@ const ENTITIES: Readonly<Record<string, string>> = {
   apos: "'",
   nbsp: ' ',
 };
-
-/** Every `hp_sig` value (`hp_sig=` or `hp_sig%3D`) as `[redacted]`. */
-const withoutSignatures = (text: string): string =>
-  text.replace(/(hp_sig(?:=|%3D))[^&\s"'<>]*/gi, '$1[redacted]');
 
 /** How much of an answer is read for its excerpt. */
 const MAX_READ = 16_384;
@@ -56,11 +52,11 @@ export function answerExcerpt(
   // from every unclosed '<', and 200 characters are shown.
   let redacted = body;
   for (const secret of secrets) if (secret !== '') redacted = redacted.replaceAll(secret, '[redacted]');
-  redacted = withoutSignatures(redacted).slice(0, MAX_READ);
+  redacted = redactSignature(redacted).slice(0, MAX_READ);
   const html = /html/i.test(contentType ?? '') || /^\s*</.test(redacted);
   // Again once the page's entities are decoded (hp_sig&#61;…).
   const text = escapeForLog(
-    withoutSignatures((html ? pageText(redacted) : redacted).replace(/\s+/g, ' ').trim()),
+    redactSignature((html ? pageText(redacted) : redacted).replace(/\s+/g, ' ').trim()),
   );
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
 }

@@ -2,6 +2,7 @@ import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
 import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { MAX_TIMER_MS } from '../internal/timers.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
 
 /**
@@ -133,7 +134,7 @@ function checkWaitForIdleOptions(options: WaitForIdleOptions | undefined): void 
   const { timeout, signal } = (options ?? {}) as { timeout?: unknown; signal?: unknown };
   if (
     timeout !== undefined &&
-    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 2 ** 31 - 1)
+    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > MAX_TIMER_MS)
   ) {
     const got = typeof timeout === 'number' ? String(timeout) : typeof timeout;
     throw new TypeError(`waitForIdle: timeout must be a number of ms from 0 to 2147483647, got ${got}`);

@@ -98,11 +98,12 @@ export function urlForLog(url: string): string {
 }
 
 /**
- * The URL with the value of every `hp_sig` parameter replaced by `[redacted]`: the signature is a
- * bearer token for its reference, while `hp_ref` (the merchant's own reference) stays readable.
+ * The text (a URL, or an answer quoting one) with the value of every `hp_sig` (`hp_sig=` or
+ * `hp_sig%3D`) replaced by `[redacted]`: the signature is a bearer token for its reference, while
+ * `hp_ref` (the merchant's own reference) stays readable.
  */
-export function redactSignature(url: string): string {
-  return url.replace(/([?&]hp_sig=)[^&#]*/g, '$1[redacted]');
+export function redactSignature(text: string): string {
+  return text.replace(/(hp_sig(?:=|%3D))[^&#\s"'<>]*/gi, '$1[redacted]');
 }
 
 /**
