@@ -599,6 +599,58 @@ function expectedProblem(expected: ExpectedPayment | undefined): string | undefi
 }
 
 /**
+ * Why a callback does not match what was expected of it, or undefined when it does: 500 for an
+ * answer of `expected` no callback could match (a bug in the merchant's lookup, not another
+ * payment: the sender retries once it is fixed), 422 for another amount or currency.
+ */
+function expectationRefusal(
+  event: CallbackEvent,
+  reference: string | undefined,
+  expected: ExpectedPayment | undefined,
+):
+  | {
+      status: 422 | 500;
+      reason: 'handler_failed' | 'amount_mismatch' | 'currency_mismatch';
+      error: PaymentsError;
+    }
+  | undefined {
+  const wrong = expectedProblem(expected);
+  if (wrong !== undefined) {
+    return {
+      status: 500,
+      reason: 'handler_failed',
+      error: new PaymentsError(`${event.type}: expected returned ${wrong}`),
+    };
+  }
+  if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
+    return {
+      status: 422,
+      reason: 'amount_mismatch',
+      error: new PaymentsError(
+        `${event.type}${about(reference)}: amount ${shown(event.amount)} is not the expected ${shown(expected.amount)}`,
+      ),
+    };
+  }
+  // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
+  // callback carries though it documents none — compared, not ignored.
+  const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
+  if (
+    expected?.currency !== undefined &&
+    currency !== undefined &&
+    (typeof currency !== 'string' || !sameCurrency(expected.currency, currency))
+  ) {
+    return {
+      status: 422,
+      reason: 'currency_mismatch',
+      error: new PaymentsError(
+        `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(expected.currency)}`,
+      ),
+    };
+  }
+  return undefined;
+}
+
+/**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
  * plain return value (a store not written with `async`) alike.
  */
@@ -840,52 +892,15 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       }
       // The recorded transaction's amount and currency first, then the merchant's own `expected`:
       // given both, both must agree (expected is not asked once the record has refused).
-      const expectations: (() => ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>)[] = [];
-      if (transaction !== undefined) expectations.push(() => settlement!.expected(transaction!));
-      if (options.expected !== undefined) {
-        expectations.push(() => options.expected!(event, contextOf(request, { reference })));
+      let refusal =
+        transaction === undefined
+          ? undefined
+          : expectationRefusal(event, reference, settlement!.expected(transaction));
+      if (refusal === undefined && options.expected !== undefined) {
+        const expected = await options.expected(event, contextOf(request, { reference }));
+        refusal = expectationRefusal(event, reference, expected);
       }
-      for (const next of expectations) {
-        const expected = await next();
-        // What expected returned that no callback could match is a bug in the merchant's lookup,
-        // not another payment: 500, so the sender retries once it is fixed.
-        const wrong = expectedProblem(expected);
-        if (wrong !== undefined) {
-          return refuse(
-            request,
-            500,
-            'handler_failed',
-            new PaymentsError(`${event.type}: expected returned ${wrong}`),
-          );
-        }
-        if (expected?.amount !== undefined && !sameAmount(expected.amount, event.amount)) {
-          return refuse(
-            request,
-            422,
-            'amount_mismatch',
-            new PaymentsError(
-              `${event.type}${about(reference)}: amount ${shown(event.amount)} is not the expected ${shown(expected.amount)}`,
-            ),
-          );
-        }
-        // The payload's currency: the documented one (card, payout), or one a mobile-money or
-        // checkout callback carries though it documents none — compared, not ignored.
-        const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
-        if (
-          expected?.currency !== undefined &&
-          currency !== undefined &&
-          (typeof currency !== 'string' || !sameCurrency(expected.currency, currency))
-        ) {
-          return refuse(
-            request,
-            422,
-            'currency_mismatch',
-            new PaymentsError(
-              `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(expected.currency)}`,
-            ),
-          );
-        }
-      }
+      if (refusal !== undefined) return refuse(request, refusal.status, refusal.reason, refusal.error);
 
       // A checkout callback has no transaction id: the signature of its URL, made for one session,
       // keeps two sessions of one order apart.
