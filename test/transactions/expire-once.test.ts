@@ -42,6 +42,44 @@ describe('expireIfPending', () => {
     await expect(tracker.expireIfPending('NOPE')).rejects.toBeInstanceOf(UnknownTransactionError);
   });
 
+  it("with the listed record's createdAt, expires only that attempt: one initiated again since is 'initiated_again'", async () => {
+    let t = 1_000_000;
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    const first = await tracker.begin({ reference: 'ORD-A1', kind: 'card', amount: 1 });
+    // The same attempt: expired as without the option.
+    await expect(tracker.expireIfPending('ORD-A1', { createdAt: first.createdAt })).resolves.toMatchObject({
+      result: 'expired',
+      record: { state: 'expired', createdAt: first.createdAt },
+    });
+    // Initiated again (as the client's transactions option records it): a new attempt.
+    t += 1_000;
+    const again = { ...first, state: 'pending' as const, createdAt: t, updatedAt: t, expiredAt: undefined };
+    expect(await store.update(again, 'expired')).toBe(true);
+    await expect(tracker.expireIfPending('ORD-A1', { createdAt: first.createdAt })).resolves.toEqual({
+      result: 'initiated_again',
+      record: again,
+    });
+    expect((await tracker.get('ORD-A1'))?.state).toBe('pending');
+    // The other results do not depend on the attempt: settled or expired is what it is.
+    await tracker.settle('ORD-A1', { outcome: 'failed' });
+    await expect(tracker.expireIfPending('ORD-A1', { createdAt: first.createdAt })).resolves.toMatchObject({
+      result: 'already_settled',
+    });
+  });
+
+  it('refuses a createdAt that is not a time, and an option it does not know, before reading the store', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-A2', kind: 'card', amount: 1 });
+    for (const createdAt of [Number.NaN, -1, 1.5, '1000', null]) {
+      await expect(tracker.expireIfPending('ORD-A2', { createdAt } as never)).rejects.toThrow(
+        /expireIfPending: createdAt must be/,
+      );
+    }
+    await expect(tracker.expireIfPending('ORD-A2', { createdat: 1 } as never)).rejects.toThrow(/createdat/);
+    expect((await tracker.get('ORD-A2'))?.state).toBe('pending');
+  });
+
   it('the documented cron on two instances sharing a store cancels each stale order once', async () => {
     let t = 1_000_000;
     const store = createMemoryTransactionStore();

@@ -1,0 +1,88 @@
+// The reconciliation cron of docs/transactions.md (`expireStale`, run as pasted) on two instances,
+// while the customer pays again: instance A expires a stale transaction and cancels its order, the
+// shop reopens the order and the customer initiates the payment again (the client records the
+// expired reference pending again, with a new createdAt), and only then does instance B, whose
+// stale() listed the first attempt, get to it. B must leave the new attempt pending and its order
+// open: the customer is paying it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  type TransactionStore,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
+import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
+import { fakeService } from '../helpers/fake-service.js';
+
+type ExpireStale = (
+  tracker: TransactionTracker,
+  cancelOrder: (reference: string) => Promise<void>,
+) => Promise<void>;
+
+const secret = 'whsec_cron_initiated_again_0123456789';
+const STALE_MOBILE_MONEY = 5 * 60_000;
+
+afterAll(removeDocumentedFiles);
+
+describe('the documented expireStale, two instances and a payment initiated again', () => {
+  it('leaves an attempt initiated after its stale() list pending, and its order open', async () => {
+    let t = 1_700_000_000_000;
+    const now = () => t;
+    const store = createMemoryTransactionStore();
+    const shop = createTransactionTracker({ store, now });
+    const cronA = createTransactionTracker({ store, now });
+    const baseUrl = fakeService(() =>
+      Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }),
+    );
+    const client = new PaymentsClient({
+      baseUrl,
+      apiKey: 'sk_test_cron',
+      transactions: { tracker: shop, secret },
+    });
+    const pay = () =>
+      client.initiateMobileMoneyPayment({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'ORD-AGAIN',
+          callback_url: 'https://shop.example/webhooks',
+        },
+      });
+
+    const orders = new Map<string, 'open' | 'cancelled'>([['ORD-AGAIN', 'open']]);
+    const cancelOrder = async (reference: string) => {
+      if (orders.get(reference) === 'open') orders.set(reference, 'cancelled');
+    };
+    const expireStale = await documentedFunction<ExpireStale>('expireStale');
+
+    await pay();
+    t += STALE_MOBILE_MONEY + 1;
+
+    // Instance B's store answers its stale() list, and before B goes on, A's cron runs, the shop
+    // reopens the order, and the customer pays again.
+    let interleaved = false;
+    const lagging: TransactionStore = {
+      ...store,
+      async listPending(query) {
+        const listed = await store.listPending(query);
+        if (!interleaved && listed.length > 0) {
+          interleaved = true;
+          await expireStale(cronA, cancelOrder);
+          expect(orders.get('ORD-AGAIN')).toBe('cancelled');
+          orders.set('ORD-AGAIN', 'open');
+          t += 1_000;
+          await pay();
+          expect((await store.get('ORD-AGAIN'))?.state).toBe('pending');
+        }
+        return listed;
+      },
+    };
+    const cronB = createTransactionTracker({ store: lagging, now });
+    await expireStale(cronB, cancelOrder);
+
+    expect(interleaved).toBe(true);
+    expect((await store.get('ORD-AGAIN'))?.state).toBe('pending');
+    expect(orders.get('ORD-AGAIN')).toBe('open');
+  });
+});
