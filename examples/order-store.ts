@@ -174,8 +174,11 @@ await Promise.all([
 await sandbox?.waitForIdle(); // let the duplicate deliveries arrive too
 
 // An STK push whose callback never came would show up here after 5 minutes (the mobile-money
-// default); a cron job expires it, and a callback that comes later still settles it.
-for (const stale of await tracker.stale()) await tracker.expire(stale.reference);
+// default); a cron job expires that attempt (docs/transactions.md has the whole job), and a
+// callback that comes later still settles it.
+for (const stale of await tracker.stale()) {
+  await tracker.expireIfPending(stale.reference, { createdAt: stale.createdAt });
+}
 
 const orders = store.orders();
 console.table(orders);

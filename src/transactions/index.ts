@@ -9,6 +9,7 @@ export type {
   BeginTransactionInput,
   SettleInput,
   SettleResult,
+  ExpireOptions,
   ExpireResult,
   WaitForOptions,
   StaleOptions,

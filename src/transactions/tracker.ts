@@ -93,9 +93,11 @@ export interface SettleResult {
  * What `expireIfPending` did: `'expired'` — this call moved it from pending; `'already_expired'` —
  * it was expired before, by another call (or by a call of this one that failed, yet was applied:
  * a store that gave up waiting on Redis); `'already_settled'` — its callback settled it (succeeded
- * or failed, `record.state` says which). `record` is the stored record after the call. To cancel
- * the order, go by `record.state === 'expired'` with a cancellation that leaves a cancelled order
- * alone (docs/transactions.md, the cron).
+ * or failed, `record.state` says which); `'initiated_again'` — given a `createdAt`, the pending
+ * record is another attempt, initiated since (the customer is paying it: left pending).
+ * `record` is the stored record after the call. To cancel the order, go by
+ * `record.state === 'expired'` with a cancellation that leaves a cancelled order alone
+ * (docs/transactions.md, the cron).
  *
  * @example
  * ```ts
@@ -104,8 +106,28 @@ export interface SettleResult {
  * ```
  */
 export interface ExpireResult {
-  readonly result: 'expired' | 'already_expired' | 'already_settled';
+  readonly result: 'expired' | 'already_expired' | 'already_settled' | 'initiated_again';
   readonly record: TransactionRecord;
+}
+
+/**
+ * Options of `expireIfPending`.
+ *
+ * @example
+ * ```ts
+ * for (const listed of await tracker.stale()) {
+ *   await tracker.expireIfPending(listed.reference, { createdAt: listed.createdAt });
+ * }
+ * ```
+ */
+export interface ExpireOptions {
+  /**
+   * Expire only the attempt created at this time: the `createdAt` of the record `stale()`
+   * listed. A record the client's `transactions` option recorded pending again since (a new
+   * initiation under the reference, with its own `createdAt`) is left pending and answered
+   * `'initiated_again'`. Without it, any pending record of the reference is expired, however young.
+   */
+  readonly createdAt?: number | undefined;
 }
 
 /**
@@ -239,10 +261,13 @@ export interface TransactionTracker {
   /**
    * `expire`, saying what it did: `'expired'` only to the one call that moved the transaction
    * from pending (a compare-and-set in the store, so of several instances expiring it at once
-   * exactly one is told), `'already_expired'` or `'already_settled'` to any other. Unknown
-   * reference: `UnknownTransactionError`.
+   * exactly one is told), `'already_expired'` or `'already_settled'` to any other. With
+   * `createdAt` (the listed record's), only that attempt is expired: a cron whose `stale()` list
+   * was read before another instance expired the transaction and the customer initiated it again
+   * gets `'initiated_again'`, and the new attempt stays pending. Unknown reference:
+   * `UnknownTransactionError`.
    */
-  expireIfPending(reference: string): Promise<ExpireResult>;
+  expireIfPending(reference: string, options?: ExpireOptions): Promise<ExpireResult>;
 }
 
 // The options each function knows; any other key is refused (a misspelt `store` would give a
@@ -278,6 +303,7 @@ const SETTLE_FIELDS: OptionNames<SettleInput> = {
 };
 const WAIT_OPTIONS: OptionNames<WaitForOptions> = { timeout: true, signal: true };
 const STALE_OPTIONS: OptionNames<StaleOptions> = { olderThan: true, kind: true, limit: true };
+const EXPIRE_OPTIONS: OptionNames<ExpireOptions> = { createdAt: true };
 
 const defaultStaleAfterMs: Record<TransactionKind, number> = {
   card: 30 * 60_000,
@@ -871,11 +897,23 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       return (await tracker.expireIfPending(reference)).record;
     },
 
-    async expireIfPending(reference) {
+    async expireIfPending(reference, expireOptions = {}) {
+      refuseUnknownOptions('expireIfPending', expireOptions, EXPIRE_OPTIONS);
+      const { createdAt } = expireOptions;
+      // A time no record holds would leave every attempt pending: the cron would never expire it.
+      if (createdAt !== undefined && (typeof createdAt !== 'number' || !Number.isFinite(createdAt))) {
+        const got = typeof createdAt === 'number' ? String(createdAt) : kindOf(createdAt);
+        throw new TypeError(
+          `expireIfPending: createdAt must be the createdAt of the record stale() listed (a finite number), got ${got}`,
+        );
+      }
       for (let attempt = 1; ; attempt++) {
         const current = await readFor(reference, attempt);
         if (current.state === 'expired') return { result: 'already_expired', record: current };
         if (current.state !== 'pending') return { result: 'already_settled', record: current };
+        if (createdAt !== undefined && current.createdAt !== createdAt) {
+          return { result: 'initiated_again', record: current };
+        }
         const at = now();
         const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };
         if (await store.update(next, 'pending')) {
