@@ -2,9 +2,6 @@
 // real redis-server that pauses while the expiry is in flight: the store gives up on the reply
 // after commandTimeoutMs, and Redis applies the expiry afterwards. The order must still be
 // cancelled, by a later run, though stale() no longer lists the expired record.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -15,6 +12,7 @@ import {
   type TransactionStore,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
+import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
 type ExpireStale = (
@@ -26,7 +24,6 @@ let server: RedisServer;
 let client: Redis;
 let pid = 0;
 let stopped = false;
-const scratch = resolve('.tmp', `expiry-cron-${process.pid}`);
 
 const hang = (): void => {
   process.kill(pid, 'SIGSTOP');
@@ -37,23 +34,7 @@ const resume = (): void => {
   stopped = false;
 };
 
-/** The docs' block holding `expireStale`, with the package's name resolved to its source. */
-async function documentedCron(): Promise<ExpireStale> {
-  const text = await readFile('docs/transactions.md', 'utf8');
-  const block = [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((match) => match[1]!)
-    .find((code) => code.includes('export async function expireStale'));
-  if (block === undefined) throw new Error('docs/transactions.md has no expireStale block');
-  const code = block.replace(
-    /from 'hosted-payments\/([\w/]+)'/g,
-    (_, sub: string) => `from ${JSON.stringify(resolve('src', sub, 'index.ts'))}`,
-  );
-  await mkdir(scratch, { recursive: true });
-  const file = join(scratch, `cron-${Date.now()}.ts`);
-  await writeFile(file, code);
-  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { expireStale: ExpireStale };
-  return module.expireStale;
-}
+const documentedCron = () => documentedFunction<ExpireStale>('expireStale');
 
 beforeAll(async () => {
   server = await startRedisServer();
@@ -66,7 +47,7 @@ afterAll(async () => {
   resume();
   await client?.quit().catch(() => client.disconnect());
   await server?.stop();
-  await rm(scratch, { recursive: true, force: true });
+  await removeDocumentedFiles();
 });
 
 describe("the docs' expireStale cron on the Redis store, Redis pausing during the expiry", () => {

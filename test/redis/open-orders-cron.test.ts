@@ -5,11 +5,8 @@
 // cancelled), a failed one marked failed and left open (another payment may still pay it), and
 // one whose callback never came cancelled, also when its expiry was applied by an earlier run
 // that no longer exists.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackHandler, toNodeListener } from '../../src/callbacks/index.js';
@@ -22,6 +19,7 @@ import {
   type TransactionRecord,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
+import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
 type ExpireStale = (
@@ -35,27 +33,6 @@ interface OpenOrders {
   cancel(reference: string): Promise<void>;
 }
 type SettleOpenOrders = (tracker: TransactionTracker, orders: OpenOrders) => Promise<void>;
-
-const scratch = resolve('.tmp', `open-orders-cron-${process.pid}`);
-let loads = 0;
-
-/** The docs' block exporting `name`, with the package's name resolved to its source: a new module each call. */
-async function documented<T>(name: string): Promise<T> {
-  const text = await readFile('docs/transactions.md', 'utf8');
-  const block = [...text.matchAll(/```ts\n([\s\S]*?)```/g)]
-    .map((match) => match[1]!)
-    .find((code) => code.includes(`export async function ${name}(`));
-  if (block === undefined) throw new Error(`docs/transactions.md has no ${name} block`);
-  const code = block.replace(
-    /from 'hosted-payments\/([\w/]+)'/g,
-    (_, sub: string) => `from ${JSON.stringify(resolve('src', sub, 'index.ts'))}`,
-  );
-  await mkdir(scratch, { recursive: true });
-  const file = join(scratch, `${name}-${loads++}.ts`);
-  await writeFile(file, code);
-  const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, T>;
-  return module[name]!;
-}
 
 type Status = 'pending' | 'paid' | 'failed' | 'cancelled';
 const HOUR = 60 * 60_000;
@@ -106,8 +83,8 @@ const status = (reference: string) => orders.get(reference)?.status;
 
 /** One cron run, in a new process: both jobs loaded afresh, as documented. */
 async function cronRun(): Promise<void> {
-  const expireStale = await documented<ExpireStale>('expireStale');
-  const settleOpenOrders = await documented<SettleOpenOrders>('settleOpenOrders');
+  const expireStale = await documentedFunction<ExpireStale>('expireStale');
+  const settleOpenOrders = await documentedFunction<SettleOpenOrders>('settleOpenOrders');
   // As the docs say: the second job runs also when the first threw.
   try {
     await expireStale(cron, (reference) => openOrders.cancel(reference));
@@ -169,7 +146,7 @@ afterAll(async () => {
   await store?.close();
   await redis?.quit().catch(() => redis.disconnect());
   await server?.stop();
-  await rm(scratch, { recursive: true, force: true });
+  await removeDocumentedFiles();
 });
 
 describe("the docs' expireStale and settleOpenOrders, onEvent failing at every delivery until the sender gave up", () => {
