@@ -3,7 +3,8 @@
 // shop reopens the order and the customer initiates the payment again (the client records the
 // expired reference pending again, with a new createdAt), and only then does instance B, whose
 // stale() listed the first attempt, get to it. B must leave the new attempt pending and its order
-// open: the customer is paying it.
+// open: the customer is paying it. And a payment initiated again while its record is still
+// pending (Pay pressed again at 4:50 of a 5-minute limit) counts its stale limit from then.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import {
@@ -24,6 +25,8 @@ const secret = 'whsec_cron_initiated_again_0123456789';
 const STALE_MOBILE_MONEY = 5 * 60_000;
 
 afterAll(removeDocumentedFiles);
+
+const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
 
 describe('the documented expireStale, two instances and a payment initiated again', () => {
   it('leaves an attempt initiated after its stale() list pending, and its order open', async () => {
@@ -84,5 +87,38 @@ describe('the documented expireStale, two instances and a payment initiated agai
     expect(interleaved).toBe(true);
     expect((await store.get('ORD-AGAIN'))?.state).toBe('pending');
     expect(orders.get('ORD-AGAIN')).toBe('open');
+  });
+
+  it('does not expire a payment initiated again while pending before its own stale limit', async () => {
+    let t = 1_700_000_000_000;
+    const tracker = createTransactionTracker({ now: () => t });
+    const baseUrl = fakeService(() =>
+      Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }),
+    );
+    const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_cron', transactions: { tracker, secret } });
+    const pay = () =>
+      client.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'ORD-PRESSED-AGAIN',
+          callback_url: 'https://shop.example/webhooks',
+        },
+      });
+    const cancelled: string[] = [];
+    const expireStale = await documentedFunction<ExpireStale>('expireStale');
+
+    await pay(); // the customer ignores the prompt
+    t += STALE_MOBILE_MONEY - 10_000;
+    await pay(); // and presses Pay again, 10 s before the first attempt's limit
+    t += 11_000;
+    await expireStale(tracker, async (reference) => void cancelled.push(reference));
+    expect(cancelled).toEqual([]);
+    expect(await tracker.get('ORD-PRESSED-AGAIN')).toMatchObject({ state: 'pending', createdAt: t - 11_000 });
+
+    // Its own limit still holds: stale once that attempt is 5 minutes old.
+    t += STALE_MOBILE_MONEY - 11_000 + 1;
+    await expireStale(tracker, async (reference) => void cancelled.push(reference));
+    expect(cancelled).toEqual(['ORD-PRESSED-AGAIN']);
   });
 });
