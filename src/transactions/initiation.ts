@@ -81,17 +81,18 @@ interface Attempt {
 const running = new WeakMap<TransactionTracker, Map<string, Set<Attempt>>>();
 
 /**
- * Records the transaction pending again after an earlier attempt was expired (refused, or given
- * up on): this attempt may be under way, so `waitFor` waits for it and `stale` counts from now
- * (the tracker's clock).
- * Resolves with the record written, or `undefined` when another call or a late callback changed
- * the expired record first.
+ * Records a new attempt of the transaction, pending from now (the tracker's clock): after an
+ * earlier attempt was expired (refused, or given up on), or while one is still pending (Pay
+ * pressed again). This attempt may be under way, so `waitFor` waits for it and `stale` counts from
+ * now: a cron that listed the earlier attempt is answered `'initiated_again'`.
+ * Resolves with the record written, or `undefined` when another call or a callback changed the
+ * record first.
  */
-async function reopen(
+async function restart(
   tracker: TransactionTracker,
-  expired: TransactionRecord,
+  earlier: TransactionRecord,
 ): Promise<TransactionRecord | undefined> {
-  const { reference, kind, amount, currency } = expired;
+  const { reference, kind, amount, currency } = earlier;
   const at = trackerClock(tracker)();
   const record: TransactionRecord = {
     reference,
@@ -102,7 +103,7 @@ async function reopen(
     createdAt: at,
     updatedAt: at,
   };
-  return (await tracker.store.update(record, 'expired')) ? record : undefined;
+  return (await tracker.store.update(record, earlier.state)) ? record : undefined;
 }
 
 /** The calls of this process running under `reference`, with `attempt` added; each marks the others shared. */
@@ -135,8 +136,8 @@ function withAttempt(url: string): string {
  * check that can refuse the call without sending, so such a refusal records nothing, and BEFORE
  * sending, so a callback that beats the response is settled rather than refused as an unknown
  * reference. A reference whose transaction already settled is refused before anything is sent; an
- * expired one is recorded pending again; a pending one is sent again as it is (the first callback
- * settles it).
+ * expired one is recorded pending again; a pending one is sent again, its record a new attempt
+ * (`createdAt` now, so `stale` counts from it; the first callback of either settles it).
  *
  * Only the call that made the record pending changes it — the one whose `begin` stored it, or that
  * recorded an expired one pending again — and only while no other call of this process used the
@@ -218,16 +219,20 @@ export async function sendTracked<B extends object, R>(
       ...(currency === undefined ? {} : { currency }),
     };
     const recorded = async (): Promise<TransactionRecord> => {
-      let stored = await tracker.begin(transaction);
-      // This call makes the record pending when it is the first of this process and stores it ...
-      mine = storedByBegin(stored) && !attempt.shared;
-      // ... or when it finds it expired and records it pending again.
-      while (stored.state === 'expired') {
-        const reopened = await reopen(tracker, stored);
-        mine = reopened !== undefined;
-        stored = reopened ?? (await tracker.begin(transaction));
+      for (;;) {
+        const stored = await tracker.begin(transaction);
+        const inserted = storedByBegin(stored);
+        // This call makes the record pending when it is the first of this process and stores it ...
+        mine = inserted && !attempt.shared;
+        if (inserted || (stored.state !== 'expired' && stored.state !== 'pending')) return stored;
+        // ... or when it finds it expired and records it pending again. One still pending is
+        // recorded as a new attempt too (not this call's to expire: the earlier may be under way).
+        const restarted = await restart(tracker, stored);
+        if (restarted !== undefined) {
+          mine = stored.state === 'expired';
+          return restarted;
+        }
       }
-      return stored;
     };
     // The call's deadline holds while the store records (the request's own timeout starts after).
     const record = await guard(recorded(), reference, false, secrets, signal, totalTimeout);

@@ -761,7 +761,13 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           unwatch?.();
           settle();
         };
+        // The attempt the wait is on: the newest createdAt read or heard. A notification of an
+        // earlier attempt (an expiry heard late, after the payment was initiated again) is not its
+        // outcome.
+        let attemptAt = Number.NEGATIVE_INFINITY;
         const wake = (record: TransactionRecord): void => {
+          if (record.createdAt < attemptAt) return;
+          attemptAt = record.createdAt;
           if (record.state !== 'pending') finish(() => resolve(record));
         };
         // What a read or the store's watch hands in: a record that is not this one's ends the wait.
