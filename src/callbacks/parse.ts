@@ -46,7 +46,10 @@ export interface ParseCallbackOptions {
    * `paid: 'False'` with `Payment complete.`. `'warn'` (default): it is `checkout.succeeded`
    * (`paid: true`) with warning `paid_flag_contradicts_payment_status`. `'reject'`: a
    * `CallbackParseError` with reason `contradictory_outcome`. Every other disagreement of the
-   * outcome signals is refused either way.
+   * outcome signals is refused either way. Every genuine card checkout success carries this
+   * payload: with `'reject'`, a customer who paid by card on the hosted page is never reported
+   * paid (the handler answers 422 until the sender gives up; a cron would expire the order), so
+   * use it only where no checkout is paid by card.
    */
   readonly onContradiction?: 'warn' | 'reject' | undefined;
 }
