@@ -1,0 +1,54 @@
+// Two instances of a shop share a transaction store. Instance 1 initiates ORD-1 and is answered
+// with a refusal (4xx) only after instance 2 has initiated ORD-1 again (Pay pressed again, served
+// by the other instance) and that payment is under way. Instance 1's refusal expires the attempt it
+// recorded, not instance 2's: the record stays pending, and the second payment's callback
+// settles it on time.
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import { ApiError } from '../../src/errors.js';
+import { createMemoryTransactionStore, createTransactionTracker } from '../../src/transactions/index.js';
+import { fakeService } from '../helpers/fake-service.js';
+
+const secret = 'whsec_refusal_other_instance_0123456789';
+
+describe('a refusal answered after another instance initiated the reference again', () => {
+  it("expires only its own attempt: the other instance's payment stays pending and settles on time", async () => {
+    let t = 1_700_000_000_000;
+    const store = createMemoryTransactionStore();
+    const one = createTransactionTracker({ store, now: () => t });
+    const two = createTransactionTracker({ store, now: () => t });
+    let firstSent!: () => void;
+    const first = new Promise<void>((resolve) => (firstSent = resolve));
+    let secondSent!: () => void;
+    const second = new Promise<void>((resolve) => (secondSent = resolve));
+    const refusing = fakeService(async () => {
+      firstSent();
+      await second; // the refusal comes back after the other instance's payment started
+      return Response.json({ error: 'Invalid phone number' }, { status: 400 });
+    });
+    const accepting = fakeService(() => {
+      secondSent();
+      return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+    });
+    const payOn = (baseUrl: string, tracker: typeof one) =>
+      new PaymentsClient({
+        baseUrl,
+        apiKey: 'sk_test_two',
+        transactions: { tracker, secret },
+      }).initiateMobileMoneyPayment({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: { transaction_reference: 'ORD-TWO', callback_url: 'https://shop.example/webhooks' },
+      });
+
+    const refused = payOn(refusing, one);
+    await first; // recorded by instance 1 and sent
+    t += 30_000;
+    await payOn(accepting, two);
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+
+    expect(await store.get('ORD-TWO')).toMatchObject({ state: 'pending', createdAt: t });
+    const { result } = await two.settle('ORD-TWO', { outcome: 'succeeded', amount: '900', currency: 'KES' });
+    expect(result).toBe('settled');
+  });
+});
