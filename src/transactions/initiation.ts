@@ -205,6 +205,8 @@ export async function sendTracked<B extends object, R>(
   const attempt: Attempt = { shared: false, retried: call.ownFetch === true };
   let calls: Set<Attempt> | undefined;
   let mine = false;
+  // The createdAt of the record this call made pending: its refusal expires that attempt only.
+  let mineAt = 0;
   // Recorded just before the first request: a call refused before sending records nothing.
   const recordPending = async (retryCount: number): Promise<void> => {
     if (retryCount > 0) {
@@ -224,12 +226,14 @@ export async function sendTracked<B extends object, R>(
         const inserted = storedByBegin(stored);
         // This call makes the record pending when it is the first of this process and stores it ...
         mine = inserted && !attempt.shared;
+        mineAt = stored.createdAt;
         if (inserted || (stored.state !== 'expired' && stored.state !== 'pending')) return stored;
         // ... or when it finds it expired and records it pending again. One still pending is
         // recorded as a new attempt too (not this call's to expire: the earlier may be under way).
         const restarted = await restart(tracker, stored);
         if (restarted !== undefined) {
           mine = stored.state === 'expired';
+          mineAt = restarted.createdAt;
           return restarted;
         }
       }
@@ -244,9 +248,11 @@ export async function sendTracked<B extends object, R>(
     return await send(signed, recordPending);
   } catch (error) {
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
-    // record another call made pending, or also sent under, may have one under way: pending.
+    // record another call made pending, or also sent under, may have one under way: pending. So
+    // may an attempt another instance recorded since (a new createdAt): only this one is expired.
     if (mine && !attempt.shared && ((!attempt.retried && refused(error)) || unsent(error))) {
-      await guard(tracker.expire(reference), reference, true, secrets).catch((failure: unknown) => {
+      const expiry = tracker.expireIfPending(reference, { createdAt: mineAt });
+      await guard(expiry, reference, true, secrets).catch((failure: unknown) => {
         if (error instanceof ApiError) error.cause = failure;
       });
     }
