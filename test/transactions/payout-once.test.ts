@@ -1,0 +1,116 @@
+// A payout's reference_id names one transfer (API reference §8: "unique 12-digit value per
+// transfer"), and the reference never says the service refuses one used before. With the client's
+// `transactions` option the SDK sends each payout reference at most once per store: a second
+// call under a reference already recorded — by another instance of the payout job, by a retry
+// after a crash, after a refusal or an expiry — sends nothing. And a 409 (the service saying the
+// reference is in use) never expires a record: a transfer under it may be under way.
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import { ApiError } from '../../src/errors.js';
+import {
+  TransactionConflictError,
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
+import { fakeService } from '../helpers/fake-service.js';
+
+const secret = 'whsec_payout_once_0123456789abcdef';
+const customer = { full_name: 'Alice Seller', phone_number: '0712345678', email: 'alice@example.com' };
+const destination = {
+  type: 'mobile',
+  country_code: 'KE',
+  mobile_number: '254712345678',
+  wallet_name: 'MOBILE-MONEY',
+};
+const initiated = () => Response.json({ message: 'Mobile Payout Initiated', status: 200 });
+
+function service(answer: () => Response) {
+  const sent: Request[] = [];
+  const baseUrl = fakeService((request) => {
+    sent.push(request);
+    return answer();
+  });
+  return { baseUrl, sent };
+}
+
+const payout = (baseUrl: string, tracker: TransactionTracker, reference_id: string) =>
+  new PaymentsClient({
+    baseUrl,
+    apiKey: 'sk_test_payouts',
+    transactions: { tracker, secret },
+  }).initiatePayout({
+    customer_details: customer,
+    destination,
+    transfer: { amount: 1000, currency: 'KES', reference_id, description: 'Seller balance' },
+    webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
+  });
+
+describe('a tracked payout reference is sent once', () => {
+  it('a second instance of the payout job sends nothing for a reference another recorded', async () => {
+    const store = createMemoryTransactionStore();
+    const { baseUrl, sent } = service(initiated);
+    await payout(baseUrl, createTransactionTracker({ store }), '483920175561');
+    const error = await payout(baseUrl, createTransactionTracker({ store }), '483920175561').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TransactionConflictError);
+    expect(error).toMatchObject({ reason: 'payout_already_sent', reference: '483920175561' });
+    expect((error as Error).message).toMatch(/nothing was sent/);
+    expect(sent).toHaveLength(1);
+    expect(await store.get('483920175561')).toMatchObject({ state: 'pending' });
+  });
+
+  it('two calls of one process at once send one request', async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl, sent } = service(initiated);
+    const results = await Promise.allSettled([
+      payout(baseUrl, tracker, '483920175562'),
+      payout(baseUrl, tracker, '483920175562'),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('after a refusal (expired), the same reference is not sent again: a new transfer needs a new one', async () => {
+    const tracker = createTransactionTracker();
+    const refusing = service(() => Response.json({ error: 'invalid destination' }, { status: 400 }));
+    await expect(payout(refusing.baseUrl, tracker, '483920175563')).rejects.toBeInstanceOf(ApiError);
+    expect(await tracker.get('483920175563')).toMatchObject({ state: 'expired' });
+    const accepting = service(initiated);
+    await expect(payout(accepting.baseUrl, tracker, '483920175563')).rejects.toMatchObject({
+      reason: 'payout_already_sent',
+    });
+    expect(accepting.sent).toHaveLength(0);
+  });
+});
+
+describe('a 409 answer', () => {
+  it('leaves the payout pending: the service says a transfer under the reference exists', async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl } = service(() => Response.json({ error: 'duplicate_reference_id' }, { status: 409 }));
+    await expect(payout(baseUrl, tracker, '483920175564')).rejects.toMatchObject({ status: 409 });
+    expect(await tracker.get('483920175564')).toMatchObject({ state: 'pending' });
+  });
+
+  it('leaves a payment pending too', async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl } = service(() => Response.json({ error: 'duplicate' }, { status: 409 }));
+    const client = new PaymentsClient({
+      baseUrl,
+      apiKey: 'sk_test_payouts',
+      transactions: { tracker, secret },
+    });
+    await expect(
+      client.initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'ORD-409',
+          callback_url: 'https://market.example/webhooks',
+        },
+      }),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(await tracker.get('ORD-409')).toMatchObject({ state: 'pending' });
+  });
+});
