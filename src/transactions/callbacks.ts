@@ -91,8 +91,8 @@ export const expectedFromTransaction = (
     : { amount: record.amount, currency: record.currency };
 
 // How the handler answers each refusal of `tracker.settle`, with the reasons its own checks give
-// for the same thing. `reference_in_use` and `already_settled` are `begin`'s and the client's:
-// settle never gives them, and one that did would be rethrown (500).
+// for the same thing. `reference_in_use`, `already_settled` and `payout_already_sent` are
+// `begin`'s and the client's: settle never gives them, and one that did would be rethrown (500).
 const settleRefusals: Partial<
   Record<TransactionConflictError['reason'], Pick<TransactionRefusal, 'reason' | 'status'>>
 > = {

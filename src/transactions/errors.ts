@@ -55,6 +55,8 @@ const conflictMessage = (
       return `this transaction already ${record.state}; nothing was sent (initiate a new attempt with a new reference)`;
     case 'reference_in_use':
       return 'already recorded with another kind, amount or currency (references must be unique per transaction)';
+    case 'payout_already_sent':
+      return `a payout under this reference_id was already sent (${record.state}); nothing was sent: wait for its callback, or reconcile it with the provider before paying under a new reference_id`;
   }
 };
 
@@ -66,8 +68,10 @@ const conflictMessage = (
  * whose `amount` is not the recorded one, compared as decimals (`reason: 'amount_mismatch'`) or
  * whose `currency` is not the recorded one (`reason: 'currency_mismatch'`), or a client initiation
  * (the `transactions` option) with the reference of a transaction that already succeeded or failed
- * (`reason: 'already_settled'`, nothing sent: a new attempt needs a new reference). `record` is
- * the stored record, unchanged.
+ * (`reason: 'already_settled'`, nothing sent: a new attempt needs a new reference), or a client
+ * payout under a `reference_id` already recorded pending or expired (`reason:
+ * 'payout_already_sent'`, nothing sent: a reference_id names one transfer). `record` is the
+ * stored record, unchanged.
  *
  * @example
  * ```ts
@@ -91,7 +95,8 @@ export class TransactionConflictError extends PaymentsError {
       | 'kind_mismatch'
       | 'amount_mismatch'
       | 'currency_mismatch'
-      | 'already_settled',
+      | 'already_settled'
+      | 'payout_already_sent',
     readonly record: TransactionRecord,
     /** The outcome (or state) that was refused. */
     readonly attempted: TransactionState,

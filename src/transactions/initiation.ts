@@ -63,8 +63,10 @@ const untrackable = (place: Place, message: string): ValidationError =>
  * 4xx through the merchant's own `fetch` (which may have retried by itself) — may have started
  * the payment.
  */
+// A 409 says the reference is in use at the service: a transfer or payment under it may be under
+// way, so it is no refusal to expire the record on.
 const refused = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500;
+  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409;
 
 /** A call none of whose requests left this process (a refused connection): nothing to wait for. */
 const unsent = (error: unknown): boolean => error instanceof ConnectionError && !error.sent;
@@ -207,6 +209,8 @@ export async function sendTracked<B extends object, R>(
   let mine = false;
   // The createdAt of the record this call made pending: its refusal expires that attempt only.
   let mineAt = 0;
+  // Whether this call's begin stored the record (a payout reference is sent by that call only).
+  let inserted = false;
   // Recorded just before the first request: a call refused before sending records nothing.
   const recordPending = async (retryCount: number): Promise<void> => {
     if (retryCount > 0) {
@@ -223,11 +227,13 @@ export async function sendTracked<B extends object, R>(
     const recorded = async (): Promise<TransactionRecord> => {
       for (;;) {
         const stored = await tracker.begin(transaction);
-        const inserted = storedByBegin(stored);
+        inserted = storedByBegin(stored);
         // This call makes the record pending when it is the first of this process and stores it ...
         mine = inserted && !attempt.shared;
         mineAt = stored.createdAt;
-        if (inserted || (stored.state !== 'expired' && stored.state !== 'pending')) return stored;
+        if (inserted || kind === 'payout' || (stored.state !== 'expired' && stored.state !== 'pending')) {
+          return stored;
+        }
         // ... or when it finds it expired and records it pending again. One still pending is
         // recorded as a new attempt too (not this call's to expire: the earlier may be under way).
         const restarted = await restart(tracker, stored);
@@ -242,6 +248,13 @@ export async function sendTracked<B extends object, R>(
     const record = await guard(recorded(), reference, false, secrets, signal, totalTimeout);
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
+    }
+    // A payout's reference_id names one transfer: one recorded before (pending, or expired by a
+    // refusal or a cron that gave up on it) may have moved money, and the service is not known
+    // to refuse a reference used before.
+    if (kind === 'payout' && !inserted) {
+      mine = false;
+      throw new TransactionConflictError('payout_already_sent', record, 'pending');
     }
   };
   try {

@@ -621,10 +621,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         updatedAt: at,
       };
       const stored = storedRecord(reference, await store.insert(record), 'insert');
-      // Found recorded (the memory store hands back the very record an earlier `begin` stored):
-      // this caller's only when it is the one just built.
-      if (stored === record) fresh.add(record);
-      else fresh.delete(stored);
+      // This caller's only when it is the one just built.
+      const inserted = stored === record;
+      if (inserted) fresh.add(record);
       if (
         stored.kind !== record.kind ||
         stored.amount !== record.amount ||
@@ -632,7 +631,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       ) {
         throw new TransactionConflictError('reference_in_use', stored, 'pending');
       }
-      return stored;
+      // Found recorded, it is handed back as a copy: the memory store hands back the very record
+      // an earlier `begin` stored, which only that begin's caller may find fresh.
+      return inserted ? stored : { ...stored };
     },
 
     // async: an invalid reference rejects, as every other call does, rather than throwing.

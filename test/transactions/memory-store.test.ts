@@ -113,7 +113,7 @@ describe('the in-memory store', () => {
       expect((error as Error).message).toMatch(/maxBytes/);
       // Still pending, so the callback's retry settles it once there is room; never re-recorded.
       expect(await tracker.get('A')).toEqual(a);
-      await expect(tracker.begin(card('A'))).resolves.toBe(a);
+      await expect(tracker.begin(card('A'))).resolves.toEqual(a); // the stored record, createdAt and all
       expect((await tracker.get('B'))?.state).toBe('pending');
       expect(store.stats()).toMatchObject({ entries: 2, pending: 2 });
       expect(store.stats().bytes).toBeLessThanOrEqual(750);
