@@ -246,3 +246,46 @@ describe('a key passed through the headers option under a credential header name
     },
   );
 });
+
+describe('a key passed under a header name of its own (the API reference names no scheme)', () => {
+  const named = [
+    'x-api-token',
+    'x-merchant-key',
+    'x-client-secret',
+    'x-session',
+    'x-partner-password',
+    'x-signature',
+    'x-provider-credentials',
+    'apikey',
+  ] as const;
+
+  it.each(named)(
+    '%s: redacted in beforeRequest, and from a reply that echoes it in its body and headers',
+    async (name) => {
+      const value = 'TOKEN-abcdef-987654';
+      const baseUrl = await echoing(401, (headers) =>
+        JSON.stringify({ error: `invalid ${String(headers[name])}` }),
+      );
+      const { error, events, dump } = await failedCall({ baseUrl, headers: { [name]: value } });
+      expect(events[0]!.headers[name]).toBe('[redacted]');
+      expect(error.body).toContain('[redacted]');
+      expect(dump).not.toContain(value);
+    },
+  );
+
+  it('leaves the value of a header that names no credential, and a short one, where a body shows them', async () => {
+    const baseUrl = await echoing(
+      401,
+      (headers) =>
+        `{"error":"bad request ${String(headers['x-request-id'])}","amount":7,"tenant":"${String(headers['x-session'])}"}`,
+    );
+    const { error, events } = await failedCall({
+      baseUrl,
+      headers: { 'x-request-id': 'req-0042', 'x-session': '7' },
+    });
+    expect(events[0]!.headers['x-request-id']).toBe('req-0042');
+    expect(events[0]!.headers['x-session']).toBe('[redacted]');
+    expect(error.body).toContain('req-0042');
+    expect(error.body).toContain('"amount":7');
+  });
+});
