@@ -221,6 +221,20 @@ const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
   ['x-access-token', 'opaque'],
 ]);
 
+// A header of the merchant's own naming a credential (the API reference names no scheme, so a
+// service may want `x-api-token` or `x-merchant-key`): its value is shown as nothing.
+const credentialName = /auth|token|key|secret|passw|session|cookie|credential|signature/i;
+
+/** How a header's value is shown, by its name: the list above, then a name naming a credential. */
+const credentialKind = (name: string): 'scheme' | 'opaque' | undefined => {
+  const lower = name.toLowerCase();
+  return credentialHeaders.get(lower) ?? (credentialName.test(lower) ? 'opaque' : undefined);
+};
+
+// Shorter values of such a header are shown as nothing in a header dump but not removed from
+// bodies: a `x-session: 7` would otherwise take every 7 out of an error's text.
+const MIN_ECHOED_SECRET = 8;
+
 /** `Bearer sk_…` → `Bearer `: the auth scheme and the space after it, or `''` for a value without one. */
 const schemeOf = (value: string): string => /^\S+\s+/.exec(value)?.[0] ?? '';
 
@@ -234,6 +248,7 @@ export function credentialValuesOf(headers: Readonly<Record<string, string>>): s
     const kind = credentialHeaders.get(name.toLowerCase());
     if (kind === 'opaque') values.push(value);
     if (kind === 'scheme') values.push(value, value.slice(schemeOf(value).length));
+    if (kind === undefined && credentialKind(name) && value.length >= MIN_ECHOED_SECRET) values.push(value);
   }
   return values;
 }
@@ -248,7 +263,7 @@ export function redactHeaders(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    const kind = credentialHeaders.get(name.toLowerCase());
+    const kind = credentialKind(name);
     out[name] =
       kind === undefined
         ? redactText(value, secrets)
