@@ -25,7 +25,11 @@ import {
   buildMobileMoneyPaymentRequest,
   type MobileMoneyPaymentInput,
 } from './requests/mobile-money-payment.js';
-import { buildPayoutRequest, type PayoutInput, type PayoutRecipientKey } from './requests/payout.js';
+import {
+  buildPayoutRequest,
+  type PayoutInitiationInput,
+  type PayoutRecipientKey,
+} from './requests/payout.js';
 import {
   cardPaymentResponseSchema,
   checkoutSessionResponseSchema,
@@ -355,7 +359,7 @@ export class PaymentsClient {
       paymentMethod: this.#cardMethod,
       cardFieldEncoding: this.#cardFieldEncoding,
     });
-    return this.#send('card', input, body, options, {
+    return this.#send('card', body, options, {
       operation: 'initiateCardPayment',
       path: endpointPaths.payment,
       schema: cardPaymentResponseSchema,
@@ -379,7 +383,7 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
-    return this.#send('mobile_money', input, body, options, {
+    return this.#send('mobile_money', body, options, {
       operation: 'initiateMobileMoneyPayment',
       path: endpointPaths.payment,
       schema: mobileMoneyPaymentResponseSchema,
@@ -410,7 +414,7 @@ export class PaymentsClient {
   ): Promise<CheckoutSessionResponse> {
     const body = buildCheckoutSessionRequest(input);
     const sent = String(body.amount.order_id);
-    return this.#send('checkout', input, body, options, {
+    return this.#send('checkout', body, options, {
       operation: 'createCheckoutSession',
       path: endpointPaths.checkoutSession,
       schema: checkoutSessionResponseSchema,
@@ -441,9 +445,10 @@ export class PaymentsClient {
 
   /**
    * Endpoint 4: pays out to a mobile-money wallet. Resolves with
-   * `{ message: 'Mobile Payout Initiated', status: 200 }`. Pass your own `transfer.reference_id`
-   * (12 digits) to match the callback, or build the body with `buildPayoutRequest` first to read
-   * the generated one.
+   * `{ message: 'Mobile Payout Initiated', status: 200 }`. `transfer.reference_id` (12 digits,
+   * from `generateReferenceId()`, stored before sending) is required: the callback carries it,
+   * and a retry of a call whose outcome is unknown must send the same one. Without it: a
+   * `ValidationError` naming it, nothing sent.
    *
    * @example
    * ```ts
@@ -455,9 +460,23 @@ export class PaymentsClient {
    * });
    * ```
    */
-  async initiatePayout(input: PayoutInput, options?: RequestOptions): Promise<PayoutResponse> {
+  async initiatePayout(input: PayoutInitiationInput, options?: RequestOptions): Promise<PayoutResponse> {
     const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    return this.#send('payout', input, body, options, {
+    // One made up here would be new on every call: a retry would be a second transfer.
+    if (input.transfer.reference_id === undefined) {
+      throw new ValidationError(
+        [
+          {
+            path: ['transfer', 'reference_id'],
+            code: 'required',
+            message:
+              'required: pass the 12-digit reference you stored before sending, from generateReferenceId() (one made up on every call would make a retry a second transfer)',
+          },
+        ],
+        { prefix: 'Invalid payout' },
+      );
+    }
+    return this.#send('payout', body, options, {
       operation: 'initiatePayout',
       path: endpointPaths.payout,
       schema: payoutResponseSchema,
@@ -467,7 +486,6 @@ export class PaymentsClient {
   /** Sends a built body (tracked when the client has `transactions`). */
   #send<S extends z.core.$ZodType>(
     kind: TransactionKind,
-    input: unknown,
     body: object,
     options: RequestOptions | undefined,
     outgoing: Omit<Outgoing<S>, 'body'>,
@@ -475,7 +493,6 @@ export class PaymentsClient {
     return sendTracked(
       this.#transactions,
       kind,
-      input,
       body,
       (sent, beforeSend) => this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
       {

@@ -66,6 +66,7 @@ export type { CheckoutSessionInput, CheckoutSessionRequest } from './requests/ch
 export { buildPayoutRequest, payoutInputSchema, payoutRequestSchema } from './requests/payout.js';
 export type {
   PayoutBuildOptions,
+  PayoutInitiationInput,
   PayoutInput,
   PayoutRecipientKey,
   PayoutRequest,

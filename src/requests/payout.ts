@@ -137,6 +137,24 @@ export const payoutInputSchema = z.strictObject({
 export type PayoutInput = z.input<typeof payoutInputSchema>;
 
 /**
+ * What `initiatePayout` accepts: a {@link PayoutInput} whose `transfer.reference_id` is given
+ * (the one you stored before sending; a retry sends the same one).
+ *
+ * @example
+ * ```ts
+ * const input: PayoutInitiationInput = {
+ *   customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+ *   destination: { type: 'mobile', country_code: 'KE', mobile_number: '0712345678', wallet_name: 'MOBILE-MONEY' },
+ *   transfer: { amount: 1000, currency: 'KES', reference_id: '483920175561', description: 'Refund' },
+ *   webhook_endpoint: { webhook_url: 'https://shop.example/hooks/payouts' },
+ * };
+ * ```
+ */
+export type PayoutInitiationInput = PayoutInput & {
+  readonly transfer: { readonly reference_id: NonNullable<PayoutInput['transfer']['reference_id']> };
+};
+
+/**
  * Options of {@link buildPayoutRequest}; the client fills them from its own options.
  *
  * @example

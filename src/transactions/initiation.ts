@@ -150,13 +150,12 @@ function withAttempt(url: string): string {
  * A store that fails while recording, or does not answer within `totalTimeout` or before `signal`
  * aborts, fails the call with a {@link TransactionStoreError}, nothing sent.
  *
- * `input` is what the merchant passed (a payout's `transfer.reference_id` must be in it: one the
- * builder generates could not be waited on); `body` is the built wire body.
+ * `body` is the built wire body (a payout's `reference_id` is the merchant's own: `initiatePayout`
+ * requires it).
  */
 export async function sendTracked<B extends object, R>(
   option: TransactionsOption | undefined,
   kind: TransactionKind,
-  input: unknown,
   body: B,
   send: (body: B, beforeSend?: BeforeSend) => Promise<R>,
   call: { readonly signal?: AbortSignal; readonly totalTimeout?: number; readonly ownFetch?: boolean } = {},
@@ -165,12 +164,6 @@ export async function sendTracked<B extends object, R>(
   if (option === undefined) return send(body);
   const place = places[kind];
   const wire = body as unknown as Loose;
-  if (kind === 'payout' && read(input as Loose, place.reference) === undefined) {
-    throw untrackable(
-      place.reference,
-      'required (pass the 12-digit reference you will wait on, from generateReferenceId())',
-    );
-  }
   const amount = read(wire, place.amount);
   if (amount === undefined) {
     throw untrackable(place.amount, 'required (the callback is checked against the amount recorded)');

@@ -6,12 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { ValidationError } from '../../src/errors.js';
-import { buildPayoutRequest } from '../../src/requests/payout.js';
+import { buildPayoutRequest, type PayoutInitiationInput } from '../../src/requests/payout.js';
 import { fakeService } from '../helpers/fake-service.js';
 import { payoutInput } from '../helpers/inputs.js';
 
 const { reference_id: _dropped, ...transfer } = payoutInput.transfer;
-const withoutReference = { ...payoutInput, transfer };
+// What a JavaScript caller can pass (the types refuse it: test/requests/reference.test-d.ts).
+const withoutReference = { ...payoutInput, transfer } as PayoutInitiationInput;
 
 describe('initiatePayout without transfer.reference_id', () => {
   it('is a ValidationError naming the field, and sends nothing', async () => {

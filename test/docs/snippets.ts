@@ -58,7 +58,7 @@ export const prelude: Readonly<Record<string, string>> = {
   cardInput: "import('hosted-payments').CardPaymentInput",
   mobileMoneyInput: "import('hosted-payments').MobileMoneyPaymentInput",
   checkoutInput: "import('hosted-payments').CheckoutSessionInput",
-  payoutInput: "import('hosted-payments').PayoutInput",
+  payoutInput: "import('hosted-payments').PayoutInitiationInput",
   // Parts of an input, for snippets that show one call's shape.
   customer_details: "import('hosted-payments').MobileMoneyPaymentInput['customer_details']",
   amount: "import('hosted-payments').MobileMoneyPaymentInput['amount']",

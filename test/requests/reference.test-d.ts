@@ -3,6 +3,7 @@
 // README's payout quickstart plus URL signing, as a merchant pastes it.
 import { describe, expectTypeOf, it } from 'vitest';
 import { signCallbackUrl, type CallbackEvent } from '../../src/callbacks/index.js';
+import type { buildPayoutRequest } from '../../src/index.js';
 import { PaymentsClient, generateReferenceId } from '../../src/index.js';
 
 describe('references', () => {
@@ -29,6 +30,14 @@ describe('references', () => {
     // Comparable without String(…): the same type (a payout callback always carries it).
     expectTypeOf(event.reference === reference_id).toEqualTypeOf<boolean>();
     expectTypeOf(reference_id).toMatchTypeOf<NonNullable<CallbackEvent['reference']>>();
+  });
+
+  it('initiatePayout does not compile without a reference_id (buildPayoutRequest does)', () => {
+    type Transfer = Parameters<PaymentsClient['initiatePayout']>[0]['transfer'];
+    expectTypeOf<{ amount: 1000; currency: 'KES'; description: 'x' }>().not.toMatchTypeOf<Transfer>();
+    expectTypeOf<{ amount: 1000; currency: 'KES'; description: 'x' }>().toMatchTypeOf<
+      Parameters<typeof buildPayoutRequest>[0]['transfer']
+    >();
   });
 
   it('a payout input still takes the reference as a number', () => {
