@@ -101,3 +101,34 @@ describe('expireIfPending', () => {
     expect(new Set(cancels).size).toBe(20);
   });
 });
+
+describe('expireIfPending and an attempt started between its read and its write', () => {
+  it("leaves the new attempt pending: the write is a compare-and-set on the record it read, not on 'pending' alone", async () => {
+    let t = 1_000_000;
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    const first = await tracker.begin({ reference: 'ORD-ABA', kind: 'mobile_money', amount: 900 });
+    const again = { ...first, createdAt: first.createdAt + 60_000, updatedAt: first.createdAt + 60_000 };
+    let started = false;
+    // The customer presses Pay again (another instance records a new attempt) just after the
+    // cron's expireIfPending read the first one.
+    const racing: typeof store = {
+      ...store,
+      async get(reference) {
+        const read = await store.get(reference);
+        if (!started && read?.createdAt === first.createdAt) {
+          started = true;
+          expect(await store.update(again, 'pending', read)).toBe(true);
+        }
+        return read;
+      },
+    };
+    t += 60_000;
+    const cron = createTransactionTracker({ store: racing, now: () => t });
+    await expect(cron.expireIfPending('ORD-ABA', { createdAt: first.createdAt })).resolves.toEqual({
+      result: 'initiated_again',
+      record: again,
+    });
+    expect(await store.get('ORD-ABA')).toEqual(again);
+  });
+});

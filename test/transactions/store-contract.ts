@@ -14,6 +14,21 @@ export function describeStoreContract(name: string, makeStore: () => Transaction
   describe(`the tracker on the ${name} store`, () => {
     const card = { reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' } as const;
 
+    describe("update's previous: a compare-and-set on the record as read", () => {
+      it('writes when the stored record is the one given, as an equal copy too; not when it changed since', async () => {
+        const store = makeStore();
+        const tracker = createTransactionTracker({ store, now: () => 1_000 });
+        await tracker.begin(card);
+        const read = (await store.get(card.reference))!;
+        const restarted = { ...read, createdAt: 2_000, updatedAt: 2_000 };
+        expect(await store.update(restarted, 'pending', JSON.parse(JSON.stringify(read)))).toBe(true);
+        const expired = { ...read, state: 'expired' as const, updatedAt: 3_000, expiredAt: 3_000 };
+        // `read` is the record before the restart: the write is refused, the restart kept.
+        expect(await store.update(expired, 'pending', read)).toBe(false);
+        expect(await store.get(card.reference)).toEqual(restarted);
+      });
+    });
+
     describe('stale({ limit })', () => {
       it('lists at most limit transactions, oldest first', async () => {
         let t = 1_000;
