@@ -104,7 +104,7 @@ async function restart(
     createdAt: at,
     updatedAt: at,
   };
-  return (await tracker.store.update(record, earlier.state)) ? record : undefined;
+  return (await tracker.store.update(record, earlier.state, earlier)) ? record : undefined;
 }
 
 /** The calls of this process running under `reference`, with `attempt` added; each marks the others shared. */

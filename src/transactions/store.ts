@@ -166,16 +166,17 @@ export interface TransactionStore {
   /**
    * Atomically replaces the stored record of `record.reference` with `record` if, and only if, its
    * stored state is still `from`; resolves with whether it did. Two concurrent updates from one
-   * state never both succeed. An `expired` record may become `pending` again, with a new
-   * `createdAt`: `listPending` lists it from then on. When `previous` is given (the record `get`
-   * answered), only if the stored record is still that one, unchanged: the tracker passes it when
-   * it rewrites a failed record, whose state alone does not show that another payment's failure
-   * was written meanwhile (compare the stored JSON text with `JSON.stringify(previous)`, which
+   * state never both succeed. An `expired` or `pending` record may become `pending` again, with a
+   * new `createdAt` (a new attempt): `listPending` lists it from then on. When `previous` is given
+   * (the record `get` answered, or an equal copy of it), only if the stored record is still that
+   * one, unchanged: the tracker passes it when it rewrites a failed record, whose state alone does
+   * not show that another payment's failure was written meanwhile, and when it expires or records a
+   * new attempt, whose state alone does not show that another attempt was started meanwhile (compare the stored JSON text with `JSON.stringify(previous)`, which
    * needs the record kept as `JSON.stringify(record)` wrote it, byte for byte; a Postgres `jsonb`
    * column reorders keys, so compare it as jsonb, `record = $n::jsonb`, never as text). The
    * parameter is optional in the types, yet honouring it is required for correctness: a store that
-   * ignores it may, of two such writes at the same moment, keep one failure only, or apply a
-   * payment's success together with its own failure.
+   * ignores it may, of two such writes at the same moment, keep one failure only, apply a
+   * payment's success together with its own failure, or expire an attempt just started.
    */
   update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**
@@ -358,8 +359,15 @@ export function createMemoryTransactionStore(
         const { reference } = record;
         const slot = slots.get(reference);
         if (slot === undefined || slot.record.state !== from) return false;
-        // `get` hands out the stored object itself: another write since replaced it.
-        if (previous !== undefined && slot.record !== previous) return false;
+        // `get` hands out the stored object itself; a copy of it (the tracker's `begin` hands back
+        // one) is compared as the JSON text, as the other stores do. Another write replaced it.
+        if (
+          previous !== undefined &&
+          slot.record !== previous &&
+          JSON.stringify(slot.record) !== JSON.stringify(previous)
+        ) {
+          return false;
+        }
         const size = recordBytes(record);
         const wasFinished = finished.has(reference);
         // A settled record is larger than the pending one it replaces. The room comes from other

@@ -923,7 +923,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         }
         const at = now();
         const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };
-        if (await store.update(next, 'pending')) {
+        // On the record as read: an attempt started since (a new createdAt) is read again.
+        if (await store.update(next, 'pending', current)) {
           notify(next);
           return { result: 'expired', record: next };
         }
