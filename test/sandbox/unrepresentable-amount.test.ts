@@ -1,0 +1,55 @@
+// A mobile-money callback carries its amount as a JSON number (API reference §2.9). A total the
+// sandbox cannot write exactly that way (above 2^53 - 1) is refused with a 400 naming it, rather
+// than answered 200 and followed by a callback whose amount is another number (9007199254740993
+// written as 9007199254740992) or 1e+21, which the SDK's own parser refuses: a merchant's test
+// would fail at the webhook, far from the cause.
+import { describe, expect, it } from 'vitest';
+import { createSandboxApp } from '../../src/sandbox/index.js';
+
+const post = async (body: object) => {
+  const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false });
+  try {
+    const response = await sandbox.app.fetch(
+      new Request('http://sandbox.test/api/payment/payment-initiate-callback/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+    return { status: response.status, text: await response.text() };
+  } finally {
+    sandbox.close();
+  }
+};
+
+const payment = (amount: object | undefined, products?: object[]) => ({
+  customer_details: {
+    payment_method: 'MOBILE-MONEY',
+    full_name: 'Jane Doe',
+    phone_number: '254712345678',
+    email: 'jane@example.com',
+  },
+  ...(amount === undefined ? {} : { amount }),
+  ...(products === undefined ? {} : { products }),
+  callback_details: { transaction_reference: 'ORDER-BIG', callback_url: 'https://shop.example/hooks' },
+});
+
+describe('a mobile-money total the callback cannot carry exactly', () => {
+  it.each(['9007199254740993', '1000000000000000000000'])(
+    '%s: 400 naming amount.total, no callback',
+    async (total) => {
+      const answer = await post(payment({ delivery_fee: '0', discount_fee: '0', total, currency: 'KES' }));
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        issues: [expect.objectContaining({ field: 'amount.total' })],
+      });
+    },
+  );
+
+  it('the largest it can carry is answered 200', async () => {
+    const answer = await post(
+      payment({ delivery_fee: '0', discount_fee: '0', total: '9007199254740991', currency: 'KES' }),
+    );
+    expect(answer.status).toBe(200);
+  });
+});
