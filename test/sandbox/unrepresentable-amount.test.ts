@@ -35,16 +35,13 @@ const payment = (amount: object | undefined, products?: object[]) => ({
 });
 
 describe('a mobile-money total the callback cannot carry exactly', () => {
-  it.each(['9007199254740993', '1000000000000000000000'])(
-    '%s: 400 naming amount.total, no callback',
-    async (total) => {
-      const answer = await post(payment({ delivery_fee: '0', discount_fee: '0', total, currency: 'KES' }));
-      expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.text)).toMatchObject({
-        issues: [expect.objectContaining({ field: 'amount.total' })],
-      });
-    },
-  );
+  it.each(['9007199254740993', '1000000000000000000000'])('%s: 400 naming amount.total', async (total) => {
+    const answer = await post(payment({ delivery_fee: '0', discount_fee: '0', total, currency: 'KES' }));
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toMatchObject({
+      issues: [expect.objectContaining({ field: 'amount.total' })],
+    });
+  });
 
   it('the largest it can carry is answered 200', async () => {
     const answer = await post(

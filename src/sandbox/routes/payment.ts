@@ -118,6 +118,17 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
     };
     const parsed = checkBody(mobileMoneyPaymentRequestSchema, raw, { extra, hints });
     if (!parsed.ok) return refuseInvalid(c, 'mobile-money payment', parsed.issues);
+    // Its callback carries the amount as a JSON number: one it cannot write exactly is refused,
+    // never sent as another number.
+    if (!Number.isSafeInteger(Number(paymentTotal(parsed.data)))) {
+      return refuseInvalid(c, 'mobile-money payment', [
+        {
+          path: parsed.data.amount === undefined ? ['products'] : ['amount', 'total'],
+          code: 'too_big',
+          message: `expected at most ${Number.MAX_SAFE_INTEGER}: the mobile-money callback carries the amount as a JSON number`,
+        },
+      ]);
+    }
     return mobileMoneyPayment(state, c, parsed.data);
   });
 }
