@@ -762,13 +762,14 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           unwatch?.();
           settle();
         };
-        // The attempt the wait is on: the newest createdAt read or heard. A notification of an
-        // earlier attempt (an expiry heard late, after the payment was initiated again) is not its
-        // outcome.
+        // The attempt the wait is on: the newest createdAt read or heard. An expiry of an earlier
+        // attempt (heard late, after the payment was initiated again) is not its outcome; a
+        // success or failure of any attempt settles the transaction (the clock of the instance
+        // that recorded an attempt may be behind).
         let attemptAt = Number.NEGATIVE_INFINITY;
         const wake = (record: TransactionRecord): void => {
-          if (record.createdAt < attemptAt) return;
-          attemptAt = record.createdAt;
+          if (record.state === 'expired' && record.createdAt < attemptAt) return;
+          attemptAt = Math.max(attemptAt, record.createdAt);
           if (record.state !== 'pending') finish(() => resolve(record));
         };
         // What a read or the store's watch hands in: a record that is not this one's ends the wait.

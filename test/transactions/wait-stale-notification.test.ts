@@ -43,7 +43,7 @@ describe('waitFor and a late notification', () => {
     const waiting = web.waitFor('ORD-LAG', { timeout: 60_000 });
     let outcome: TransactionRecord | undefined;
     void waiting.then((record) => (outcome = record));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the wait has read and is watching
+    while (listeners.size === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // watching
     release(); // the old expiry is heard now
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(outcome).toBeUndefined();
