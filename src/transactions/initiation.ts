@@ -11,7 +11,7 @@ import type { BeforeSend } from '../http.js';
 import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
-import { GUARD_STORE, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
+import { GUARD_STORE, MAX_WRITES, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
 import { isNewReference } from './reference.js';
 import { randomHex } from '../internal/random.js';
 
@@ -217,7 +217,14 @@ export async function sendTracked<B extends object, R>(
       ...(currency === undefined ? {} : { currency }),
     };
     const recorded = async (): Promise<TransactionRecord> => {
-      for (;;) {
+      for (let tries = 1; ; tries++) {
+        // A store that never applies the write is broken (a TransactionStoreError, nothing sent);
+        // on one that answers at once, an unbounded loop would starve the event loop.
+        if (tries > MAX_WRITES) {
+          throw new Error(
+            `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row recording a new attempt; it must apply a write when the stored state is \`from\` and the stored record is \`previous\``,
+          );
+        }
         const stored = await tracker.begin(transaction);
         inserted = storedByBegin(stored);
         // This call makes the record pending when it is the first of this process and stores it ...

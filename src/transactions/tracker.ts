@@ -502,7 +502,7 @@ const storedRecord = (reference: string, value: unknown, call: string): Transact
 const LAST_READ_MS = 1_000;
 
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
-const MAX_WRITES = 32;
+export const MAX_WRITES = 32;
 
 // The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else
 // an AbortError of our own: `waitFor` only ever rejects with an Error.
