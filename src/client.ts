@@ -447,8 +447,9 @@ export class PaymentsClient {
    * Endpoint 4: pays out to a mobile-money wallet. Resolves with
    * `{ message: 'Mobile Payout Initiated', status: 200 }`. `transfer.reference_id` (12 digits,
    * from `generateReferenceId()`, stored before sending) is required: the callback carries it,
-   * and a retry of a call whose outcome is unknown must send the same one. Without it: a
-   * `ValidationError` naming it, nothing sent.
+   * and it names the transfer when you reconcile. Without it: a `ValidationError` naming it,
+   * nothing sent. With the `transactions` option a reference already recorded is never sent again
+   * (`TransactionConflictError`, `payout_already_sent`): wait for its callback.
    *
    * @example
    * ```ts

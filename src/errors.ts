@@ -179,7 +179,8 @@ export class ApiError extends PaymentsError {
  * (`ECONNREFUSED 127.0.0.1:4010`), never the platform's own text; `cause` keeps the platform's
  * error. `sent` says whether the service may have received it: `false` when no request of the
  * call left this process (the built-in fetch's connection was refused, the name did not resolve,
- * fetch refused the port, or the signal aborted it before sending), so it may be sent again; `true`
+ * fetch refused the port, or the signal aborted it before sending), so it may be sent again (a
+ * payout tracked by the client's `transactions` option: under a new `reference_id`); `true`
  * otherwise (a reset after sending; any failure of a custom `fetch`, which may retry on its own):
  * treat the payment as pending and wait for its callback.
  *

@@ -84,8 +84,8 @@ export const payoutRequestSchema = z.union([
 export type PayoutRequest = z.output<typeof payoutRequestSchema>;
 
 /**
- * Input schema of endpoint 4: what {@link buildPayoutRequest} and `initiatePayout` accept; the
- * recipient is always `customer_details`. Parsing does not generate a `reference_id` nor pick
+ * Input schema of endpoint 4: what {@link buildPayoutRequest} accepts (`initiatePayout` requires
+ * `transfer.reference_id` as well: `PayoutInitiationInput`); the recipient is always `customer_details`. Parsing does not generate a `reference_id` nor pick
  * the wire recipient key — use the builder for the exact wire body.
  *
  * @example
@@ -114,7 +114,7 @@ export const payoutInputSchema = z.strictObject({
   transfer: z.strictObject({
     amount: amountInput(1),
     currency: currencyInput,
-    /** 12 digits, first not 0; omitted → {@link generateReferenceId}. */
+    /** 12 digits, first not 0; omitted → {@link generateReferenceId} in `buildPayoutRequest` (`initiatePayout` requires it). */
     reference_id: z.optional(referenceIdInput),
     description: textInput('description'),
   }),
@@ -122,7 +122,8 @@ export const payoutInputSchema = z.strictObject({
 });
 
 /**
- * What `initiatePayout` / `buildPayoutRequest` accept; the recipient is always `customer_details`.
+ * What `buildPayoutRequest` accepts (`initiatePayout` takes a {@link PayoutInitiationInput}, with
+ * its `reference_id`); the recipient is always `customer_details`.
  *
  * @example
  * ```ts

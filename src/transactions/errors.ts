@@ -56,7 +56,7 @@ const conflictMessage = (
     case 'reference_in_use':
       return 'already recorded with another kind, amount or currency (references must be unique per transaction)';
     case 'payout_already_sent':
-      return `a payout under this reference_id was already sent (${record.state}); nothing was sent: wait for its callback, or reconcile it with the provider before paying under a new reference_id`;
+      return `a payout under this reference_id is already recorded (${record.state}), and may have been sent; nothing was sent now: wait for its callback, or reconcile it with the provider before paying under a new reference_id`;
   }
 };
 

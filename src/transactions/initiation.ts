@@ -138,14 +138,17 @@ function withAttempt(url: string): string {
  * sending, so a callback that beats the response is settled rather than refused as an unknown
  * reference. A reference whose transaction already settled is refused before anything is sent; an
  * expired one is recorded pending again; a pending one is sent again, its record a new attempt
- * (`createdAt` now, so `stale` counts from it; the first callback of either settles it).
+ * (`createdAt` now, so `stale` counts from it; the first callback of either settles it). A payout
+ * reference already recorded, pending or expired, is refused before anything is sent.
  *
- * Only the call that made the record pending changes it — the one whose `begin` stored it, or that
- * recorded an expired one pending again — and only while no other call of this process used the
- * reference meanwhile: then a refusal the service certainly did not act on expires it (a genuine
- * callback would still settle it); when the store fails to, the record stays pending and the
- * `ApiError` is thrown with a `TransactionStoreError` as its `cause`. Any other failure, and any failure
- * of another call, leaves it as it is: pending for `tracker.stale` to find.
+ * Only the call that made the record pending may expire it after sending — the one whose `begin`
+ * stored it, or that recorded an expired one pending again — and only while no other call of this
+ * process used the reference meanwhile: then a refusal the service certainly did not act on
+ * expires its attempt (`expireIfPending` with its `createdAt`: another instance's attempt started
+ * since stays pending; a genuine callback would still settle it); when the store fails to, the
+ * record stays pending and the `ApiError` is thrown with a `TransactionStoreError` as its `cause`.
+ * Any other failure, and any failure of another call, leaves the record pending for
+ * `tracker.stale` to find.
  *
  * A store that fails while recording, or does not answer within `totalTimeout` or before `signal`
  * aborts, fails the call with a {@link TransactionStoreError}, nothing sent.

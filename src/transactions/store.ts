@@ -158,7 +158,8 @@ export interface TransactionStore {
    * record — `record` itself (the same object) when this call stored it, the existing one
    * otherwise (left unchanged). The client's `transactions` option counts the initiation that
    * recorded a transaction as its owner only when it gets its own object back: a store that
-   * answers with a copy makes no initiation the owner, and a refusal then leaves the record pending.
+   * answers with a copy makes no initiation the owner, so a refusal then leaves the record pending,
+   * and every payout is refused as `payout_already_sent` (nothing sent): return the object given.
    */
   insert(record: TransactionRecord): Promise<TransactionRecord>;
   /** The stored record, or `undefined`. */

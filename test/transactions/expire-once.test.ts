@@ -1,7 +1,7 @@
-// The reconciliation cron of docs/transactions.md, run by several instances at once: each stale
-// transaction is cancelled once, by the instance whose call expired it — expireIfPending tells
-// "this call expired it" from "it was already expired" or settled, atomically (the store's update
-// is a compare-and-set).
+// expireIfPending run by several instances at once: each stale transaction is expired once, by
+// the instance whose call expired it — it tells "this call expired it" from "it was already
+// expired" or settled, atomically (the store's update is a compare-and-set). The cron the docs
+// print is run as pasted by cron-initiated-again.test.ts and the Redis cron tests.
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryTransactionStore,
@@ -10,7 +10,7 @@ import {
   type TransactionTracker,
 } from '../../src/transactions/index.js';
 
-/** The documented cron. */
+/** A cron that cancels on this call's expiry alone (the docs' cancels on the record's state). */
 async function expireStale(tracker: TransactionTracker, cancelOrder: (reference: string) => Promise<void>) {
   for (const record of await tracker.stale()) {
     const { result } = await tracker.expireIfPending(record.reference);
@@ -80,7 +80,7 @@ describe('expireIfPending', () => {
     expect((await tracker.get('ORD-A2'))?.state).toBe('pending');
   });
 
-  it('the documented cron on two instances sharing a store cancels each stale order once', async () => {
+  it('a cron on two instances sharing a store cancels each stale order once', async () => {
     let t = 1_000_000;
     const store = createMemoryTransactionStore();
     const a = createTransactionTracker({ store, now: () => t });
