@@ -257,6 +257,11 @@ describe('a key passed under a header name of its own (the API reference names n
     'x-signature',
     'x-provider-credentials',
     'apikey',
+    'x-passphrase',
+    'x-merchant-pass',
+    'x-hmac',
+    'x-api-sig',
+    'x-jwt',
   ] as const;
 
   it.each(named)(
