@@ -43,8 +43,8 @@ export type Operation =
 /**
  * What a `beforeRequest` hook receives. Card number, cvc, the values of credential headers
  * (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`, `cookie`, `x-auth-token`,
- * `x-access-token`, and any whose name holds `auth`, `token`, `key`, `secret`, `passw`,
- * `session`, `cookie`, `credential` or `signature`) and the `hp_sig` of a signed callback URL are
+ * `x-access-token`, and any whose name holds `auth`, `token`, `key`, `secret`, `pass`,
+ * `session`, `cookie`, `cred`, `sig`, `hmac` or `jwt`) and the `hp_sig` of a signed callback URL are
  * redacted.
  *
  * @example

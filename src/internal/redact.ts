@@ -223,7 +223,7 @@ const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
 
 // A header of the merchant's own naming a credential (the API reference names no scheme, so a
 // service may want `x-api-token` or `x-merchant-key`): its value is shown as nothing.
-const credentialName = /auth|token|key|secret|passw|session|cookie|credential|signature/i;
+const credentialName = /auth|token|key|secret|pass|session|cookie|cred|sig|hmac|jwt/i;
 
 /** How a header's value is shown, by its name: the list above, then a name naming a credential. */
 const credentialKind = (name: string): 'scheme' | 'opaque' | undefined => {
