@@ -26,8 +26,9 @@ const isNumberPart = (code: number): boolean =>
 const longInteger = /^-?\d{16,}$/;
 
 /**
- * `JSON.parse`, except that integers written with 16 or more digits come back as exact digit
- * strings (a 16-digit card_number above 2^53 keeps every digit). One pass over the text: strings
+ * `JSON.parse`, except that integers written with 16 or more digits that a number cannot hold
+ * exactly (above 2^53 - 1) come back as exact digit strings (a 16-digit card_number above 2^53
+ * keeps every digit); a 16-digit `order_id` a number holds stays one. One pass over the text: strings
  * are skipped by their closing quote, so no input makes it rescan. Throws a `SyntaxError` on
  * invalid JSON, like `JSON.parse`.
  */
@@ -48,7 +49,7 @@ export function parseJsonKeepingLongIntegers(text: string): unknown {
       i += 1;
       while (i < text.length && isNumberPart(text.charCodeAt(i))) i += 1;
       const token = text.slice(start, i);
-      if (longInteger.test(token)) {
+      if (longInteger.test(token) && !Number.isSafeInteger(Number(token))) {
         out += `${text.slice(copied, start)}"${token}"`;
         copied = i;
       }
