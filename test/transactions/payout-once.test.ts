@@ -114,3 +114,40 @@ describe('a 409 answer', () => {
     expect(await tracker.get('ORD-409')).toMatchObject({ state: 'pending' });
   });
 });
+
+describe("the client's retry and a tracked payout", () => {
+  it('sends it once: a 503 is the answer, the record stays pending (the service may have received it)', async () => {
+    const tracker = createTransactionTracker();
+    let calls = 0;
+    const sent: string[] = [];
+    const baseUrl = fakeService(async (request) => {
+      sent.push(
+        String(((await request.json()) as { transfer: { reference_id: number } }).transfer.reference_id),
+      );
+      calls += 1;
+      return calls === 1 ? Response.json({ error: 'busy' }, { status: 503 }) : initiated();
+    });
+    const client = new PaymentsClient({
+      baseUrl,
+      apiKey: 'sk_test_payouts',
+      retry: { limit: 2, statusCodes: [503] },
+      transactions: { tracker, secret },
+    });
+    const error = await client
+      .initiatePayout({
+        customer_details: customer,
+        destination,
+        transfer: {
+          amount: 1000,
+          currency: 'KES',
+          reference_id: '483920175590',
+          description: 'Seller balance',
+        },
+        webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(sent).toEqual(['483920175590']);
+    expect(await tracker.get('483920175590')).toMatchObject({ state: 'pending' });
+  });
+});
