@@ -495,7 +495,7 @@ export class PaymentsClient {
       this.#transactions,
       kind,
       body,
-      (sent, beforeSend) => this.#http.post({ ...outgoing, body: sent }, options, beforeSend),
+      (sent, beforeSend, once) => this.#http.post({ ...outgoing, body: sent, once }, options, beforeSend),
       {
         signal: options?.signal,
         totalTimeout: options?.totalTimeout ?? this.#totalTimeout,

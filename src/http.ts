@@ -197,6 +197,8 @@ export interface Outgoing<S extends z.core.$ZodType> {
   readonly schema: S;
   /** What the response must hold that its schema cannot say (a checkout's `order_id` echoes the one sent). */
   readonly check?: ((data: z.output<S>) => readonly ValidationIssue[]) | undefined;
+  /** Sent at most once, whatever the client's `retry` (a tracked payout: one transfer per reference). */
+  readonly once?: boolean | undefined;
 }
 
 const tokenName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -286,6 +288,8 @@ interface CallState {
   /** The hooks' event without its attempt number. */
   readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
   readonly beforeSend: BeforeSend | undefined;
+  /** Never retried (`Outgoing.once`). */
+  readonly once: boolean;
   attemptStarted: number;
   /** The attempt being sent or answered: 1, then 2… for each retry. */
   attempt: number;
@@ -724,6 +728,7 @@ export class Http {
       deadline: totalTimeout === undefined ? undefined : new AbortController(),
       logEvent,
       beforeSend,
+      once: outgoing.once === true,
       attemptStarted: Date.now(),
       attempt: 1,
       sent: false,
@@ -767,6 +772,7 @@ export class Http {
           timeout: call.timeout,
           signal,
           throwHttpErrors: true,
+          ...(call.once ? { retry: 0 } : {}),
           context: { call },
         });
       } catch (error) {

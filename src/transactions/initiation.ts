@@ -160,7 +160,7 @@ export async function sendTracked<B extends object, R>(
   option: TransactionsOption | undefined,
   kind: TransactionKind,
   body: B,
-  send: (body: B, beforeSend?: BeforeSend) => Promise<R>,
+  send: (body: B, beforeSend?: BeforeSend, once?: boolean) => Promise<R>,
   call: { readonly signal?: AbortSignal; readonly totalTimeout?: number; readonly ownFetch?: boolean } = {},
 ): Promise<R> {
   const { signal, totalTimeout } = call;
@@ -260,7 +260,8 @@ export async function sendTracked<B extends object, R>(
     }
   };
   try {
-    return await send(signed, recordPending);
+    // A payout is sent once: a retry of one the service may have received could be a second transfer.
+    return await send(signed, recordPending, kind === 'payout');
   } catch (error) {
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending. So
