@@ -394,8 +394,14 @@ const checkSettlement = (
 // the records a `begin` stored (its store's `insert` answered with that very record) that no other
 // `begin` has returned since, to tell the call that recorded a transaction from one that found it
 // recorded without reading the store first.
-const clocks = new WeakMap<TransactionTracker, () => number>();
-const fresh = new WeakSet<TransactionRecord>();
+// Kept on globalThis under Symbol.for, so every loaded copy of the package (its CommonJS and ESM
+// builds, two installed versions) sees the same: a tracker made by one is used by another's client.
+const shared = <T extends object>(name: string, make: () => T): T => {
+  const holder = globalThis as unknown as Record<symbol, T | undefined>;
+  return (holder[Symbol.for(`hosted-payments.${name}`)] ??= make());
+};
+const clocks = shared('trackerClocks', () => new WeakMap<TransactionTracker, () => number>());
+const fresh = shared('freshRecords', () => new WeakSet<TransactionRecord>());
 
 /** The clock of a tracker made by {@link createTransactionTracker} (its `now` option), else `Date.now`. */
 export const trackerClock = (tracker: TransactionTracker): (() => number) => clocks.get(tracker) ?? Date.now;
