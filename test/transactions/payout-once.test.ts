@@ -151,3 +151,23 @@ describe("the client's retry and a tracked payout", () => {
     expect(await tracker.get('483920175590')).toMatchObject({ state: 'pending' });
   });
 });
+
+describe('a second call refused before sending', () => {
+  it("does not stop the first call's refusal from expiring the record: nothing else is under way", async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl, sent } = service(() => Response.json({ error: 'invalid destination' }, { status: 400 }));
+    const results = await Promise.allSettled([
+      payout(baseUrl, tracker, '483920175571'),
+      payout(baseUrl, tracker, '483920175571'),
+    ]);
+    expect(sent).toHaveLength(1);
+    const reasons = results.map((result) =>
+      result.status === 'rejected'
+        ? ((result.reason as { reason?: string; status?: number }).reason ??
+          (result.reason as { status: number }).status)
+        : 'sent',
+    );
+    expect(reasons.sort()).toEqual([400, 'payout_already_sent'].sort());
+    expect(await tracker.get('483920175571')).toMatchObject({ state: 'expired' });
+  });
+});
