@@ -107,7 +107,7 @@ async function restart(
   return (await tracker.store.update(record, earlier.state, earlier)) ? record : undefined;
 }
 
-/** The calls of this process running under `reference`, with `attempt` added; each marks the others shared. */
+/** The calls of this process sending under `reference`, with `attempt` added; each marks the others shared. */
 function join(tracker: TransactionTracker, reference: string, attempt: Attempt): Set<Attempt> {
   let byReference = running.get(tracker);
   if (byReference === undefined) running.set(tracker, (byReference = new Map<string, Set<Attempt>>()));
@@ -212,7 +212,6 @@ export async function sendTracked<B extends object, R>(
       attempt.retried = true;
       return;
     }
-    calls = join(tracker, reference, attempt);
     const transaction = {
       reference,
       kind,
@@ -230,8 +229,8 @@ export async function sendTracked<B extends object, R>(
         }
         const stored = await tracker.begin(transaction);
         inserted = storedByBegin(stored);
-        // This call makes the record pending when it is the first of this process and stores it ...
-        mine = inserted && !attempt.shared;
+        // This call makes the record pending when it stores it ...
+        mine = inserted;
         mineAt = stored.createdAt;
         if (inserted || kind === 'payout' || (stored.state !== 'expired' && stored.state !== 'pending')) {
           return stored;
@@ -258,6 +257,9 @@ export async function sendTracked<B extends object, R>(
       mine = false;
       throw new TransactionConflictError('payout_already_sent', record, 'pending');
     }
+    // Sent from here on: the other calls of this process under the reference are marked shared
+    // (their refusal no longer expires the record), a call refused above never is.
+    calls = join(tracker, reference, attempt);
   };
   try {
     // A payout is sent once: a retry of one the service may have received could be a second transfer.

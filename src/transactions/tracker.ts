@@ -391,8 +391,8 @@ const checkSettlement = (
 
 // What the client's `transactions` option needs of a tracker (internal: the entries do not export
 // it): each tracker's clock, to stamp a record it makes pending again as `begin` stamps one; and
-// the records a `begin` stored (its store's `insert` answered with that very record) that no other
-// `begin` has returned since, to tell the call that recorded a transaction from one that found it
+// the records a `begin` stored (its store's `insert` answered with that very record) until that
+// begin's caller asks, to tell the call that recorded a transaction from one that found it
 // recorded without reading the store first.
 // Kept on globalThis under Symbol.for, so every loaded copy of the package (its CommonJS and ESM
 // builds, two installed versions) sees the same: a tracker made by one is used by another's client.
