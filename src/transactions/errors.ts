@@ -186,7 +186,8 @@ export class TransactionStoreFullError extends PaymentsError {
  * The transaction store failed, or did not answer within the call's `totalTimeout` or before its
  * `signal` aborted, while a client with the `transactions` option recorded an initiation. `sent:
  * false`: it failed recording the pending transaction, before sending; nothing was sent, so the
- * call can be made again. `sent: true`: the service refused the request (a 4xx) and the store
+ * call can be made again (a payout under a new `reference_id`: a store that answers late may
+ * still write its record, which is then expired). `sent: true`: the service refused the request (a 4xx) and the store
  * failed to expire its record, which stays pending (`stale()` lists it); this error is then the
  * `cause` of the `ApiError` thrown. `cause`: the store's error as a plain error (its name, message
  * and stack, nothing else it carried), the call's card number and cvc redacted.

@@ -246,7 +246,19 @@ export async function sendTracked<B extends object, R>(
       }
     };
     // The call's deadline holds while the store records (the request's own timeout starts after).
-    const record = await guard(recorded(), reference, false, secrets, signal, totalTimeout);
+    const recording = recorded();
+    const record = await guard(recording, reference, false, secrets, signal, totalTimeout).catch(
+      (error: unknown) => {
+        // Given up on before sending: a record the store writes later is this call's attempt
+        // with nothing in flight, so it is expired once written (a wait on it ends).
+        void recording
+          .then((late) =>
+            mine ? tracker.expireIfPending(reference, { createdAt: late.createdAt }) : undefined,
+          )
+          .catch(() => undefined);
+        throw error;
+      },
+    );
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
     }
