@@ -84,8 +84,9 @@ export interface RequestLogEvent {
 export interface ResponseLogEvent extends RequestLogEvent {
   readonly status: number;
   /**
-   * Response headers, lower-cased names, the request's secrets redacted if echoed; `set-cookie`
-   * shows `[redacted]`.
+   * Response headers, lower-cased names, the request's secrets redacted if echoed; a credential
+   * header (`set-cookie`, `www-authenticate`, any name holding `auth`, `token`, `key`, …) shows
+   * `[redacted]`.
    */
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** The raw response body text (its first MiB at most), the request's secrets redacted if echoed. */
