@@ -64,9 +64,14 @@ const mobileMoney = { reference: 'ORD-1', kind: 'mobile_money', amount: 1500, cu
 
 describe('the Postgres store through the tracker', () => {
   it('records, settles once, and lists as stale a transaction with a real ms timestamp in created_at (bigint)', async () => {
-    const tracker = createTransactionTracker({ store: new PostgresTransactionStore(text) });
+    // Today's time in ms, moved on by hand: stale({ olderThan: 0 }) lists what was created
+    // before now, and a begin in the same millisecond would not be.
+    let clock = Date.now();
+    const tracker = createTransactionTracker({ store: new PostgresTransactionStore(text), now: () => clock });
     const begun = await tracker.begin(mobileMoney);
+    clock += 1;
     await tracker.begin({ ...mobileMoney, reference: 'ORD-2' });
+    clock += 1;
     const { rows } = await text.query<{ created_at: string }>(
       "SELECT created_at::text FROM transactions WHERE reference = 'ORD-1'",
     );
