@@ -6,7 +6,6 @@
 // open: the customer is paying it. And a payment initiated again while its record is still
 // pending (Pay pressed again at 4:50 of a 5-minute limit) counts its stale limit from then.
 import { afterAll, describe, expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/client.js';
 import {
   createMemoryTransactionStore,
   createTransactionTracker,
@@ -15,18 +14,16 @@ import {
 } from '../../src/transactions/index.js';
 import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
 import { fakeService } from '../helpers/fake-service.js';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
 
 type ExpireStale = (
   tracker: TransactionTracker,
   cancelOrder: (reference: string) => Promise<void>,
 ) => Promise<void>;
 
-const secret = 'whsec_cron_initiated_again_0123456789';
 const STALE_MOBILE_MONEY = 5 * 60_000;
 
 afterAll(removeDocumentedFiles);
-
-const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
 
 describe('the documented expireStale, two instances and a payment initiated again', () => {
   it('leaves an attempt initiated after its stale() list pending, and its order open', async () => {
@@ -38,20 +35,8 @@ describe('the documented expireStale, two instances and a payment initiated agai
     const baseUrl = fakeService(() =>
       Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }),
     );
-    const client = new PaymentsClient({
-      baseUrl,
-      apiKey: 'sk_test_cron',
-      transactions: { tracker: shop, secret },
-    });
-    const pay = () =>
-      client.initiateMobileMoneyPayment({
-        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-        callback_details: {
-          transaction_reference: 'ORD-AGAIN',
-          callback_url: 'https://shop.example/webhooks',
-        },
-      });
+    const client = trackedClient(baseUrl, shop);
+    const pay = () => client.initiateMobileMoneyPayment(stkPush('ORD-AGAIN'));
 
     const orders = new Map<string, 'open' | 'cancelled'>([['ORD-AGAIN', 'open']]);
     const cancelOrder = async (reference: string) => {
@@ -95,16 +80,8 @@ describe('the documented expireStale, two instances and a payment initiated agai
     const baseUrl = fakeService(() =>
       Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }),
     );
-    const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_cron', transactions: { tracker, secret } });
-    const pay = () =>
-      client.initiateMobileMoneyPayment({
-        customer_details: customer,
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-        callback_details: {
-          transaction_reference: 'ORD-PRESSED-AGAIN',
-          callback_url: 'https://shop.example/webhooks',
-        },
-      });
+    const client = trackedClient(baseUrl, tracker);
+    const pay = () => client.initiateMobileMoneyPayment(stkPush('ORD-PRESSED-AGAIN'));
     const cancelled: string[] = [];
     const expireStale = await documentedFunction<ExpireStale>('expireStale');
 

@@ -3,7 +3,6 @@
 // attempt with nothing in flight. It is expired once written, so a wait on it ends and a payment
 // made again is recorded as a new attempt.
 import { expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/client.js';
 import {
   TransactionStoreError,
   createMemoryTransactionStore,
@@ -11,6 +10,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
 
 it('a record written after the call gave up is expired; the call made again is sent', async () => {
   const memory = createMemoryTransactionStore();
@@ -28,23 +28,8 @@ it('a record written after the call gave up is expired; the call made again is s
     sent.push(request);
     return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
   });
-  const client = new PaymentsClient({
-    baseUrl,
-    apiKey: 'sk_test_late_write',
-    transactions: { tracker, secret: 'whsec_late_write_0123456789abcdef' },
-  });
-  const pay = () =>
-    client.initiateMobileMoneyPayment(
-      {
-        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-        callback_details: {
-          transaction_reference: 'ORD-LATE',
-          callback_url: 'https://shop.example/webhooks',
-        },
-      },
-      { totalTimeout: 50 },
-    );
+  const client = trackedClient(baseUrl, tracker);
+  const pay = () => client.initiateMobileMoneyPayment(stkPush('ORD-LATE'), { totalTimeout: 50 });
   const error = await pay().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TransactionStoreError);
   expect(error).toMatchObject({ sent: false });

@@ -4,12 +4,10 @@
 // recorded, not instance 2's: the record stays pending, and the second payment's callback
 // settles it on time.
 import { describe, expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/client.js';
 import { ApiError } from '../../src/errors.js';
 import { createMemoryTransactionStore, createTransactionTracker } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
-
-const secret = 'whsec_refusal_other_instance_0123456789';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
 
 describe('a refusal answered after another instance initiated the reference again', () => {
   it("expires only its own attempt: the other instance's payment stays pending and settles on time", async () => {
@@ -31,15 +29,7 @@ describe('a refusal answered after another instance initiated the reference agai
       return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
     });
     const payOn = (baseUrl: string, tracker: typeof one) =>
-      new PaymentsClient({
-        baseUrl,
-        apiKey: 'sk_test_two',
-        transactions: { tracker, secret },
-      }).initiateMobileMoneyPayment({
-        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-        callback_details: { transaction_reference: 'ORD-TWO', callback_url: 'https://shop.example/webhooks' },
-      });
+      trackedClient(baseUrl, tracker).initiateMobileMoneyPayment(stkPush('ORD-TWO'));
 
     const refused = payOn(refusing, one);
     await first; // recorded by instance 1 and sent

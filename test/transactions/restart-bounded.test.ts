@@ -4,7 +4,6 @@
 // sent — it never spins without end (on a store that answers at once, such a loop starves the
 // event loop: no timeout can fire and the process hangs).
 import { expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/client.js';
 import {
   TransactionStoreError,
   createMemoryTransactionStore,
@@ -12,6 +11,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
 
 it('a store that never applies the new attempt fails the call, nothing sent', async () => {
   const memory = createMemoryTransactionStore();
@@ -22,20 +22,8 @@ it('a store that never applies the new attempt fails the call, nothing sent', as
     sent.push(request);
     return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
   });
-  const client = new PaymentsClient({
-    baseUrl,
-    apiKey: 'sk_test_bounded',
-    transactions: { tracker, secret: 'whsec_bounded_0123456789abcdef' },
-  });
-  const pay = () =>
-    client.initiateMobileMoneyPayment({
-      customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-      callback_details: {
-        transaction_reference: 'ORD-BOUNDED',
-        callback_url: 'https://shop.example/webhooks',
-      },
-    });
+  const client = trackedClient(baseUrl, tracker);
+  const pay = () => client.initiateMobileMoneyPayment(stkPush('ORD-BOUNDED'));
   await pay();
   const error = await pay().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TransactionStoreError);

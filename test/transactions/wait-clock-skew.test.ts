@@ -3,13 +3,13 @@
 // still end the wait (a success or failure of any attempt settles the transaction; only a late
 // expiry of an earlier attempt is not the wait's answer).
 import { expect, it } from 'vitest';
-import { PaymentsClient } from '../../src/client.js';
 import {
   createMemoryTransactionStore,
   createTransactionTracker,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
 
 it('resolves with the success of an attempt recorded by an instance whose clock is behind', async () => {
   let t = 1_700_000_000_000;
@@ -20,15 +20,7 @@ it('resolves with the success of an attempt recorded by an instance whose clock 
     Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }),
   );
   const pay = (tracker: TransactionTracker) =>
-    new PaymentsClient({
-      baseUrl,
-      apiKey: 'sk_test_skew',
-      transactions: { tracker, secret: 'whsec_skew_0123456789abcdef0123' },
-    }).initiateMobileMoneyPayment({
-      customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
-      callback_details: { transaction_reference: 'ORD-SKEW', callback_url: 'https://shop.example/webhooks' },
-    });
+    trackedClient(baseUrl, tracker).initiateMobileMoneyPayment(stkPush('ORD-SKEW'));
   await pay(x);
   const wait = x.waitFor('ORD-SKEW', { timeout: 2_000 }).then(
     (record) => record,
