@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCheckoutSessionRequest } from '../../src/requests/checkout-session.js';
 import { createSandboxApp } from '../../src/sandbox/index.js';
 import { parseJsonKeepingLongIntegers } from '../../src/sandbox/request-body.js';
+import { checkoutSessionInput } from '../helpers/inputs.js';
 
 describe('a 16-digit identifier JSON numbers hold exactly', () => {
   it('is read as a number; a card number above 2^53 still as its exact digits', () => {
@@ -19,13 +20,8 @@ describe('a 16-digit identifier JSON numbers hold exactly', () => {
 
   it('a checkout session for order 1234567890123456, built by the client, is created', async () => {
     const body = buildCheckoutSessionRequest({
-      customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-      amount: { order_id: 1234567890123456, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
-      redirect_urls: {
-        success_url: 'https://shop.example/thanks',
-        failed_url: 'https://shop.example/failed',
-        callback_url: 'https://shop.example/hooks',
-      },
+      ...checkoutSessionInput,
+      amount: { ...checkoutSessionInput.amount, order_id: 1234567890123456 },
     });
     const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false });
     try {
