@@ -94,7 +94,9 @@ async function restart(
   earlier: TransactionRecord,
 ): Promise<TransactionRecord | undefined> {
   const { reference, kind, amount, currency } = earlier;
-  const at = trackerClock(tracker)();
+  // Strictly later than the earlier attempt, also within one millisecond (a double submit): the
+  // createdAt is what tells the attempts apart.
+  const at = Math.max(trackerClock(tracker)(), earlier.createdAt + 1);
   const record: TransactionRecord = {
     reference,
     kind,

@@ -395,10 +395,11 @@ const checkSettlement = (
 // begin's caller asks, to tell the call that recorded a transaction from one that found it
 // recorded without reading the store first.
 // Kept on globalThis under Symbol.for, so every loaded copy of the package (its CommonJS and ESM
-// builds, two installed versions) sees the same: a tracker made by one is used by another's client.
+// builds; installed versions that keep them there) sees the same: a tracker made by one is used by
+// another's client. The key names its shape's version.
 const shared = <T extends object>(name: string, make: () => T): T => {
   const holder = globalThis as unknown as Record<symbol, T | undefined>;
-  return (holder[Symbol.for(`hosted-payments.${name}`)] ??= make());
+  return (holder[Symbol.for(`hosted-payments.${name}.v1`)] ??= make());
 };
 const clocks = shared('trackerClocks', () => new WeakMap<TransactionTracker, () => number>());
 const fresh = shared('freshRecords', () => new WeakSet<TransactionRecord>());

