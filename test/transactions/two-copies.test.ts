@@ -42,4 +42,15 @@ it('a tracker from another loaded copy of the package: the payout is sent, and i
   // Recorded at the tracker's own clock, and expired by its owner's refusal.
   expect(await tracker.get('483920175581')).toMatchObject({ state: 'expired', createdAt: t });
   expect(sent).toHaveLength(2);
+
+  // A payment made again is recorded as a new attempt at that tracker's own clock too.
+  const stk = {
+    customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+    amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+    callback_details: { transaction_reference: 'ORD-COPY', callback_url: 'https://shop.example/webhooks' },
+  };
+  await client.initiateMobileMoneyPayment(stk).catch(() => undefined);
+  t += 60_000;
+  await client.initiateMobileMoneyPayment(stk).catch(() => undefined);
+  expect(await tracker.get('ORD-COPY')).toMatchObject({ createdAt: t });
 });
