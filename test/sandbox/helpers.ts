@@ -2,11 +2,13 @@
 // can fail the first attempts), plus success/failed pages for the checkout redirect.
 import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'tsup';
+import { afterEach } from 'vitest';
+import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
 
 export interface ReceivedCallback {
   readonly path: string;
@@ -147,4 +149,44 @@ export function runNodeScript(
     );
     child.stdin?.end();
   });
+}
+
+/** A webhook route refusing every callback, as a handler with another secret does (401). */
+export const refusing: RequestListener = (_req, res) => {
+  res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_signature"}');
+};
+
+/** What a test starts through {@link closedAfterEach}. */
+export interface OpenedInTest {
+  /** Starts a sandbox, closed after the test. */
+  sandbox(options?: StartSandboxOptions): Promise<Sandbox>;
+  /** Serves `listener` on a loopback port, closed after the test; resolves with its webhook URL. */
+  route(listener: RequestListener): Promise<string>;
+}
+
+/**
+ * The sandboxes and webhook routes a test starts, closed after each test of the file that calls
+ * this at its top level (a failed assertion included).
+ */
+export function closedAfterEach(): OpenedInTest {
+  const open: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of open.splice(0).reverse()) await close();
+  });
+  return {
+    async sandbox(options) {
+      const sandbox = await startSandbox(options);
+      open.push(() => sandbox.close());
+      return sandbox;
+    },
+    async route(listener) {
+      const server: Server = createServer(listener);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      open.push(async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      });
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/payments`;
+    },
+  };
 }

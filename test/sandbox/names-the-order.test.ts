@@ -2,43 +2,15 @@
 // summary and each delivery names the merchant's own reference (hp_ref of a signed URL, or the
 // request's reference), while the URL's hp_sig — a bearer token for that order — is shown nowhere,
 // `sandbox.deliveries` included (a test runner prints it in a diff).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
-import {
-  formatSandboxLogEvent,
-  sandboxTestValues,
-  startSandbox,
-  type Sandbox,
-  type SandboxLogEvent,
-} from '../../src/sandbox/index.js';
-import { amount, customer } from './helpers.js';
+import { formatSandboxLogEvent, sandboxTestValues, type SandboxLogEvent } from '../../src/sandbox/index.js';
+import { amount, customer, closedAfterEach, refusing } from './helpers.js';
 
 const SECRET = 'names-the-order-secret-0123456789';
-let sandbox: Sandbox | undefined;
-let route: Server | undefined;
-
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (route) {
-    route.closeAllConnections();
-    await new Promise((resolve) => route!.close(resolve));
-  }
-  route = undefined;
-});
-
-/** A route refusing every callback as a handler with the wrong secret does. */
-async function refusingRoute(): Promise<string> {
-  route = createServer((_req, res) => {
-    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_signature"}');
-  });
-  await new Promise<void>((resolve) => route!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(route.address() as AddressInfo).port}/webhooks/payments`;
-}
+const opened = closedAfterEach();
 
 /** Fails with a message that does not repeat the secret it looked for. */
 function expectNoSignature(where: string, text: string, signatures: readonly string[]): void {
@@ -50,9 +22,9 @@ const signatureOf = (url: string): string => new URL(url).searchParams.get('hp_s
 
 describe('two orders whose callbacks are refused', () => {
   it('are told apart by their reference in the log, the summary and the deliveries, and hp_sig is shown nowhere', async () => {
-    const url = await refusingRoute();
+    const url = await opened.route(refusing);
     const logs: SandboxLogEvent[] = [];
-    sandbox = await startSandbox({
+    const sandbox = await opened.sandbox({
       callbackDelayMs: 0,
       retryDelayMs: 5,
       deliveryRetries: 1,
@@ -104,9 +76,9 @@ describe('two orders whose callbacks are refused', () => {
   });
 
   it('name the request reference when the callback URL is not signed, dropped callbacks too', async () => {
-    const url = await refusingRoute();
+    const url = await opened.route(refusing);
     const logs: SandboxLogEvent[] = [];
-    sandbox = await startSandbox({
+    const sandbox = await opened.sandbox({
       callbackDelayMs: 0,
       deliveryRetries: 0,
       log: (event) => logs.push(event),

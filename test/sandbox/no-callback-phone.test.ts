@@ -1,9 +1,7 @@
 // The test phone 254700000000 is accepted and never gets a callback, whatever the sandbox's
 // behaviour options: a merchant testing stale-payment tracking with `failureRate` (or duplicates,
 // delays, another brand) must not receive a failure callback for it.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
@@ -11,34 +9,19 @@ import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import {
   sandboxTestValues,
-  startSandbox,
-  type Sandbox,
   type SandboxLogEvent,
   type StartSandboxOptions,
 } from '../../src/sandbox/index.js';
-import { customer, amount } from './helpers.js';
+import { customer, amount, closedAfterEach } from './helpers.js';
 
 const SECRET = 'no-callback-test-secret-0123456789';
 const { noCallback } = sandboxTestValues.phones;
-let sandbox: Sandbox | undefined;
-let route: Server | undefined;
-
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (route) {
-    route.closeAllConnections();
-    await new Promise((resolve) => route!.close(resolve));
-  }
-  route = undefined;
-});
+const opened = closedAfterEach();
 
 async function startRoute() {
   const events: CallbackEvent[] = [];
   const handler = createCallbackHandler({ secret: SECRET, onEvent: (event) => void events.push(event) });
-  route = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => route!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(route.address() as AddressInfo).port}/webhooks/payments`, events };
+  return { url: await opened.route(toNodeListener(handler)), events };
 }
 
 const mobileMoney = async (callbackUrl: string, reference: string, phone: string) => ({
@@ -60,7 +43,11 @@ describe(`the test phone ${noCallback} never gets a callback`, () => {
   ])('with %s: accepted, dropped, and the route gets nothing', async (_, options) => {
     const { url, events } = await startRoute();
     const log: SandboxLogEvent[] = [];
-    sandbox = await startSandbox({ callbackDelayMs: 0, ...options, log: (event) => void log.push(event) });
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      ...options,
+      log: (event) => void log.push(event),
+    });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const response = await client.initiateMobileMoneyPayment(
       await mobileMoney(url, 'ORDER-LOST', noCallback),
@@ -84,7 +71,12 @@ describe(`the test phone ${noCallback} never gets a callback`, () => {
 
   it('on the checkout page with failureRate: 1: paid, redirected to success_url, no callback', async () => {
     const { url, events } = await startRoute();
-    sandbox = await startSandbox({ callbackDelayMs: 0, failureRate: 1, duplicateDeliveries: 2, log: false });
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      failureRate: 1,
+      duplicateDeliveries: 2,
+      log: false,
+    });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const { checkout_link } = await client.createCheckoutSession({
       customer_details: customer,

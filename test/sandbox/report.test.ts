@@ -1,38 +1,25 @@
 // A merchant whose route refuses every callback sees why at once: each delivery attempt is one
 // log line with the route's answer, and waitForIdle() resolves with a report naming what failed.
 // Also the scripted checkout (completeCheckout) and the test phone whose callback is dropped.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { toNodeListener } from '../../src/callbacks/node.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
-import { sandboxTestValues, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { customer, amount } from './helpers.js';
+import { sandboxTestValues } from '../../src/sandbox/index.js';
+import { customer, amount, closedAfterEach } from './helpers.js';
 
 const SECRET = 'report-test-secret-0123456789';
-let sandbox: Sandbox | undefined;
-let route: Server | undefined;
-
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (route) {
-    route.closeAllConnections();
-    await new Promise((resolve) => route!.close(resolve));
-  }
-  route = undefined;
-});
+const opened = closedAfterEach();
 
 /** A real webhook route behind node:http, verifying signed URLs with `secret`. */
 async function startRoute(secret: string) {
   const events: CallbackEvent[] = [];
   const handler = createCallbackHandler({ secret, onEvent: (event) => void events.push(event) });
-  route = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => route!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(route.address() as AddressInfo).port}/webhooks/payments`, events };
+  return { url: await opened.route(toNodeListener(handler)), events };
 }
 
 const mobileMoney = async (callbackUrl: string, reference: string, phone = '0712345678') => ({
@@ -53,7 +40,7 @@ describe('the delivery report and the default log', () => {
       return true;
     });
     try {
-      sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 5, deliveryRetries: 2 });
+      const sandbox = await opened.sandbox({ callbackDelayMs: 0, retryDelayMs: 5, deliveryRetries: 2 });
       const client = new PaymentsClient({ baseUrl: sandbox.url });
       await client.initiateMobileMoneyPayment(await mobileMoney(url, 'ORDER-1'));
       const report = await sandbox.waitForIdle();
@@ -88,7 +75,12 @@ describe('the delivery report and the default log', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 5, deliveryRetries: 1, log: false });
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      retryDelayMs: 5,
+      deliveryRetries: 1,
+      log: false,
+    });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     await client.initiateMobileMoneyPayment(
       await mobileMoney(`http://127.0.0.1:${port}/webhooks`, 'ORDER-2'),
@@ -99,7 +91,7 @@ describe('the delivery report and the default log', () => {
 
   it('reports ok when every callback was delivered, and delivers to the signed URL unchanged, shown with hp_sig redacted', async () => {
     const { url, events } = await startRoute(SECRET);
-    sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const input = await mobileMoney(url, 'ORDER-3');
     await client.initiateMobileMoneyPayment(input);
@@ -113,7 +105,7 @@ describe('the delivery report and the default log', () => {
   it('log: false prints nothing', async () => {
     const write = vi.spyOn(process.stdout, 'write');
     try {
-      sandbox = await startSandbox({ callbackDelayMs: 0, deliveryRetries: 0, log: false });
+      const sandbox = await opened.sandbox({ callbackDelayMs: 0, deliveryRetries: 0, log: false });
       const client = new PaymentsClient({ baseUrl: sandbox.url });
       await client.initiateMobileMoneyPayment(await mobileMoney('http://127.0.0.1:9/webhooks', 'ORDER-4'));
       await sandbox.waitForIdle();
@@ -128,7 +120,7 @@ describe(`the test phone ${sandboxTestValues.phones.noCallback}`, () => {
   it('is accepted, and its callback is never sent: the report lists it as dropped', async () => {
     const { url, events } = await startRoute(SECRET);
     const seen: string[] = [];
-    sandbox = await startSandbox({
+    const sandbox = await opened.sandbox({
       callbackDelayMs: 0,
       log: (event) => seen.push(event.kind),
     });
@@ -165,7 +157,7 @@ describe('sandbox.completeCheckout', () => {
     ['mobile_money', 'failure', 'checkout.failed', 'https://shop.example/failed'],
   ] as const)('pays by %s with outcome %s: %s, redirected to %s', async (method, outcome, type, target) => {
     const { url, events } = await startRoute(SECRET);
-    sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const { checkout_link } = await session(client, 7001, url);
     const done = await sandbox.completeCheckout(checkout_link, { method, outcome });
@@ -176,7 +168,7 @@ describe('sandbox.completeCheckout', () => {
 
   it('refuses a link that was already paid, and an unknown link', async () => {
     const { url } = await startRoute(SECRET);
-    sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const { checkout_link } = await session(client, 7002, url);
     await sandbox.completeCheckout(checkout_link, { method: 'card' });

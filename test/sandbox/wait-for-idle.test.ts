@@ -1,34 +1,13 @@
 // A test runner gives a test 5 s, while a refused callback is retried for about 16 s with the
 // default settings: waitForIdle({ timeout }) must fail first, saying which callback is still
 // pending and what the route answered, not leave the runner to say "timed out".
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
-import { createSandboxApp, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandboxApp } from '../../src/sandbox/index.js';
 import { createPaymentsHandlers } from '../../src/testing/msw/index.js';
-import { amount, customer } from './helpers.js';
+import { amount, customer, closedAfterEach, refusing } from './helpers.js';
 
-let sandbox: Sandbox | undefined;
-let route: Server | undefined;
-
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-  if (route) {
-    route.closeAllConnections();
-    await new Promise((resolve) => route!.close(resolve));
-  }
-  route = undefined;
-});
-
-async function refusingRoute(): Promise<string> {
-  route = createServer((_req, res) => {
-    res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_signature"}');
-  });
-  await new Promise<void>((resolve) => route!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(route.address() as AddressInfo).port}/webhooks/payments`;
-}
+const opened = closedAfterEach();
 
 const payment = (callbackUrl: string, reference: string) => ({
   customer_details: customer,
@@ -38,8 +17,8 @@ const payment = (callbackUrl: string, reference: string) => ({
 
 describe('waitForIdle({ timeout })', () => {
   it('rejects in time with the pending callback, its reference and the last answer, with default retries', async () => {
-    const url = await refusingRoute();
-    sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
+    const url = await opened.route(refusing);
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     await client.initiateMobileMoneyPayment(payment(url, 'ORDER-SLOW'));
     const started = Date.now();
@@ -59,8 +38,13 @@ describe('waitForIdle({ timeout })', () => {
   });
 
   it('resolves as before when everything ends in time', async () => {
-    const url = await refusingRoute();
-    sandbox = await startSandbox({ callbackDelayMs: 0, retryDelayMs: 1, deliveryRetries: 1, log: false });
+    const url = await opened.route(refusing);
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      retryDelayMs: 1,
+      deliveryRetries: 1,
+      log: false,
+    });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     await client.initiateMobileMoneyPayment(payment(url, 'ORDER-FAST'));
     const report = await sandbox.waitForIdle({ timeout: 4000 });
@@ -68,8 +52,8 @@ describe('waitForIdle({ timeout })', () => {
   });
 
   it('rejects when its signal aborts, with the summary and the reason as cause', async () => {
-    const url = await refusingRoute();
-    sandbox = await startSandbox({ callbackDelayMs: 0, log: false });
+    const url = await opened.route(refusing);
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     await client.initiateMobileMoneyPayment(payment(url, 'ORDER-ABORT'));
     const controller = new AbortController();
@@ -81,7 +65,7 @@ describe('waitForIdle({ timeout })', () => {
   });
 
   it('refuses a timeout that is not a number of ms, and an unknown option', async () => {
-    sandbox = await startSandbox({ log: false });
+    const sandbox = await opened.sandbox({ log: false });
     await expect(sandbox.waitForIdle({ timeout: -1 })).rejects.toThrow(/timeout must be/);
     await expect(sandbox.waitForIdle({ timeout: '5s' as unknown as number })).rejects.toThrow(
       /timeout must be/,
