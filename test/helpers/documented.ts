@@ -3,6 +3,13 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { TransactionTracker } from '../../src/transactions/index.js';
+
+/** The shape of docs/transactions.md's `expireStale` cron. */
+export type ExpireStale = (
+  tracker: TransactionTracker,
+  cancelOrder: (reference: string) => Promise<void>,
+) => Promise<void>;
 
 let loads = 0;
 const scratch = resolve('.tmp', `documented-${process.pid}`);

@@ -7,18 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createRedisTransactionStore, type RedisScriptClient } from '../../src/redis/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import {
-  createTransactionTracker,
-  type TransactionStore,
-  type TransactionTracker,
-} from '../../src/transactions/index.js';
-import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
+import { createTransactionTracker, type TransactionStore } from '../../src/transactions/index.js';
+import { documentedFunction, removeDocumentedFiles, type ExpireStale } from '../helpers/documented.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
-
-type ExpireStale = (
-  tracker: TransactionTracker,
-  cancelOrder: (reference: string) => Promise<void>,
-) => Promise<void>;
 
 let server: RedisServer;
 let client: Redis;

@@ -19,13 +19,9 @@ import {
   type TransactionRecord,
   type TransactionTracker,
 } from '../../src/transactions/index.js';
-import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
+import { documentedFunction, removeDocumentedFiles, type ExpireStale } from '../helpers/documented.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
-type ExpireStale = (
-  tracker: TransactionTracker,
-  cancelOrder: (reference: string) => Promise<void>,
-) => Promise<void>;
 interface OpenOrders {
   list(): Promise<string[]>;
   markPaid(reference: string, record: TransactionRecord): Promise<void>;

@@ -10,16 +10,10 @@ import {
   createMemoryTransactionStore,
   createTransactionTracker,
   type TransactionStore,
-  type TransactionTracker,
 } from '../../src/transactions/index.js';
-import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
+import { documentedFunction, removeDocumentedFiles, type ExpireStale } from '../helpers/documented.js';
 import { fakeService } from '../helpers/fake-service.js';
 import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
-
-type ExpireStale = (
-  tracker: TransactionTracker,
-  cancelOrder: (reference: string) => Promise<void>,
-) => Promise<void>;
 
 const STALE_MOBILE_MONEY = 5 * 60_000;
 
