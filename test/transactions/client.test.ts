@@ -314,6 +314,25 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
     expect(sent).toHaveLength(0);
   });
 
+  it('names a missing payout reference_id together with the input’s other problems, in one ValidationError', async () => {
+    const { client: fake, sent } = clientAnswering(() => Response.json({}));
+    const error = await fake
+      .initiatePayout({
+        customer_details: customer,
+        destination,
+        transfer: { amount: 0, currency: 'KES', description: 'Refund' } as never,
+        webhook_endpoint: { webhook_url: webhookUrl },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path.join('.'))).toEqual([
+      'transfer.amount',
+      'transfer.reference_id',
+    ]);
+    expect((error as ValidationError).message).toMatch(/^Invalid payout: transfer\.amount: .+; transfer\.reference_id: required/);
+    expect(sent).toHaveLength(0);
+  });
+
   it('requires the amount of a payment (the callback is checked against it), and sends nothing without one', async () => {
     const { client: fake, sent } = clientAnswering(() => Response.json({}));
     const error = await fake
