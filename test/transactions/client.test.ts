@@ -329,7 +329,40 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
       'transfer.amount',
       'transfer.reference_id',
     ]);
-    expect((error as ValidationError).message).toMatch(/^Invalid payout: transfer\.amount: .+; transfer\.reference_id: required/);
+    expect((error as ValidationError).message).toMatch(
+      /^Invalid payout: transfer\.amount: .+; transfer\.reference_id: required/,
+    );
+    expect(sent).toHaveLength(0);
+  });
+
+  it.each([
+    ['missing at the first read only', [undefined, '483920175561']],
+    ['missing at the second read only', ['483920175561', undefined]],
+  ])('sends no made-up reference_id when the input’s reference is %s (a getter)', async (_, answers) => {
+    const { client: fake, sent } = clientAnswering(() =>
+      Response.json({ message: 'Mobile Payout Initiated', status: 200 }),
+    );
+    let reads = 0;
+    const transfer = {
+      amount: 1000,
+      currency: 'KES',
+      description: 'Refund',
+      get reference_id() {
+        return answers[Math.min(reads++, answers.length - 1)];
+      },
+    };
+    const error = await fake
+      .initiatePayout({
+        customer_details: customer,
+        destination,
+        transfer,
+        webhook_endpoint: { webhook_url: webhookUrl },
+      } as never)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['transfer', 'reference_id'], code: 'required' }),
+    ]);
     expect(sent).toHaveLength(0);
   });
 
