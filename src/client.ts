@@ -26,7 +26,7 @@ import {
   type MobileMoneyPaymentInput,
 } from './requests/mobile-money-payment.js';
 import {
-  buildPayoutRequest,
+  buildInitiatedPayoutRequest,
   type PayoutInitiationInput,
   type PayoutRecipientKey,
 } from './requests/payout.js';
@@ -462,21 +462,7 @@ export class PaymentsClient {
    * ```
    */
   async initiatePayout(input: PayoutInitiationInput, options?: RequestOptions): Promise<PayoutResponse> {
-    const body = buildPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
-    // One made up here would be new on every call: a retry would be a second transfer.
-    if (input.transfer.reference_id === undefined) {
-      throw new ValidationError(
-        [
-          {
-            path: ['transfer', 'reference_id'],
-            code: 'required',
-            message:
-              'required: pass the 12-digit reference you stored before sending, from generateReferenceId() (one made up on every call would make a retry a second transfer)',
-          },
-        ],
-        { prefix: 'Invalid payout' },
-      );
-    }
+    const body = buildInitiatedPayoutRequest(input, { payoutRecipientKey: this.#payoutRecipientKey });
     return this.#send('payout', body, options, {
       operation: 'initiatePayout',
       path: endpointPaths.payout,

@@ -1,5 +1,6 @@
 // Endpoint 4 (spec §4, §2.7): mobile-money payout. Wire schema, input type and builder.
 import * as z from 'zod/v4/mini';
+import { ValidationError, type ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
 import { generateReferenceId } from '../validation/reference-id.js';
 import {
@@ -192,14 +193,60 @@ const payoutBuildOptionsSchema = buildOptions({
  * ```
  */
 export function buildPayoutRequest(input: PayoutInput, options: PayoutBuildOptions = {}): PayoutRequest {
+  return payoutRequest(input, options, false);
+}
+
+/**
+ * `initiatePayout`'s builder: as {@link buildPayoutRequest}, but a missing `transfer.reference_id`
+ * is a `ValidationError` (named with the input's other problems): one made up on every call would
+ * make a retry a second transfer.
+ */
+export function buildInitiatedPayoutRequest(
+  input: PayoutInitiationInput,
+  options: PayoutBuildOptions,
+): PayoutRequest {
+  return payoutRequest(input, options, true);
+}
+
+const referenceRequired: ValidationIssue = {
+  path: ['transfer', 'reference_id'],
+  code: 'required',
+  message:
+    'required: pass the 12-digit reference you stored before sending, from generateReferenceId() (one made up on every call would make a retry a second transfer)',
+};
+
+/** Whether the input's `transfer` is an object without a `reference_id` (a getter that throws: no). */
+function lacksReference(input: unknown): boolean {
+  try {
+    const transfer = (input as { transfer?: unknown } | null | undefined)?.transfer;
+    return (
+      typeof transfer === 'object' &&
+      transfer !== null &&
+      (transfer as { reference_id?: unknown }).reference_id === undefined
+    );
+  } catch {
+    return false;
+  }
+}
+
+function payoutRequest(
+  input: PayoutInput,
+  options: PayoutBuildOptions,
+  requireReference: boolean,
+): PayoutRequest {
   const checkedOptions = checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
   const parsed = parseOrThrow(payoutInputSchema, input, {
     prefix: 'Invalid payout',
+    extra: requireReference && lacksReference(input) ? [referenceRequired] : [],
     hints: {
       client_details:
         "the payout input always names the recipient customer_details; set the client option payoutRecipientKey: 'client_details' to send it under that key",
     },
   });
+  // What was parsed decides what is sent (the input's own reading above only names the problem).
+  if (requireReference && parsed.transfer.reference_id === undefined) {
+    throw new ValidationError([referenceRequired], { prefix: 'Invalid payout' });
+  }
   const recipient = { ...parsed.customer_details };
   const rest = {
     destination: { ...parsed.destination },
