@@ -1,0 +1,72 @@
+// A hosted checkout page may let the customer try again after a decline, in the same session: the
+// session's callback URL then receives a failure, then a success, for the same order, method and
+// amount. A checkout callback names no payment, so the two are told apart by their outcome: the
+// success settles the order anew as paid (it was refused as the session contradicting itself, 409,
+// and onEvent never ran: the customer charged, the order failed; red team). A failure after the
+// success changes nothing.
+import { describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  signCallbackUrl,
+  type CallbackContext,
+  type CallbackEvent,
+} from '../../src/callbacks/index.js';
+import { checkoutFailurePayload, checkoutSuccessPayload } from '../../src/sandbox/payloads.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+
+const secret = 'whsec_checkout_retry_same_session';
+
+async function session(reference: string) {
+  const tracker = createTransactionTracker();
+  await tracker.begin({ reference, kind: 'checkout', amount: 1500 });
+  const seen: { event: CallbackEvent; context: CallbackContext }[] = [];
+  const refusals: string[] = [];
+  const handler = createCallbackHandler({
+    secret,
+    tracker,
+    publicOrigin: 'https://shop.example',
+    onEvent: (event, context) => void seen.push({ event, context }),
+    onError: (_error, { reason }) => void refusals.push(reason),
+  });
+  // One session's URL, as the client's transactions option signs it (hp_try of its own).
+  const url = await signCallbackUrl('https://shop.example/webhooks/payments?hp_try=5e551011', {
+    secret,
+    reference,
+  });
+  const post = async (body: object) =>
+    (await handler(new Request(url, { method: 'POST', body: JSON.stringify(body) }))).status;
+  return { tracker, seen, refusals, post };
+}
+
+describe.each(['card', 'mobile_money'] as const)('a %s checkout session paid after a decline', (method) => {
+  const payment = { method, orderId: 'ORD-RETRY', amount: '1500' } as never;
+
+  it('settles the order anew as paid: onEvent told, paid, once', async () => {
+    const { tracker, seen, refusals, post } = await session('ORD-RETRY');
+    expect(await post(checkoutFailurePayload(payment))).toBe(200);
+    expect((await tracker.get('ORD-RETRY'))?.state).toBe('failed');
+
+    expect(await post(checkoutSuccessPayload(payment))).toBe(200);
+    expect(refusals).toEqual([]);
+    expect((await tracker.get('ORD-RETRY'))?.state).toBe('succeeded');
+    expect(seen.map(({ event, context }) => [event.type, event.paid, context.settlement])).toEqual([
+      ['checkout.failed', false, 'settled'],
+      ['checkout.succeeded', true, 'settled'],
+    ]);
+
+    // A redelivery of the success is dropped; the order stays paid.
+    expect(await post(checkoutSuccessPayload(payment))).toBe(200);
+    expect(seen).toHaveLength(2);
+    expect((await tracker.get('ORD-RETRY'))?.state).toBe('succeeded');
+  });
+
+  it('a failure after the session paid changes nothing, and onEvent is not told', async () => {
+    const { tracker, seen, post } = await session('ORD-PAID-FIRST');
+    const paid = { method, orderId: 'ORD-PAID-FIRST', amount: '1500' } as never;
+    expect(await post(checkoutSuccessPayload(paid))).toBe(200);
+    const status = await post(checkoutFailurePayload(paid));
+    expect(status === 200 || status === 409).toBe(true);
+    expect((await tracker.get('ORD-PAID-FIRST'))?.state).toBe('succeeded');
+    expect(seen.map(({ event }) => event.type)).toEqual(['checkout.succeeded']);
+  });
+});
