@@ -106,7 +106,10 @@ const settleRefusals: Partial<
  * Which payment of the reference an event is, by the field the API reference documents for its
  * type: a card or mobile-money payment's `id`, a payout's `transaction_id`. A checkout callback
  * names none, so its dedupe key's digest (of its order, method, amount and session's signed URL)
- * stands for it.
+ * stands for it — for a success. A session's decline is named with its outcome as well (the whole
+ * dedupe key): a hosted page may let the customer try again, and the session's success after a
+ * decline is then another payment, which settles the order anew, not the decline contradicting
+ * itself.
  */
 const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
   const data = event.data as Record<string, unknown>;
@@ -115,7 +118,8 @@ const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
     : event.type.startsWith('payout.')
       ? data.transaction_id
       : undefined;
-  return typeof named === 'string' ? named : dedupeKey.slice(dedupeKey.indexOf(':') + 1);
+  if (typeof named === 'string') return named;
+  return event.type === 'checkout.failed' ? dedupeKey : dedupeKey.slice(dedupeKey.indexOf(':') + 1);
 };
 
 /**
