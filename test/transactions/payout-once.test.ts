@@ -152,6 +152,57 @@ describe("the client's retry and a tracked payout", () => {
   });
 });
 
+describe("the client's retry and a payout without the transactions option", () => {
+  it.each([
+    ['a 503 it was told to retry', { limit: 2, statusCodes: [503] }, 503],
+    ['a 500, with retry: 2', 2, 500],
+  ])(
+    'sends it once: %s is the answer (a retry under the reference could be a second transfer)',
+    async (_, retry, status) => {
+      const sent: string[] = [];
+      const baseUrl = fakeService(async (request) => {
+        sent.push(
+          String(((await request.json()) as { transfer: { reference_id: number } }).transfer.reference_id),
+        );
+        return sent.length === 1 ? Response.json({ error: 'busy' }, { status }) : initiated();
+      });
+      const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_payouts', retry });
+      const error = await client
+        .initiatePayout({
+          customer_details: customer,
+          destination,
+          transfer: {
+            amount: 1000,
+            currency: 'KES',
+            reference_id: '483920175591',
+            description: 'Seller balance',
+          },
+          webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ status });
+      expect(sent).toEqual(['483920175591']);
+    },
+  );
+
+  it('a mobile-money payment is still retried as asked (the retry option is the merchant’s choice there)', async () => {
+    let calls = 0;
+    const baseUrl = fakeService(() => {
+      calls += 1;
+      return calls === 1
+        ? Response.json({ error: 'busy' }, { status: 503 })
+        : Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+    });
+    const client = new PaymentsClient({ baseUrl, retry: { limit: 2, statusCodes: [503], backoffLimit: 1 } });
+    await client.initiateMobileMoneyPayment({
+      customer_details: { ...customer, payment_method: 'MOBILE-MONEY' },
+      amount: { delivery_fee: 0, discount_fee: 0, total: 100, currency: 'KES' },
+      callback_details: { transaction_reference: 'ORD-RETRIED', callback_url: 'https://shop.example/hooks' },
+    } as never);
+    expect(calls).toBe(2);
+  });
+});
+
 describe('a second call refused before sending', () => {
   it("does not stop the first call's refusal from expiring the record: nothing else is under way", async () => {
     const tracker = createTransactionTracker();
