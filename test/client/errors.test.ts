@@ -3,11 +3,13 @@
 import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, TimeoutError, ValidationError } from '../../src/index.js';
-import { payoutInput } from '../helpers/inputs.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 import { BASE_URL, documentedReplies, useMockService } from '../helpers/msw.js';
 
 const service = useMockService();
 const PAYOUT = 'api/payout/mobile-money-payout';
+// The opted-in retry tests use a payment: a payout is never retried.
+const PAYMENT = 'api/payment/payment-initiate-callback/';
 const client = (options: Partial<ConstructorParameters<typeof PaymentsClient>[0]> = {}) =>
   new PaymentsClient({ baseUrl: BASE_URL, ...options });
 
@@ -144,38 +146,44 @@ describe('PaymentsClient errors', () => {
 
   it('retries when opted in, then returns the success', async () => {
     let count = 0;
-    service.on(PAYOUT, () => {
+    service.on(PAYMENT, () => {
       count += 1;
       return count < 3
         ? new HttpResponse('busy', { status: 503, headers: { 'retry-after': '0' } })
-        : HttpResponse.json(documentedReplies.payout);
+        : HttpResponse.json(documentedReplies.mobileMoney);
     });
-    await expect(client({ retry: 2 }).initiatePayout(payoutInput)).resolves.toEqual(documentedReplies.payout);
+    await expect(client({ retry: 2 }).initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual(
+      documentedReplies.mobileMoney,
+    );
     expect(await service.recorded()).toHaveLength(3);
   });
 
   it('gives up after the retry limit with the last ApiError, and does not retry a 400', async () => {
-    service.on(PAYOUT, () => new HttpResponse('busy', { status: 503, headers: { 'retry-after': '0' } }));
-    const error = (await rejection(client({ retry: { limit: 1 } }).initiatePayout(payoutInput))) as ApiError;
+    service.on(PAYMENT, () => new HttpResponse('busy', { status: 503, headers: { 'retry-after': '0' } }));
+    const error = (await rejection(
+      client({ retry: { limit: 1 } }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    )) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.body).toBe('busy');
     expect(await service.recorded()).toHaveLength(2);
-    service.on(PAYOUT, () => HttpResponse.json({ error: 'bad' }, { status: 400 }));
-    const bad = (await rejection(client({ retry: 3 }).initiatePayout(payoutInput))) as ApiError;
+    service.on(PAYMENT, () => HttpResponse.json({ error: 'bad' }, { status: 400 }));
+    const bad = (await rejection(
+      client({ retry: 3 }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    )) as ApiError;
     expect(bad.status).toBe(400);
     expect(await service.recorded()).toHaveLength(3);
   });
 
   it('honours Retry-After on a 429 when retries are on', async () => {
     let count = 0;
-    service.on(PAYOUT, () => {
+    service.on(PAYMENT, () => {
       count += 1;
       return count === 1
         ? new HttpResponse('slow down', { status: 429, headers: { 'retry-after': '1' } })
-        : HttpResponse.json(documentedReplies.payout);
+        : HttpResponse.json(documentedReplies.mobileMoney);
     });
     const started = Date.now();
-    await client({ retry: 1 }).initiatePayout(payoutInput);
+    await client({ retry: 1 }).initiateMobileMoneyPayment(mobileMoneyPaymentInput);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 });

@@ -2,12 +2,13 @@
 // service may have received the request and be slow. fetch has timeouts of its own (undici's
 // headersTimeout and bodyTimeout: 300 s by default, so any client `timeout` above 300 000 ms, or a
 // dispatcher the merchant set with a shorter one); when one fired, the SDK saw a plain network
-// error, ky retried it, and the payout was posted three times. It is a TimeoutError, not retried.
+// error, ky retried it, and the payment was posted three times. It is a TimeoutError, not retried.
+// (A payment: a payout is never retried, whatever the options.)
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { PaymentsClient, TimeoutError } from '../../src/index.js';
-import { payoutInput } from '../helpers/inputs.js';
+import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
 
 const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
 const global = globalThis as unknown as Record<
@@ -23,16 +24,16 @@ afterEach(() => {
   server?.close();
 });
 
-it('does not resend a payout whose response headers timed out when retryOnTimeout is false', async () => {
+it('does not resend a payment whose response headers timed out when retryOnTimeout is false', async () => {
   let received = 0;
   server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      received += 1; // the service takes the payout, then answers late
+      received += 1; // the service takes the payment, then answers late
       setTimeout(() => {
         if (response.destroyed) return;
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end('{"message":"Mobile Payout Initiated","status":200}');
+        response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
       }, 1_000);
     });
   });
@@ -47,7 +48,9 @@ it('does not resend a payout whose response headers timed out when retryOnTimeou
   (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent({ headersTimeout: 300 });
 
   const client = new PaymentsClient({ baseUrl: url, retry: { limit: 2, backoffLimit: 10 } });
-  const error = await client.initiatePayout(payoutInput).catch((caught: unknown) => caught);
+  const error = await client
+    .initiateMobileMoneyPayment(mobileMoneyPaymentInput)
+    .catch((caught: unknown) => caught);
   expect(received).toBe(1);
   expect(error).toBeInstanceOf(TimeoutError);
   expect((error as TimeoutError).message).toMatch(/may have received the request/);

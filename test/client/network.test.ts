@@ -1,7 +1,7 @@
 // Connection failures against real sockets (no msw in this file).
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, TimeoutError } from '../../src/index.js';
-import { payoutInput } from '../helpers/inputs.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 import { refusedUrl, resetting, silent, stalling, startServer, type TestServer } from '../helpers/servers.js';
 
 let server: TestServer | undefined;
@@ -18,6 +18,7 @@ const rejection = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
+// The tests of the opted-in retry use a payment: a payout is never retried.
 describe('PaymentsClient over real sockets', () => {
   it('turns a refused connection into a ConnectionError whose cause is the network error', async () => {
     const baseUrl = await refusedUrl();
@@ -84,7 +85,9 @@ describe('PaymentsClient over real sockets', () => {
     ];
     for (const options of variants) {
       const client = new PaymentsClient({ baseUrl: server.url, ...options });
-      const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+      const error = (await rejection(
+        client.initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+      )) as TimeoutError;
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error.timeout).toBe(300);
     }
@@ -104,7 +107,9 @@ describe('PaymentsClient over real sockets', () => {
       totalTimeout: 400,
     });
     const started = Date.now();
-    const error = (await rejection(client.initiatePayout(payoutInput))) as TimeoutError;
+    const error = (await rejection(
+      client.initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    )) as TimeoutError;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.timeout).toBe(400);
     expect(Date.now() - started).toBeLessThan(4_000);
@@ -120,7 +125,7 @@ describe('PaymentsClient over real sockets', () => {
     });
     const client = new PaymentsClient({ baseUrl: server.url, retry: { limit: 2, maxRetryAfter: 1_000 } });
     const started = Date.now();
-    const error = (await rejection(client.initiatePayout(payoutInput))) as ApiError;
+    const error = (await rejection(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput))) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(503);
     expect(attempts).toBe(1);
@@ -146,7 +151,7 @@ describe('PaymentsClient over real sockets', () => {
       response.end('slow down');
     });
     const client = new PaymentsClient({ baseUrl: server.url, retry: { limit: 2, maxRetryAfter: 200 } });
-    const error = (await rejection(client.initiatePayout(payoutInput))) as ApiError;
+    const error = (await rejection(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput))) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(429);
     expect(attempts).toBe(1);
@@ -181,7 +186,7 @@ describe('PaymentsClient over real sockets', () => {
           // never answered: the attempt times out and the next one sends again
         } else {
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end('{"message":"Mobile Payout Initiated","status":200}');
+          response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
         }
       });
     });
@@ -191,13 +196,13 @@ describe('PaymentsClient over real sockets', () => {
       timeout: 300,
       retry: { limit: 2, backoffLimit: 10, retryOnTimeout: true },
     });
-    await expect(client.initiatePayout(payoutInput)).resolves.toEqual({
-      message: 'Mobile Payout Initiated',
+    await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+      message: 'MOBILE-MONEY Payment Initiated',
       status: 200,
     });
     expect(attempts).toHaveLength(3);
     const [first] = attempts;
-    expect(JSON.parse(first!.body)).toMatchObject({ transfer: { amount: expect.anything() } });
+    expect(JSON.parse(first!.body)).toMatchObject({ amount: { total: expect.anything() } });
     expect(first!.length).toBe(String(Buffer.byteLength(first!.body)));
     expect(first!.authorization).toBe('Bearer sk_test_attempts');
     expect(attempts.slice(1)).toEqual([first, first]);
