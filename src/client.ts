@@ -86,9 +86,10 @@ export interface ClientOptions {
    */
   totalTimeout?: number | undefined;
   /**
-   * Opt-in retries: a number (the retry limit) or {@link RetryOptions}. Default: **no retries** —
-   * initiations are not idempotent (the service has no idempotency key), so a retried POST can
-   * charge a customer or pay out twice. When enabled, 408/429/500/502/503/504 and connection
+   * Opt-in retries of payments and checkout sessions: a number (the retry limit) or
+   * {@link RetryOptions}. Default: **no retries** — initiations are not idempotent (the service has
+   * no idempotency key), so a retried POST can charge a customer twice. A payout is never retried:
+   * a retry under its `reference_id` could be a second transfer. When enabled, 408/429/500/502/503/504 and connection
    * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
    */
   retry?: RetryOptions | number | undefined;

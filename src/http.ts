@@ -115,7 +115,8 @@ export interface ClientHooks {
 }
 
 /**
- * Opt-in retries. Initiations are not idempotent: a retried POST may charge or pay out twice.
+ * Opt-in retries (of payments and checkout sessions: a payout is never retried). Initiations are
+ * not idempotent: a retried POST may charge twice.
  *
  * @example
  * ```ts
@@ -198,7 +199,7 @@ export interface Outgoing<S extends z.core.$ZodType> {
   readonly schema: S;
   /** What the response must hold that its schema cannot say (a checkout's `order_id` echoes the one sent). */
   readonly check?: ((data: z.output<S>) => readonly ValidationIssue[]) | undefined;
-  /** Sent at most once, whatever the client's `retry` (a tracked payout: one transfer per reference). */
+  /** Sent at most once, whatever the client's `retry` (a payout: one transfer per reference). */
   readonly once?: boolean | undefined;
 }
 

@@ -166,7 +166,9 @@ export async function sendTracked<B extends object, R>(
   call: { readonly signal?: AbortSignal; readonly totalTimeout?: number; readonly ownFetch?: boolean } = {},
 ): Promise<R> {
   const { signal, totalTimeout } = call;
-  if (option === undefined) return send(body);
+  // A payout is sent once, tracked or not: a retry of one the service may have received could be a
+  // second transfer under its reference.
+  if (option === undefined) return send(body, undefined, kind === 'payout');
   const place = places[kind];
   const wire = body as unknown as Loose;
   const amount = read(wire, place.amount);
