@@ -143,20 +143,23 @@ describe('a reply larger than any documented one', () => {
 describe('a mobile-money initiation answered as a card payment', () => {
   // Card and mobile-money payments share one path, and the service tells them apart by the body:
   // "Card Payment Initiated" says it took the request for a card payment, so no STK push went out.
-  it.each(['Card Payment Initiated', 'CARD Payment Initiated'])(
-    'is an ApiError naming message, not a mobile-money initiation (%s)',
-    async (message) => {
-      const reply = JSON.stringify({ message, status: 200 });
-      const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], reply));
-      const outcome = await settle(
-        new PaymentsClient({ baseUrl }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
-      );
-      expect(outcome).toEqual({ error: expect.any(ApiError) });
-      expect((outcome as { error: ApiError }).error.issues).toEqual([
-        expect.objectContaining({ path: ['message'] }),
-      ]);
-    },
-  );
+  it.each([
+    'Card Payment Initiated',
+    'CARD Payment Initiated',
+    'VISA Card Payment Initiated',
+    'Cards Payment Initiated',
+    'Debit card Payment Initiated',
+  ])('is an ApiError naming message, not a mobile-money initiation (%s)', async (message) => {
+    const reply = JSON.stringify({ message, status: 200 });
+    const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], reply));
+    const outcome = await settle(
+      new PaymentsClient({ baseUrl }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    );
+    expect(outcome).toEqual({ error: expect.any(ApiError) });
+    expect((outcome as { error: ApiError }).error.issues).toEqual([
+      expect.objectContaining({ path: ['message'] }),
+    ]);
+  });
 
   it.each(['MOBILE-MONEY Payment Initiated', 'M-PESA Payment Initiated', 'Airtel Money Payment Initiated'])(
     'still resolves the brand reply %s',
