@@ -1,0 +1,133 @@
+// Two ways a callback's amount said something other than what was paid, both accepted (red team):
+// - JSON.parse rounds a number to the nearest double before any check sees it: a mobile-money
+//   success of `1499.99999999999999999` was read as 1500, one of 12345678901234567890 as another
+//   number, and `1e3` (an exponent, which an amount may not have) as 1000. From the callback's own
+//   text or bytes, an amount is now read as written: one no double holds exactly, or with an
+//   exponent, is refused as `invalid_amount`.
+// - A success of zero (amount 0, captured 0) was `paid: true`: a merchant without `expected` or a
+//   tracker marked the order paid for nothing. It is refused as `contradictory_outcome`.
+import { describe, expect, it } from 'vitest';
+import { createCallbackHandler, safeParseCallback } from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const mobileMoneySuccess = callbackFixtures['payment.mobile_money.succeeded'];
+
+/** The mobile-money success's text with its two amounts written as `literal`. */
+const withAmountText = (literal: string): string =>
+  JSON.stringify({ ...mobileMoneySuccess, amount: 0, amount_captured: 0 })
+    .replace('"amount":0', `"amount":${literal}`)
+    .replace('"amount_captured":0', `"amount_captured":${literal}`);
+
+describe('an amount in the callback text is read as written', () => {
+  it.each([
+    ['more digits than a double holds', '1499.99999999999999999', 'exactly'],
+    ['an integer above 2^53 that rounds', '12345678901234567890', 'exactly'],
+    ['an exponent', '1e3', 'exponent'],
+    ['an exponent with a fraction', '1.5E3', 'exponent'],
+  ])('refuses %s as invalid_amount, naming both amounts (text and bytes)', (_, literal, says) => {
+    const text = withAmountText(literal);
+    for (const body of [text, new TextEncoder().encode(text)]) {
+      const result = safeParseCallback(body);
+      expect(result.success).toBe(false);
+      expect(result.error?.reason).toBe('invalid_amount');
+      expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([
+        'amount',
+        'amount_captured',
+      ]);
+      expect(result.error?.message).toContain(says);
+      expect(result.error?.message).not.toContain(literal);
+    }
+  });
+
+  it('refuses a key written with escapes as its plain spelling', () => {
+    const text = withAmountText('1500').replace('"amount":1500', '"\\u0061mount":1e3');
+    expect(safeParseCallback(text).error?.reason).toBe('invalid_amount');
+  });
+
+  it.each([
+    ['a whole number', '1500', '1500'],
+    ['trailing fractional zeros', '1500.0', '1500'],
+    ['a fraction a double holds', '1500.5', '1500.5'],
+    ['15 significant digits', '123456789012.345', '123456789012.345'],
+  ])('accepts %s', (_, literal, amount) => {
+    const result = safeParseCallback(withAmountText(literal));
+    expect(result.error).toBeUndefined();
+    expect(result.event?.amount).toBe(amount);
+  });
+
+  it('reads only the payload’s own amounts: a message quoting one, or an amount in a nested object, changes nothing', () => {
+    const text = JSON.stringify({
+      ...mobileMoneySuccess,
+      message: '"amount":1e3',
+      extra: { amount: 1 },
+    }).replace('"extra":{"amount":1}', '"extra":{"amount":1e3}');
+    expect(safeParseCallback(text).event?.amount).toBe('1500');
+  });
+
+  it('a payload passed as an object is read as given (its numbers were parsed before it came)', () => {
+    expect(
+      safeParseCallback({ ...mobileMoneySuccess, amount: 1e3, amount_captured: 1e3 }).event?.amount,
+    ).toBe('1000');
+  });
+
+  it('the handler refuses it as a bad body: onEvent never runs', async () => {
+    const events: unknown[] = [];
+    const handler = createCallbackHandler({
+      verify: false,
+      expected: () => ({ amount: '1500' }),
+      onEvent: (event) => void events.push(event),
+    });
+    const response = await handler(
+      new Request('https://shop.example/webhooks', {
+        method: 'POST',
+        body: withAmountText('1499.99999999999999999'),
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(events).toEqual([]);
+  });
+});
+
+describe('a success of zero', () => {
+  const zero: [string, object][] = [
+    ['card', { ...callbackFixtures['payment.card.succeeded'], amount: '0', 'amount captured': '0' }],
+    ['mobile-money', { ...mobileMoneySuccess, amount: 0, amount_captured: 0 }],
+    ['mobile-money, 0.00', { ...mobileMoneySuccess, amount: '0.00', amount_captured: '0.00' }],
+    ['checkout', { ...callbackFixtures['checkout.succeeded'], amount: '0' }],
+    ['payout', { ...callbackFixtures['payout.succeeded'], amount: '0' }],
+  ];
+
+  it.each(zero)('%s: refused as contradictory_outcome, never paid', (_, payload) => {
+    const result = safeParseCallback(JSON.stringify(payload));
+    expect(result.event).toBeUndefined();
+    expect(result.error?.reason).toBe('contradictory_outcome');
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['amount'] })]);
+  });
+
+  it('the handler without expected or a tracker answers 422, onEvent not called', async () => {
+    const handler = createCallbackHandler({
+      verify: false,
+      onEvent: () => {
+        throw new Error('a success of zero must never reach onEvent');
+      },
+    });
+    const response = await handler(
+      new Request('https://shop.example/webhooks', {
+        method: 'POST',
+        body: JSON.stringify({ ...mobileMoneySuccess, amount: 0, amount_captured: 0 }),
+      }),
+    );
+    expect(response.status).toBe(422);
+  });
+
+  it.each([
+    ['payment.card.failed', { amount: '0' }],
+    ['payment.mobile_money.failed', { amount: 0 }],
+    ['checkout.failed', { amount: '0' }],
+    ['payout.failed', { amount: '0' }],
+  ] as const)('a failure of zero (%s) is still a failure: no money moved either way', (type, amount) => {
+    const result = safeParseCallback(JSON.stringify({ ...callbackFixtures[type], ...amount }));
+    expect(result.event?.type).toBe(type);
+    expect(result.event?.paid).toBe(false);
+  });
+});
