@@ -7,7 +7,9 @@
  * number too large to be finite. A JSON number counts when it prints as a plain decimal
  * (`1500`, `1500.5`; not `1e21`, not negative, not `-0`) and is exact: a safe integer, or a fraction of at
  * most 15 significant digits. A longer one (`9007199254740993`, `100000000000000.01`) may not be
- * what the sender wrote, since `JSON.parse` rounds it to the nearest double.
+ * what the sender wrote, since `JSON.parse` rounds it to the nearest double. Where the callback's
+ * own text is at hand, a JSON number is also read as written ({@link numberLiteralProblem}): an
+ * exponent (`1e3`), or more digits than its double holds (`1499.99999999999999999`, read as 1500).
  *
  * @module
  */
@@ -34,6 +36,19 @@ export function readDecimal(value: unknown): string | undefined {
   } else return undefined;
   if (!PLAIN_DECIMAL.test(text) || !Number.isFinite(Number(text))) return undefined;
   return text;
+}
+
+/**
+ * What is wrong with a JSON number literal `literal` that `JSON.parse` read as `value`, or
+ * `undefined`: an exponent, or digits its double does not hold (the sender wrote another amount
+ * than the one read). `'1500.0'` and `'1500.50'` are fine: the value is the amount written.
+ */
+export function numberLiteralProblem(literal: string, value: number): string | undefined {
+  if (/[eE]/.test(literal)) return 'a number with an exponent';
+  if (!PLAIN_DECIMAL.test(literal)) return undefined; // negative: readDecimal refuses the value
+  return canonical(literal) === canonical(String(value))
+    ? undefined
+    : 'a number with more digits than JSON.parse reads exactly (it would be rounded)';
 }
 
 /**

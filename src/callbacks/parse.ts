@@ -71,20 +71,83 @@ export type SafeParseCallbackResult =
 /** Refuses bytes that are not UTF-8; skips one leading byte order mark. */
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** A body read: the value, and its own keys' number literals as written when it was text. */
+interface Read {
+  readonly value: unknown;
+  readonly numberLiterals?: ReadonlyMap<string, string> | undefined;
+}
+
+/** A JSON number, read where one starts. */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** The index of the quote that closes the JSON string whose opening quote is at `start`. */
+function closingQuote(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes += 1;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/**
+ * The number literals of the top-level object's own keys, as `text` (valid JSON: parsed already)
+ * writes them — `{"amount":1e3}` → `amount` → `'1e3'` — the last of a key written twice, as
+ * `JSON.parse` keeps it; a key written with escapes under its plain spelling. One pass, strings
+ * skipped with `indexOf`: linear in the text's length, whatever it holds.
+ */
+function numberLiteralsOf(text: string): Map<string, string> | undefined {
+  let literals: Map<string, string> | undefined;
+  let depth = 0;
+  let stringStart = -1; // the quotes of the last string read
+  let stringEnd = -1;
+  let key: string | undefined; // set by a colon of the top-level object: the next token is its value
+  for (let at = 0; at < text.length;) {
+    const char = text[at]!;
+    if (char === ' ' || char === '\n' || char === '\r' || char === '\t') {
+      at += 1;
+      continue;
+    }
+    const valueOf = key;
+    key = undefined;
+    if (char === '"') {
+      stringStart = at;
+      stringEnd = closingQuote(text, at);
+      at = stringEnd + 1;
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      NUMBER.lastIndex = at;
+      const literal = NUMBER.exec(text)![0];
+      if (valueOf !== undefined) (literals ??= new Map()).set(valueOf, literal);
+      at += literal.length;
+    } else {
+      if (char === ':' && depth === 1) {
+        const raw = text.slice(stringStart + 1, stringEnd);
+        key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+      } else if (char === '{' || char === '[') depth += 1;
+      else if (char === '}' || char === ']') depth -= 1;
+      at += 1;
+    }
+  }
+  return literals;
+}
+
 /**
  * The body as a value: parsed when it is JSON text or bytes, as given otherwise. One leading byte
  * order mark is skipped, in a string as in bytes.
  */
-function readBody(body: unknown): unknown {
-  if (typeof body !== 'string' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) return body;
+function readBody(body: unknown): Read {
+  if (typeof body !== 'string' && !(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body))
+    return { value: body };
   let text: string;
   try {
     text = typeof body !== 'string' ? decoder.decode(body) : body.startsWith('\uFEFF') ? body.slice(1) : body;
   } catch {
     throw new CallbackParseError('Callback body is not valid UTF-8 text', { reason: 'invalid_json' });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     // The engine's message quotes the input; a payload never goes into ours.
     throw new CallbackParseError(
@@ -94,6 +157,7 @@ function readBody(body: unknown): unknown {
       { reason: 'invalid_json' },
     );
   }
+  return { value, numberLiterals: numberLiteralsOf(text) };
 }
 
 function notAnObject(value: unknown): CallbackParseError {
@@ -196,9 +260,12 @@ const PARSE_OPTIONS: OptionNames<ParseCallbackOptions> = { onContradiction: true
 
 /** The body → the event, or the error saying why not. */
 function read(body: unknown, options: ParseCallbackOptions | undefined): CallbackEvent | CallbackParseError {
-  const value = readBody(body);
+  const { value, numberLiterals } = readBody(body);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return notAnObject(value);
-  const verdict = decideVerdict(value as Record<string, unknown>, options);
+  const verdict = decideVerdict(value as Record<string, unknown>, {
+    onContradiction: options?.onContradiction,
+    numberLiterals,
+  });
   return verdict instanceof CallbackParseError ? verdict : toEvent(verdict);
 }
 

@@ -49,10 +49,12 @@
  * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
+ * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
- * plain decimals (`amount.ts`; a JSON number only when exact), or the payload is refused with
+ * plain decimals (`amount.ts`; a JSON number only when exact, and as its text wrote it when the
+ * payload was read from text: no exponent, no digits `JSON.parse` rounded), or the payload is refused with
  * `invalid_amount`; every other documented key must have its documented type, and `currency`
  * three ASCII letters (either case), or `invalid_payload`. A number where a string is
  * documented (only when it prints as an exact plain decimal, as amounts must), a numeric string
@@ -72,7 +74,7 @@ import {
   type CallbackParseReason,
   type ValidationIssue,
 } from '../errors.js';
-import { readDecimal, sameAmount } from './amount.js';
+import { numberLiteralProblem, readDecimal, sameAmount } from './amount.js';
 import {
   PAID_FLAG_CONTRADICTION,
   callbackEventTypes,
@@ -95,6 +97,11 @@ export interface AcceptedCallback {
 /** Options of {@link decideVerdict}: `parseCallback`'s. */
 export interface VerdictOptions {
   readonly onContradiction?: 'warn' | 'reject' | undefined;
+  /**
+   * The number literals of the payload's own keys as its text wrote them, when the payload was
+   * read from text (`JSON.parse` rounds a number before anything sees it).
+   */
+  readonly numberLiterals?: ReadonlyMap<string, string> | undefined;
 }
 
 /**
@@ -184,11 +191,11 @@ export function decideVerdict(
 
   // 4. The variant's amounts and schema.
   const { type } = outcome;
-  const amountIssues = checkAmounts(type, payload);
+  const amountIssues = checkAmounts(type, payload, options?.numberLiterals);
   if (amountIssues.length > 0) return notValid('invalid_amount', type, amountIssues);
   const read = readVariant(type, payload);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
-  const partial = partialCapture(row, type, read.data);
+  const partial = partialCapture(row, type, read.data) ?? zeroSuccess(row, type, read.data);
   if (partial !== undefined) return partial;
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
@@ -477,15 +484,31 @@ const signalIssues = (
 /** The keys holding money that moved; each that the variant's schema has must be a plain decimal. */
 const AMOUNT_KEYS = ['amount', 'amount captured', 'amount_captured', 'payout_fee'];
 
-function checkAmounts(type: CallbackEventType, payload: Record<string, unknown>): ValidationIssue[] {
+function checkAmounts(
+  type: CallbackEventType,
+  payload: Record<string, unknown>,
+  literals: ReadonlyMap<string, string> | undefined,
+): ValidationIssue[] {
   const { shape } = callbackSchemas[type];
-  return AMOUNT_KEYS.filter(
-    (key) => key in shape && present(payload, key) && readDecimal(payload[key]) === undefined,
-  ).map((key) => ({
-    path: [key],
-    message: `expected a plain decimal number such as 1500 or 1500.50, got ${describeAmount(payload[key])}`,
-    code: 'invalid_amount',
-  }));
+  const issues: ValidationIssue[] = [];
+  for (const key of AMOUNT_KEYS) {
+    if (!(key in shape) || !present(payload, key)) continue;
+    const value = payload[key];
+    const literal = typeof value === 'number' ? literals?.get(key) : undefined;
+    const got =
+      readDecimal(value) === undefined
+        ? describeAmount(value)
+        : literal === undefined
+          ? undefined
+          : numberLiteralProblem(literal, value as number);
+    if (got === undefined) continue;
+    issues.push({
+      path: [key],
+      message: `expected a plain decimal number such as 1500 or 1500.50, got ${got}`,
+      code: 'invalid_amount',
+    });
+  }
+  return issues;
 }
 
 /** What kind of non-decimal an amount is, without showing it. */
@@ -526,6 +549,24 @@ function partialCapture(
     'contradictory_outcome',
     `Callback outcome signals disagree: the ${label} callback's ${captured} is not its amount (a zero, partial or excess capture)`,
     [{ path: [captured], message: 'is not the amount', code: 'contradictory_outcome' }],
+    type,
+  );
+}
+
+/**
+ * A success moved money: one of zero (`0`, `0.00`) says paid for nothing, so it is refused like
+ * signals that disagree rather than reported paid to a merchant who checks no amount.
+ */
+function zeroSuccess(
+  { label, succeeded }: FamilyRow,
+  type: CallbackEventType,
+  data: Record<string, unknown>,
+): CallbackParseError | undefined {
+  if (type !== succeeded || !sameAmount(data.amount, 0)) return undefined;
+  return refuse(
+    'contradictory_outcome',
+    `Callback outcome signals disagree: the ${label} callback says success with an amount of zero`,
+    [{ path: ['amount'], message: 'is zero on a success', code: 'contradictory_outcome' }],
     type,
   );
 }
