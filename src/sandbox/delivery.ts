@@ -224,6 +224,8 @@ export interface DeliveryQueue {
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
+  /** Whether `close()` was called. */
+  readonly isClosed: boolean;
   close(): void;
 }
 
@@ -361,6 +363,11 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   private scheduled = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+
+  /** Whether `close()` was called: no delivery is scheduled any more. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
   private nextId = 1;
 
   constructor(options: DeliveryQueueOptions) {

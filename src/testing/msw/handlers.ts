@@ -59,7 +59,7 @@ const HANDLERS_OPTIONS: OptionNames<PaymentsHandlersOptions> = {
  * const payments: PaymentsHandlers = createPaymentsHandlers({ baseUrl: 'https://payments.example.test' });
  * const server = setupServer(...payments.handlers);
  * server.listen();
- * // … in afterEach / afterAll:
+ * // … in afterAll (handlers made once per file; afterEach for handlers made per test):
  * payments.close();
  * server.close();
  * ```
@@ -76,7 +76,11 @@ export interface PaymentsHandlers {
    * rejects after `timeout` ms or when `signal` aborts, naming what is still pending.
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
-  /** Cancels pending deliveries and their timers. Call it in `afterEach`/`afterAll`. */
+  /**
+   * Cancels pending deliveries and their timers; from then on every request is answered 503
+   * `sandbox_closed`. Call it when their tests are done: in `afterEach` for handlers made per
+   * test, in `afterAll` for handlers made once per file.
+   */
   close(): void;
 }
 
