@@ -353,3 +353,33 @@ describe('hosted-payments trigger says what to do when the route refuses it', ()
     },
   );
 });
+
+describe('trigger against a route that echoes what it was sent', () => {
+  it.each([
+    ['--secret', (secret: string) => ({ args: ['--secret', secret], env: {} })],
+    [
+      '$HOSTED_PAYMENTS_WEBHOOK_SECRET',
+      (secret: string) => ({ args: [], env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: secret } }),
+    ],
+  ] as const)(
+    'never prints the webhook secret from %s in the answer excerpt (red team)',
+    async (_, given) => {
+      const secret = 'echoed-webhook-secret-0123456789';
+      webhook = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(400, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ error: 'bad', config: { secret }, url: request.url }));
+        });
+      });
+      await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+      const { args, env } = given(secret);
+      const { io, out, err } = capture({ env });
+      expect(await run(['trigger', 'payout.succeeded', '--url', url, ...args], io)).toBe(1);
+      expect(out()).toContain('HTTP 400');
+      expect(out()).toContain('[redacted]');
+      expect(out() + err()).not.toContain(secret);
+    },
+  );
+});
