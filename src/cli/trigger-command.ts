@@ -175,7 +175,7 @@ async function trigger(
     const response = await post(io, url, body);
     if ('error' in response) return { code: 1, error: response.error };
     const raw = await response.text();
-    const text = answerExcerpt(raw, response.headers.get('content-type'), [signature]);
+    const text = answerExcerpt(raw, response.headers.get('content-type'), [signature, secret ?? '']);
     const copy = flags.repeat > 1 ? ` [${n}/${flags.repeat}]` : '';
     const duplicate = response.headers.get('x-callback-duplicate') === 'true' ? ' (duplicate)' : '';
     io.stdout(
