@@ -87,6 +87,28 @@ function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: Mobile
   return c.json({ message: `${brand} Payment Initiated`, status: 200 }, 200);
 }
 
+/**
+ * A payment without `amount` and whose products (if any) come to less than 1 collects nothing: its
+ * success would be a callback of amount 0, which the SDK's handler refuses (paid for nothing).
+ */
+function nothingToCollect(
+  c: SandboxContext,
+  what: string,
+  body: CardPaymentRequest | MobileMoneyPaymentRequest,
+): Response | undefined {
+  if (paymentTotal(body) !== '0') return undefined;
+  const products = body.amount === undefined && body.products !== undefined;
+  return refuseInvalid(c, what, [
+    {
+      path: [products ? 'products' : 'amount'],
+      code: 'nothing_to_collect',
+      message: products
+        ? 'the products come to less than 1: nothing to collect (give amount.total, a positive integer)'
+        : 'neither amount nor products: nothing to collect (give amount.total, a positive integer)',
+    },
+  ]);
+}
+
 /** Serves `POST /api/payment/payment-initiate-callback/`. */
 export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
   app.post(`/${endpointPaths.payment}`, async (c) => {
@@ -108,7 +130,7 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
         const { code, message } = notExpired;
         return refuseInvalid(c, 'card payment', [{ path: ['card_details', 'expiry_year'], code, message }]);
       }
-      return cardPayment(state, c, parsed.data);
+      return nothingToCollect(c, 'card payment', parsed.data) ?? cardPayment(state, c, parsed.data);
     }
     // Anything else is a mobile-money payment (spec §4 rule 1), the card method without card_details
     // too. Its request has no card_details: one sent with another payment_method is refused, with
@@ -129,6 +151,8 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
         },
       ]);
     }
-    return mobileMoneyPayment(state, c, parsed.data);
+    return (
+      nothingToCollect(c, 'mobile-money payment', parsed.data) ?? mobileMoneyPayment(state, c, parsed.data)
+    );
   });
 }
