@@ -21,7 +21,7 @@ const luhn = (digits: string): boolean => {
 
 /**
  * True when `digits` is a 16-digit card number that passes the Luhn check.
- * Spaces and dashes between digit groups are ignored.
+ * Spaces (any white space) and dashes are ignored, wherever they are.
  *
  * @example
  * ```ts
