@@ -40,6 +40,8 @@ describe('normalizePhoneNumber', () => {
     ],
     ['\u0966\u096d\u0967\u0968\u0969\u096a\u096b\u096c\u096d\u096e', 'Devanagari digits'],
     ['07\uff11\u0662345678', 'digits of several scripts'],
+    ['00254712345678', 'the international prefix 00 for +'],
+    ['00254 (0) 712 345 678', 'the prefix 00 and a 0 kept after the country code'],
   ])('normalises %j (%s) to 254712345678', (input) => {
     expect(normalizePhoneNumber(input)).toBe('254712345678');
     expect(normalizePhoneNumber(input, { purpose: 'payout' })).toBe('254712345678');
