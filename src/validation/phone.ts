@@ -35,8 +35,8 @@ function digitValue(char: string): string {
 /**
  * Checks and normalises a Kenyan mobile number to `254XXXXXXXXX`: the 9-digit part starts with 7
  * or 1 for payments and with 7 for payouts. Accepted forms: `0712345678`, `712345678`,
- * `254712345678`, `+254712345678` and, with the 0 kept after the country code,
- * `+254 (0) 712 345 678` / `2540712345678`; with spaces, dashes, dots, slashes or brackets between
+ * `254712345678`, `+254712345678` (or `00254712345678`) and, with the 0 kept after the country
+ * code, `+254 (0) 712 345 678` / `2540712345678`; with spaces, dashes, dots, slashes or brackets between
  * the digits, and digits of any script (fullwidth `０７１２…`, Arabic-Indic `٠٧١٢…`, …).
  */
 export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = 'payment'): Check<string> {
@@ -50,6 +50,8 @@ export function checkPhoneNumber(input: unknown, purpose: PhoneNumberPurpose = '
     .replace(separators, '')
     .replace(/^\uff0b/, '+')
     .replace(/\p{Nd}/gu, (digit) => (digit >= '0' && digit <= '9' ? digit : digitValue(digit)));
+  // 00 is how much of the world dials +: 00254… is +254….
+  if (text.startsWith('00254')) text = `+${text.slice(2)}`;
   if (text.startsWith('+')) {
     if (!text.startsWith('+254'))
       return fail(
@@ -100,7 +102,7 @@ function purposeOption(options: unknown): PhoneNumberPurpose {
 /**
  * Normalises a phone number to the 12-digit `254…` form the service expects.
  *
- * @param input - `0712345678`, `712345678`, `254712345678`, `+254 712 345 678` or, with the 0
+ * @param input - `0712345678`, `712345678`, `254712345678`, `+254 712 345 678` (or `00254…`) or, with the 0
  *   kept after the country code, `+254 (0) 712 345 678`; spaces, dashes (any kind), dots,
  *   slashes and brackets between the digits are ignored, and digits of any script (fullwidth,
  *   Arabic-Indic, …) count as their value. Anything that is not a Kenyan mobile is refused.
