@@ -71,10 +71,10 @@ export type SafeParseCallbackResult =
 /** Refuses bytes that are not UTF-8; skips one leading byte order mark. */
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** A body read: the value, and its own keys' number literals as written when it was text. */
+/** A body read: the value, and (read when first asked) its own keys' number literals as written when it was text. */
 interface Read {
   readonly value: unknown;
-  readonly numberLiterals?: ReadonlyMap<string, string> | undefined;
+  readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;
 }
 
 /** A JSON number, read where one starts. */
@@ -157,7 +157,11 @@ function readBody(body: unknown): Read {
       { reason: 'invalid_json' },
     );
   }
-  return { value, numberLiterals: numberLiteralsOf(text) };
+  let literals: Map<string, string> | undefined | null = null;
+  return {
+    value,
+    numberLiterals: () => (literals === null ? (literals = numberLiteralsOf(text)) : literals),
+  };
 }
 
 function notAnObject(value: unknown): CallbackParseError {

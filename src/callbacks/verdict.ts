@@ -99,9 +99,10 @@ export interface VerdictOptions {
   readonly onContradiction?: 'warn' | 'reject' | undefined;
   /**
    * The number literals of the payload's own keys as its text wrote them, when the payload was
-   * read from text (`JSON.parse` rounds a number before anything sees it).
+   * read from text (`JSON.parse` rounds a number before anything sees it); asked for only when an
+   * amount is a JSON number.
    */
-  readonly numberLiterals?: ReadonlyMap<string, string> | undefined;
+  readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;
 }
 
 /**
@@ -487,14 +488,14 @@ const AMOUNT_KEYS = ['amount', 'amount captured', 'amount_captured', 'payout_fee
 function checkAmounts(
   type: CallbackEventType,
   payload: Record<string, unknown>,
-  literals: ReadonlyMap<string, string> | undefined,
+  literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
 ): ValidationIssue[] {
   const { shape } = callbackSchemas[type];
   const issues: ValidationIssue[] = [];
   for (const key of AMOUNT_KEYS) {
     if (!(key in shape) || !present(payload, key)) continue;
     const value = payload[key];
-    const literal = typeof value === 'number' ? literals?.get(key) : undefined;
+    const literal = typeof value === 'number' ? literals?.()?.get(key) : undefined;
     const got =
       readDecimal(value) === undefined
         ? describeAmount(value)
