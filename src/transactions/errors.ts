@@ -236,16 +236,38 @@ export function guardStore<T>(
   signal?: AbortSignal,
   totalTimeout?: number,
 ): Promise<T> {
-  const stop = AbortSignal.any([
-    ...(signal ? [signal] : []),
-    ...(totalTimeout ? [AbortSignal.timeout(totalTimeout)] : []),
-  ]);
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => (stop.onabort = () => reject(stop.reason as Error))),
-  ]).catch((failure: unknown) => {
-    throw failure instanceof PaymentsError
-      ? failure
-      : new TransactionStoreError(reference, sent, failure, secrets);
+  // A timer and a listener, both let go of once settled. Not AbortSignal.any over
+  // AbortSignal.timeout: on Node 20 nothing holds that signal, and a garbage collection takes it
+  // before it fires (the call would wait as long as the store does).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    if (totalTimeout) {
+      timer = setTimeout(
+        () =>
+          reject(
+            new DOMException(
+              `The operation timed out after ${totalTimeout} ms (totalTimeout)`,
+              'TimeoutError',
+            ),
+          ),
+        totalTimeout,
+      );
+    }
+    if (signal?.aborted) reject(signal.reason as Error);
+    else if (signal) {
+      onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
   });
+  return Promise.race([work, stopped])
+    .finally(() => {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    })
+    .catch((failure: unknown) => {
+      throw failure instanceof PaymentsError
+        ? failure
+        : new TransactionStoreError(reference, sent, failure, secrets);
+    });
 }
