@@ -88,6 +88,38 @@ describe('an amount in the callback text is read as written', () => {
   });
 });
 
+describe('a number standing for a documented string is read as written too', () => {
+  const checkoutText = (literal: string) =>
+    JSON.stringify({ ...callbackFixtures['checkout.succeeded'], order_id: 0 }).replace(
+      '"order_id":0',
+      `"order_id":${literal}`,
+    );
+  const payoutText = (literal: string) =>
+    JSON.stringify({ ...callbackFixtures['payout.succeeded'], reference_id: 0 }).replace(
+      '"reference_id":0',
+      `"reference_id":${literal}`,
+    );
+
+  it.each([
+    ['a checkout order_id with an exponent', checkoutText('1e3'), 'order_id'],
+    ['a checkout order_id JSON.parse rounds', checkoutText('1003.00000000000000000001'), 'order_id'],
+    ['a payout reference_id JSON.parse rounds', payoutText('483920175561.0000000000001'), 'reference_id'],
+  ])('refuses %s (it would name another order)', (_, text, field) => {
+    const result = safeParseCallback(text);
+    expect(result.success).toBe(false);
+    expect(result.error?.reason).toBe('invalid_payload');
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([field]);
+  });
+
+  it('converts an exact one, with a value_converted warning', () => {
+    const event = safeParseCallback(checkoutText('1003')).event;
+    expect(event?.reference).toBe('1003');
+    expect(event?.warnings).toContainEqual(
+      expect.objectContaining({ code: 'value_converted', path: ['order_id'] }),
+    );
+  });
+});
+
 describe('a success of zero', () => {
   const zero: [string, object][] = [
     ['card', { ...callbackFixtures['payment.card.succeeded'], amount: '0', 'amount captured': '0' }],
