@@ -57,7 +57,8 @@
  * payload was read from text: no exponent, no digits `JSON.parse` rounded), or the payload is refused with
  * `invalid_amount`; every other documented key must have its documented type, and `currency`
  * three ASCII letters (either case), or `invalid_payload`. A number where a string is
- * documented (only when it prints as an exact plain decimal, as amounts must), a numeric string
+ * documented (only when it prints as an exact plain decimal, as amounts must, and is read as
+ * written, as they are), a numeric string
  * where a number is (only when exact), and a boolean for `'True'`/`'False'` are converted to the
  * documented type, each with a `value_converted` warning. A `timestamp` is Unix
  * seconds: one outside 1970–9999 (a negative one, or milliseconds) leaves `occurredAt` absent,
@@ -194,7 +195,7 @@ export function decideVerdict(
   const { type } = outcome;
   const amountIssues = checkAmounts(type, payload, options?.numberLiterals);
   if (amountIssues.length > 0) return notValid('invalid_amount', type, amountIssues);
-  const read = readVariant(type, payload);
+  const read = readVariant(type, payload, options?.numberLiterals);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
   const partial = partialCapture(row, type, read.data) ?? zeroSuccess(row, type, read.data);
   if (partial !== undefined) return partial;
@@ -580,7 +581,11 @@ type Read =
  * Checks the payload against its variant's zod schema. A value of a tolerated other type is
  * converted (on a copy) and checked again; anything else the schema reports is an issue.
  */
-function readVariant(type: CallbackEventType, payload: Record<string, unknown>): Read {
+function readVariant(
+  type: CallbackEventType,
+  payload: Record<string, unknown>,
+  literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
+): Read {
   const schema = callbackSchemas[type];
   const first = schema.safeParse(payload);
   if (first.success) {
@@ -592,13 +597,20 @@ function readVariant(type: CallbackEventType, payload: Record<string, unknown>):
   const warnings: CallbackWarning[] = [];
   for (const issue of first.error.issues) {
     const key = issueKey(issue);
-    const conversion = tolerate(issue, data[key]);
+    const value = data[key];
+    const problem =
+      typeof value === 'number' && literals !== undefined
+        ? literalProblem(literals()?.get(key), value)
+        : undefined;
+    const conversion = problem === undefined ? tolerate(issue, value) : undefined;
     if (conversion === undefined) continue;
     data[key] = conversion.value;
     warnings.push({ code: 'value_converted', path: [key], message: `${key}: ${conversion.what}` });
   }
   const second = warnings.length === 0 ? first : schema.safeParse(data);
-  if (!second.success) return { issues: second.error.issues.map((issue) => describeIssue(issue, data)) };
+  if (!second.success) {
+    return { issues: second.error.issues.map((issue) => describeIssue(issue, data, literals)) };
+  }
   const notText = notUnicodeText(schema.shape, data);
   return notText.length > 0 ? { issues: notText } : { data, warnings };
 }
@@ -652,19 +664,33 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
 /** The schemas are flat objects of the payload's own keys: every issue is about one of them. */
 const issueKey = (issue: SchemaIssue): string => String(issue.path[0]);
 
-function describeIssue(issue: SchemaIssue, data: Record<string, unknown>): ValidationIssue {
+/** What is wrong with the literal a number was read from, when the text is at hand. */
+const literalProblem = (literal: string | undefined, value: number): string | undefined =>
+  literal === undefined ? undefined : numberLiteralProblem(literal, value);
+
+function describeIssue(
+  issue: SchemaIssue,
+  data: Record<string, unknown>,
+  literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
+): ValidationIssue {
   const key = issueKey(issue);
   const path = [key];
   const value = data[key];
   if (value === undefined) return { path, message: 'required key is missing', code: 'missing_key' };
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'int' ? 'integer' : String(issue.expected);
+    const written =
+      typeof value === 'number' && literals !== undefined
+        ? literalProblem(literals()?.get(key), value)
+        : undefined;
     const got =
-      typeof value === 'string' && readDecimal(value) !== undefined
-        ? 'a numeric string that a JSON number cannot hold exactly'
-        : typeof value === 'number' && expected === 'string'
-          ? describeAmount(value)
-          : typeName(value);
+      written !== undefined
+        ? written
+        : typeof value === 'string' && readDecimal(value) !== undefined
+          ? 'a numeric string that a JSON number cannot hold exactly'
+          : typeof value === 'number' && expected === 'string'
+            ? describeAmount(value)
+            : typeName(value);
     return { path, message: `expected ${expected}, got ${got}`, code: 'invalid_type' };
   }
   if (issue.code === 'invalid_format') {
@@ -736,7 +762,9 @@ function unknownCallback(payload: Record<string, unknown>): CallbackParseError {
     );
   }
   const result = callbackSchemas[closest].safeParse(payload);
-  const issues = result.success ? [] : result.error.issues.map((issue) => describeIssue(issue, payload));
+  const issues = result.success
+    ? []
+    : result.error.issues.map((issue) => describeIssue(issue, payload, undefined));
   return refuse(
     'unknown_callback',
     `Callback payload matches none of the documented callbacks; closest is ${variantNames[closest]}` +
