@@ -149,6 +149,9 @@ describe('a mobile-money initiation answered as a card payment', () => {
     'VISA Card Payment Initiated',
     'Cards Payment Initiated',
     'Debit card Payment Initiated',
+    'Mastercard Payment Initiated',
+    'VISA_CARD Payment Initiated',
+    'CreditCard Payment Initiated',
   ])('is an ApiError naming message, not a mobile-money initiation (%s)', async (message) => {
     const reply = JSON.stringify({ message, status: 200 });
     const baseUrl = await rawService(http('200 OK', ['content-type: application/json'], reply));
