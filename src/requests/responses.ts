@@ -37,8 +37,8 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
  * the service's brand word (M-PESA or another): any non-blank words are taken before
  * ` Payment Initiated`, so parsing never depends on the client's `mobileMoneyBrand` — except a
- * brand naming a card (`Card`, `VISA Card`, `Cards`, in any case): the service shares the path
- * and took the request for a card payment, so no prompt reached the phone.
+ * brand holding `card` anywhere, in any case (`Card`, `VISA Card`, `Mastercard`): the service
+ * shares the path and took the request for a card payment, so no prompt reached the phone.
  *
  * @example
  * ```ts
@@ -47,7 +47,7 @@ export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
  */
 export const mobileMoneyPaymentResponseSchema = z.looseObject({
   message: initiatedMessage(
-    /^(?!.*\b[Cc][Aa][Rr][Dd][Ss]?\b)\S(?:.*\S)? Payment Initiated$/,
+    /^(?!.*[Cc][Aa][Rr][Dd])\S(?:.*\S)? Payment Initiated$/,
     "'<brand> Payment Initiated' (not the card reply)",
   ),
   status: status200,
