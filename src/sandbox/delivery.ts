@@ -223,9 +223,9 @@ export interface DeliveryQueue {
    * delivery; rejects after `timeout` or when `signal` aborts, with what is still pending.
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
-  /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
   /** Whether `close()` was called. */
   readonly isClosed: boolean;
+  /** Cancels pending deliveries, aborts attempts in flight and clears every timer. */
   close(): void;
 }
 

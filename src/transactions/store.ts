@@ -68,7 +68,8 @@ export interface TransactionOutcome {
   /**
    * Which payment of the reference this is, when the webhook handler settled it: a card or
    * mobile-money payment's `id`, a payout's `transaction_id`, and for a checkout (whose callback
-   * names none) a digest of its session's signed URL. What tells a redelivery of this payment from
+   * names none) a digest of its session's signed URL — for a decline, with `checkout.failed:`
+   * before it (the session may still be paid). What tells a redelivery of this payment from
    * another payment of the same reference.
    */
   readonly paymentId?: string | undefined;
@@ -111,7 +112,8 @@ export interface TransactionRecord {
    * The other payments of the reference whose failure came while it was failed, by the ids that
    * tell payments apart (the last 16; kept when another payment then settles it as succeeded). A
    * success of one of them is the same payment contradicting itself: refused as
-   * `conflicting_outcome`, as the recorded payment's is.
+   * `conflicting_outcome`, as the recorded payment's is (a checkout decline is named apart from
+   * its session's success, which the hosted page may still bring).
    */
   readonly failedPayments?: readonly Pick<TransactionOutcome, 'transactionId' | 'paymentId'>[] | undefined;
   /**

@@ -51,7 +51,7 @@ describe('a payment with nothing to collect', () => {
       'amount',
     ],
     [
-      'a mobile-money payment whose products come to less than 1',
+      'a mobile-money payment whose products round to 0',
       {
         customer_details: customer('MOBILE-MONEY'),
         products: [{ product_name: 'Sample', quantity: '1', unit_price: '0.40' }],

@@ -88,7 +88,7 @@ function mobileMoneyPayment(state: SandboxState, c: SandboxContext, body: Mobile
 }
 
 /**
- * A payment without `amount` and whose products (if any) come to less than 1 collects nothing: its
+ * A payment without `amount` and whose products (if any) come to 0 once rounded collects nothing: its
  * success would be a callback of amount 0, which the SDK's handler refuses (paid for nothing).
  */
 function nothingToCollect(
@@ -103,7 +103,7 @@ function nothingToCollect(
       path: [products ? 'products' : 'amount'],
       code: 'nothing_to_collect',
       message: products
-        ? 'the products come to less than 1: nothing to collect (give amount.total, a positive integer)'
+        ? 'the products come to 0 (rounded to a whole number): nothing to collect (give amount.total, a positive integer)'
         : 'neither amount nor products: nothing to collect (give amount.total, a positive integer)',
     },
   ]);
