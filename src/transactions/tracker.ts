@@ -485,7 +485,30 @@ const anotherPayment = (recorded: TransactionOutcome | undefined, given: Transac
  * {@link anotherPayment} compares: one it cannot tell apart counts as the same payment.
  */
 const failedBefore = (record: TransactionRecord, given: TransactionOutcome): boolean =>
-  (record.failedPayments ?? []).some((payment) => !anotherPayment(payment, given));
+  (record.failedPayments ?? []).some(
+    (payment) => !anotherPayment(namedNow(record.kind, payment, true), given),
+  );
+
+/**
+ * A checkout decline as declines are named now. The release before named one as its session's
+ * success is named (the digest alone, no `checkout.failed:` before it): read so, the session's
+ * success after a decline recorded then would be that decline contradicting itself.
+ */
+function namedNow<T extends { readonly paymentId?: string | undefined }>(
+  kind: TransactionKind,
+  ids: T,
+  declined: boolean,
+): T {
+  return kind === 'checkout' && declined && ids.paymentId !== undefined && !ids.paymentId.includes(':')
+    ? { ...ids, paymentId: `checkout.failed:${ids.paymentId}` }
+    : ids;
+}
+
+/** The outcome a record was settled with, a checkout decline named as declines are now. */
+const recordedOutcome = (record: TransactionRecord): TransactionOutcome | undefined =>
+  record.outcome === undefined
+    ? undefined
+    : namedNow(record.kind, record.outcome, record.outcome.eventType === 'checkout.failed');
 
 /** The ids of `outcome` that tell payments apart, as `failedPayments` keeps them. */
 const paymentIds = (
@@ -677,7 +700,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         //   contradicting itself), or may have, once failedPayments dropped some: a conflict.
         const another =
           (current.state === 'succeeded' || current.state === 'failed') &&
-          anotherPayment(current.outcome, outcome);
+          anotherPayment(recordedOutcome(current), outcome);
         if (current.state === 'succeeded' || (current.state === 'failed' && !another)) {
           if (another) return { result: 'another_payment', record: current };
           if (current.state === state) return { result: 'duplicate', record: current };
