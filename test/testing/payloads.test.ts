@@ -235,3 +235,19 @@ describe('buildCallbackPayload refuses what the service would never send', () =>
     });
   });
 });
+
+describe('buildCallbackPayload never builds a success the handler refuses', () => {
+  it.each(callbackEventTypes.filter((type) => type.endsWith('.succeeded')))(
+    '%s of amount 0 is a TypeError naming amount (a success of zero is refused as contradictory_outcome)',
+    (type) => {
+      expect(() => buildCallbackPayload(type, { amount: 0 })).toThrow(/amount/);
+    },
+  );
+
+  it.each(callbackEventTypes.filter((type) => type.endsWith('.failed')))(
+    '%s of amount 0 is built, and parsed as a failure',
+    (type) => {
+      expect(parseCallback(buildCallbackPayload(type, { amount: 0 })).paid).toBe(false);
+    },
+  );
+});
