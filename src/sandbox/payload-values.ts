@@ -39,11 +39,12 @@ export function unknownEventTypeMessage(type: unknown): string {
 }
 
 /**
- * An amount as the payload of `type` carries it: a whole number of at least 0, as a string; for
+ * An amount as the payload of `type` carries it: a whole number, as a string, of at least 1 for a
+ * success (one of zero says paid for nothing, and the handler refuses it) and 0 for a failure; for
  * the mobile-money payment payloads (a JSON number) at most `Number.MAX_SAFE_INTEGER`.
  */
 export function checkPayloadAmount(type: CallbackEventType, amount: unknown): Check<string> {
-  const whole = checkWholeNumber(amount, 0);
+  const whole = checkWholeNumber(amount, type.endsWith('.succeeded') ? 1 : 0);
   if (!whole.ok) return whole;
   if (numberAmount(type) && !Number.isSafeInteger(Number(whole.value))) {
     return fail(

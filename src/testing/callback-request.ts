@@ -52,7 +52,8 @@ export interface CallbackRequestOptions<T extends CallbackEventType = CallbackEv
   /**
    * Fields to change in the fixture, e.g. `{ amount: '999' }`: only keys the payload of the type
    * has, each with the type the service sends it as; an amount (`amount`, `amount captured`,
-   * `amount_captured`, `payout_fee`, `wallet_balance`) a whole number of at least 0, a `currency`
+   * `amount_captured`, `payout_fee`, `wallet_balance`) a whole number of at least 0 (a success's
+   * `amount`: at least 1, since the handler refuses a success of zero), a `currency`
    * an ISO 4217 code in upper case. What the service fixes for the type stays as it sends it: the
    * status words, `paid`, the codes that are always 200, the card method word and the message
    * texts (a mobile-money text follows `payment_method`, e.g. `'M-PESA Payment Success'`). On a
