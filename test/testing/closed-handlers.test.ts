@@ -2,7 +2,8 @@
 // the next test's initiation 200 and dropped its callback ("cancelled after 0 attempts"): a test
 // asserting "no callback came, so the cron cancels the order" passed where production would have
 // charged the customer (merchant evaluation). Once closed, the handlers — and an app from
-// createSandboxApp — answer every request 503 `sandbox_closed`, saying why: nothing is initiated.
+// createSandboxApp — answer every request 410 `sandbox_closed`, saying why: nothing is initiated.
+// 410, not 503: a client with retry would retry a 503, and a tracker would keep a 5xx pending.
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -32,11 +33,11 @@ describe('msw handlers after close()', () => {
     payments.close(); // what an afterEach did
   });
 
-  it('a later test: the initiation is refused 503 sandbox_closed, saying close() was called — not 200 with no callback', async () => {
+  it('a later test: the initiation is refused 410 sandbox_closed, saying close() was called — not 200 with no callback', async () => {
     const client = new PaymentsClient({ baseUrl });
     const error = await client.initiateMobileMoneyPayment(stkPush('ORDER-LATER')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(503);
+    expect((error as ApiError).status).toBe(410);
     expect(JSON.parse((error as ApiError).body)).toMatchObject({
       error: 'sandbox_closed',
       message: expect.stringMatching(/createPaymentsHandlers: close\(\) was called/),
@@ -45,15 +46,35 @@ describe('msw handlers after close()', () => {
   });
 });
 
-it('an app from createSandboxApp answers 503 sandbox_closed once closed', async () => {
+it('an app from createSandboxApp answers 410 sandbox_closed once closed', async () => {
   const sandbox = createSandboxApp({ publicUrl: 'http://127.0.0.1:1' });
   sandbox.close();
   const response = await sandbox.app.fetch(
     new Request('http://127.0.0.1:1/api/payout/mobile-money-payout', { method: 'POST', body: '{}' }),
   );
-  expect(response.status).toBe(503);
+  expect(response.status).toBe(410);
   expect(await response.json()).toMatchObject({
     error: 'sandbox_closed',
     message: expect.stringMatching(/createSandboxApp: close\(\) was called/),
   });
+});
+
+it('a tracked payment refused by closed handlers is expired, not left pending (410 is a refusal)', async () => {
+  const { createTransactionTracker } = await import('../../src/transactions/index.js');
+  const tracker = createTransactionTracker();
+  const closed = createPaymentsHandlers({
+    baseUrl: 'https://closed.example.test',
+    onCallback: () => undefined,
+  });
+  server.use(...closed.handlers);
+  closed.close();
+  const client = new PaymentsClient({
+    baseUrl: 'https://closed.example.test',
+    retry: 2,
+    transactions: { tracker, secret: 'whsec_closed_handlers_0123456789' },
+  });
+  await expect(client.initiateMobileMoneyPayment(stkPush('ORDER-CLOSED'))).rejects.toMatchObject({
+    status: 410,
+  });
+  expect(await tracker.get('ORDER-CLOSED')).toMatchObject({ state: 'expired' });
 });
