@@ -97,7 +97,7 @@ export interface SandboxApp {
    * after `timeout` ms or when `signal` aborts, naming what is still pending.
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
-  /** Cancels pending deliveries and clears their timers; every request is then answered 503 `sandbox_closed`. */
+  /** Cancels pending deliveries and clears their timers; every request is then answered 410 `sandbox_closed`. */
   close(): void;
 }
 
@@ -187,7 +187,8 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
   const app = new Hono<SandboxEnv>();
   logRequests(app, state);
   // Closed: a request answered 200 would never get its callback, and a test would take the
-  // silence for the service's (handlers closed in afterEach, used by the next test).
+  // silence for the service's (handlers closed in afterEach, used by the next test). 410, a
+  // refusal: a client's retry does not repeat it, and a tracked payment is not left pending.
   app.use('*', async (c, next) => {
     if (!state.queue.isClosed) return next();
     return c.json(
@@ -196,7 +197,7 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
         message: `${where}: close() was called, so no callback would follow; nothing was initiated. Create it for each test (close it in the same test's afterEach), or close it in afterAll.`,
         issues: [],
       },
-      503,
+      410,
     );
   });
   app.use(

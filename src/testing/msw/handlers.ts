@@ -77,7 +77,7 @@ export interface PaymentsHandlers {
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /**
-   * Cancels pending deliveries and their timers; from then on every request is answered 503
+   * Cancels pending deliveries and their timers; from then on every request is answered 410
    * `sandbox_closed`. Call it when their tests are done: in `afterEach` for handlers made per
    * test, in `afterAll` for handlers made once per file.
    */
