@@ -48,15 +48,23 @@ export function answerExcerpt(
   contentType: string | null,
   secrets: readonly string[] = [],
 ): string {
+  // Each secret as written and as JSON escapes it (a route echoing it in a JSON body).
+  const forms = secrets
+    .filter((secret) => secret !== '')
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+  const takeOut = (text: string): string =>
+    forms.reduce((rest, form) => rest.replaceAll(form, '[redacted]'), text);
   // Secrets out of the whole answer (linear), then only its head is read: stripping tags rescans
   // from every unclosed '<', and 200 characters are shown.
-  let redacted = body;
-  for (const secret of secrets) if (secret !== '') redacted = redacted.replaceAll(secret, '[redacted]');
-  redacted = redactSignature(redacted).slice(0, MAX_READ);
+  const redacted = redactSignature(takeOut(body)).slice(0, MAX_READ);
   const html = /html/i.test(contentType ?? '') || /^\s*</.test(redacted);
-  // Again once the page's entities are decoded (hp_sig&#61;…).
+  // Again once the page's entities are decoded (hp_sig&#61;…, a secret written as &amp; or &#97;).
   const text = escapeForLog(
-    redactSignature((html ? pageText(redacted) : redacted).replace(/\s+/g, ' ').trim()),
+    redactSignature(
+      takeOut(html ? pageText(redacted) : redacted)
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ),
   );
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
 }
