@@ -1,0 +1,112 @@
+// When onEvent threw and the dedupe store then failed to release the claim (its abandon threw once:
+// a Durable Object or Redis hiccup), every retry was answered 503 in_progress until
+// processingTimeoutMs (5 min) had passed — far longer than a sender retries (the sandbox gives up
+// after about 16 s): the payment was settled in the tracker, the order never. Likewise a complete()
+// that failed left a processed event answered 503. The handler remembers a claim of its own it
+// could not release or complete: a retry reaching it releases the claim and is processed, or, for
+// a processed one, is answered as the duplicate it is (edge evaluation).
+import { describe, expect, it } from 'vitest';
+import {
+  createCallbackHandler,
+  createMemoryDedupeStore,
+  type CallbackEvent,
+  type DedupeStore,
+} from '../../src/callbacks/index.js';
+import { createCallbackRequest } from '../../src/testing/index.js';
+
+const secret = 'whsec_stranded_claim_0123456789';
+
+/** A memory store whose `method` throws `times` times. */
+function failing(method: 'abandon' | 'complete', times: number) {
+  const memory = createMemoryDedupeStore();
+  let left = times;
+  const store: DedupeStore = {
+    begin: (key, ttl) => memory.begin(key, ttl),
+    complete: (key, ttl) => {
+      if (method === 'complete' && left-- > 0) return Promise.reject(new Error('store hiccup'));
+      return memory.complete(key, ttl);
+    },
+    abandon: (key) => {
+      if (method === 'abandon' && left-- > 0) return Promise.reject(new Error('store hiccup'));
+      return memory.abandon(key);
+    },
+  };
+  return store;
+}
+
+const deliver = async (handler: (request: Request) => Promise<Response>) =>
+  handler(
+    await createCallbackRequest('payment.mobile_money.succeeded', { secret, reference: 'ORDER-STRANDED' }),
+  );
+
+describe('a claim the dedupe store failed to release or complete', () => {
+  it('onEvent threw, abandon failed: the next delivery releases the claim and is processed', async () => {
+    const events: CallbackEvent[] = [];
+    let throws = 1;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: failing('abandon', 1),
+      onEvent: (event) => {
+        if (throws-- > 0) throw new Error('database blip');
+        events.push(event);
+      },
+    });
+    expect((await deliver(handler)).status).toBe(500);
+    expect((await deliver(handler)).status).toBe(200);
+    expect(events).toHaveLength(1);
+    // Then a redelivery is the duplicate it is.
+    const again = await deliver(handler);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-callback-duplicate')).toBe('true');
+    expect(events).toHaveLength(1);
+  });
+
+  it('abandon failing again: 503 in_progress, and the delivery after that is processed', async () => {
+    const events: CallbackEvent[] = [];
+    let throws = 1;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: failing('abandon', 2),
+      onEvent: (event) => {
+        if (throws-- > 0) throw new Error('database blip');
+        events.push(event);
+      },
+    });
+    expect((await deliver(handler)).status).toBe(500);
+    expect((await deliver(handler)).status).toBe(503);
+    expect((await deliver(handler)).status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('complete failed after onEvent resolved: the next delivery is answered as a duplicate, onEvent not run again', async () => {
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: failing('complete', 1),
+      onEvent: (event) => void events.push(event),
+    });
+    expect((await deliver(handler)).status).toBe(200);
+    const again = await deliver(handler);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-callback-duplicate')).toBe('true');
+    expect(events).toHaveLength(1);
+  });
+
+  it('two deliveries at once after a failed release: one is processed, the other waits (503)', async () => {
+    const events: CallbackEvent[] = [];
+    let throws = 1;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: failing('abandon', 1),
+      onEvent: async (event) => {
+        if (throws-- > 0) throw new Error('database blip');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        events.push(event);
+      },
+    });
+    expect((await deliver(handler)).status).toBe(500);
+    const statuses = (await Promise.all([deliver(handler), deliver(handler)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 503]);
+    expect(events).toHaveLength(1);
+  });
+});
