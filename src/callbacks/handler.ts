@@ -652,13 +652,47 @@ function expectationRefusal(
 
 /**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
- * plain return value (a store not written with `async`) alike.
+ * plain return value (a store not written with `async`) alike. True when it went through.
  */
-async function quietly(call: () => unknown): Promise<void> {
+async function quietly(call: () => unknown): Promise<boolean> {
   try {
     await call();
+    return true;
   } catch {
-    // The answer stands; the claim expires after processingTimeoutMs.
+    // The answer stands; the handler remembers the claim (see Stranded).
+    return false;
+  }
+}
+
+/** How many claims a handler remembers having failed to release or complete. */
+const MAX_STRANDED = 1_000;
+
+/**
+ * Claims this handler took and then could not release (`abandon` threw after `onEvent` did) or
+ * mark processed (`complete` threw): the store answers `in_progress` for them until the claim
+ * expires, and no delivery is processing them. A delivery of one reaching this handler before
+ * then finishes the job: releases the claim and is processed, or is answered as the duplicate it
+ * is. Taken out before the store is asked, so two deliveries at once cannot both act on one. (A
+ * store that applied the `abandon` it reported failing, after which another instance claimed the
+ * key, is the one case where this delivery may run `onEvent` alongside that instance's: the
+ * tracker settles once either way.)
+ */
+class Stranded {
+  readonly #claims = new Map<string, { readonly at: number; readonly left: 'abandon' | 'complete' }>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  add(key: string, at: number, left: 'abandon' | 'complete'): void {
+    this.#claims.delete(key);
+    if (this.#claims.size >= MAX_STRANDED) this.#claims.delete(this.#claims.keys().next().value!);
+    this.#claims.set(key, { at, left });
+  }
+
+  /** The claim left on `key`, taken out, if it is still this handler's (not expired). */
+  take(key: string): { readonly at: number; readonly left: 'abandon' | 'complete' } | undefined {
+    const claim = this.#claims.get(key);
+    this.#claims.delete(key);
+    return claim !== undefined && Date.now() - claim.at < this.timeoutMs ? claim : undefined;
   }
 }
 
@@ -768,6 +802,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   const parseOptions: ParseCallbackOptions = {
     onContradiction: contradictionPolicy('createCallbackHandler', options.onContradiction),
   };
+  const stranded = new Stranded(processingTimeoutMs);
   const verifyOptions = secret === undefined ? undefined : { secret, origin: publicOrigin };
 
   const refuse = async (
@@ -910,16 +945,32 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         event.type.startsWith('checkout.') ? signature : undefined,
       );
       if (store !== undefined) {
+        const begin = async (): Promise<unknown> => {
+          try {
+            return await store.begin(dedupeKey, processingTimeoutMs);
+          } catch (error) {
+            if (error instanceof Error) throw error;
+            throw new PaymentsError("The dedupe store's begin() threw a value that is not an Error", {
+              cause: error,
+            });
+          }
+        };
         // Timed from before the call: the store may write the claim long before its reply arrives.
-        const askedAt = Date.now();
-        let state: unknown;
-        try {
-          state = await store.begin(dedupeKey, processingTimeoutMs);
-        } catch (error) {
-          if (error instanceof Error) throw error;
-          throw new PaymentsError("The dedupe store's begin() threw a value that is not an Error", {
-            cause: error,
-          });
+        let askedAt = Date.now();
+        let state = await begin();
+        const left = state === 'in_progress' ? stranded.take(dedupeKey) : undefined;
+        if (left?.left === 'complete') {
+          // Processed: onEvent resolved, only the store's record of it failed.
+          if (!(await quietly(() => store.complete(dedupeKey, dedupeTtlMs)))) {
+            stranded.add(dedupeKey, left.at, 'complete');
+          }
+          return received(true);
+        }
+        if (left?.left === 'abandon') {
+          if (await quietly(() => store.abandon(dedupeKey))) {
+            askedAt = Date.now();
+            state = await begin();
+          } else stranded.add(dedupeKey, left.at, 'abandon');
         }
         if (state === 'done') return received(true);
         if (state === 'in_progress') {
@@ -955,7 +1006,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (transaction !== undefined) {
         const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
-          if (claimed) await quietly(() => store!.abandon(dedupeKey));
+          if (claimed && !(await quietly(() => store!.abandon(dedupeKey)))) {
+            stranded.add(dedupeKey, claimedAt, 'abandon');
+          }
           claimed = false;
           return await refuse(request, settled.status, settled.reason, settled.error);
         }
@@ -970,14 +1023,16 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
         // then wait for the claim to expire rather than run onEvent twice at once).
-        await quietly(() => store!.complete(dedupeKey, dedupeTtlMs));
+        if (!(await quietly(() => store!.complete(dedupeKey, dedupeTtlMs)))) {
+          stranded.add(dedupeKey, claimedAt, 'complete');
+        }
       }
       return received(false);
     } catch (error) {
       // A claim older than processingTimeoutMs has expired and may be another delivery's now:
       // releasing it would let a third copy run while that one still does.
       if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
-        await quietly(() => store!.abandon(dedupeKey));
+        if (!(await quietly(() => store!.abandon(dedupeKey)))) stranded.add(dedupeKey, claimedAt, 'abandon');
       }
       const failure =
         error instanceof Error
