@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'tsup';
 import { afterEach } from 'vitest';
-import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../src/sandbox/index.js';
+import {
+  createSandboxApp,
+  startSandbox,
+  type Sandbox,
+  type StartSandboxOptions,
+} from '../../src/sandbox/index.js';
 
 export interface ReceivedCallback {
   readonly path: string;
@@ -189,4 +194,24 @@ export function closedAfterEach(): OpenedInTest {
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/payments`;
     },
   };
+}
+
+/**
+ * Posts `body` to the payment endpoint of a sandbox app of its own (no server), then closes it:
+ * the answer's status and text, and the deliveries it scheduled.
+ */
+export async function postPayment(body: object) {
+  const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false });
+  try {
+    const response = await sandbox.app.fetch(
+      new Request('http://sandbox.test/api/payment/payment-initiate-callback/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+    return { status: response.status, text: await response.text(), deliveries: sandbox.deliveries };
+  } finally {
+    sandbox.close();
+  }
 }

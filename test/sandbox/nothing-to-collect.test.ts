@@ -4,26 +4,11 @@
 // merchant's test failed at the webhook, far from the cause. It is refused with a 400 naming the
 // fields, nothing scheduled.
 import { describe, expect, it } from 'vitest';
-import { createSandboxApp } from '../../src/sandbox/index.js';
+import { postPayment } from './helpers.js';
 
 const post = async (body: object) => {
-  const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false });
-  try {
-    const response = await sandbox.app.fetch(
-      new Request('http://sandbox.test/api/payment/payment-initiate-callback/', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-    return {
-      status: response.status,
-      body: (await response.json()) as object,
-      deliveries: sandbox.deliveries,
-    };
-  } finally {
-    sandbox.close();
-  }
+  const answer = await postPayment(body);
+  return { ...answer, body: JSON.parse(answer.text) as object };
 };
 
 const customer = (payment_method: string) => ({

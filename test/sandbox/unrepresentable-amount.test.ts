@@ -4,23 +4,9 @@
 // written as 9007199254740992) or 1e+21, which the SDK's own parser refuses: a merchant's test
 // would fail at the webhook, far from the cause.
 import { describe, expect, it } from 'vitest';
-import { createSandboxApp } from '../../src/sandbox/index.js';
+import { postPayment } from './helpers.js';
 
-const post = async (body: object) => {
-  const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false });
-  try {
-    const response = await sandbox.app.fetch(
-      new Request('http://sandbox.test/api/payment/payment-initiate-callback/', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-    return { status: response.status, text: await response.text() };
-  } finally {
-    sandbox.close();
-  }
-};
+const post = postPayment;
 
 const payment = (amount: object | undefined, products?: object[]) => ({
   customer_details: {

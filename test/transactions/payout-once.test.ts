@@ -115,71 +115,58 @@ describe('a 409 answer', () => {
   });
 });
 
-describe("the client's retry and a tracked payout", () => {
-  it('sends it once: a 503 is the answer, the record stays pending (the service may have received it)', async () => {
+/** A payout with the client's `retry` on, answered `status` first: what was sent, and the call's error. */
+async function payoutAnswered(
+  status: number,
+  retry: ConstructorParameters<typeof PaymentsClient>[0]['retry'],
+  reference_id: string,
+  tracker?: TransactionTracker,
+) {
+  const sent: string[] = [];
+  const baseUrl = fakeService(async (request) => {
+    sent.push(
+      String(((await request.json()) as { transfer: { reference_id: number } }).transfer.reference_id),
+    );
+    return sent.length === 1 ? Response.json({ error: 'busy' }, { status }) : initiated();
+  });
+  const client = new PaymentsClient({
+    baseUrl,
+    apiKey: 'sk_test_payouts',
+    retry,
+    ...(tracker === undefined ? {} : { transactions: { tracker, secret } }),
+  });
+  const error = await client
+    .initiatePayout({
+      customer_details: customer,
+      destination,
+      transfer: { amount: 1000, currency: 'KES', reference_id, description: 'Seller balance' },
+      webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
+    })
+    .catch((e: unknown) => e);
+  return { sent, error };
+}
+
+describe("the client's retry and a payout", () => {
+  it('tracked: sent once, a 503 is the answer, the record stays pending (the service may have received it)', async () => {
     const tracker = createTransactionTracker();
-    let calls = 0;
-    const sent: string[] = [];
-    const baseUrl = fakeService(async (request) => {
-      sent.push(
-        String(((await request.json()) as { transfer: { reference_id: number } }).transfer.reference_id),
-      );
-      calls += 1;
-      return calls === 1 ? Response.json({ error: 'busy' }, { status: 503 }) : initiated();
-    });
-    const client = new PaymentsClient({
-      baseUrl,
-      apiKey: 'sk_test_payouts',
-      retry: { limit: 2, statusCodes: [503] },
-      transactions: { tracker, secret },
-    });
-    const error = await client
-      .initiatePayout({
-        customer_details: customer,
-        destination,
-        transfer: {
-          amount: 1000,
-          currency: 'KES',
-          reference_id: '483920175590',
-          description: 'Seller balance',
-        },
-        webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
-      })
-      .catch((e: unknown) => e);
+    const { sent, error } = await payoutAnswered(
+      503,
+      { limit: 2, statusCodes: [503] },
+      '483920175590',
+      tracker,
+    );
     expect(error).toMatchObject({ status: 503 });
     expect(sent).toEqual(['483920175590']);
     expect(await tracker.get('483920175590')).toMatchObject({ state: 'pending' });
   });
-});
 
-describe("the client's retry and a payout without the transactions option", () => {
   it.each([
     ['a 503 it was told to retry', { limit: 2, statusCodes: [503] }, 503],
     ['a 500, with retry: 2', 2, 500],
-  ])(
-    'sends it once: %s is the answer (a retry under the reference could be a second transfer)',
+  ] as [string, number | { limit: number; statusCodes: number[] }, number][])(
+    'without the transactions option: sent once, %s is the answer (a retry under the reference could be a second transfer)',
     async (_, retry, status) => {
-      const sent: string[] = [];
-      const baseUrl = fakeService(async (request) => {
-        sent.push(
-          String(((await request.json()) as { transfer: { reference_id: number } }).transfer.reference_id),
-        );
-        return sent.length === 1 ? Response.json({ error: 'busy' }, { status }) : initiated();
-      });
-      const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_payouts', retry });
-      const error = await client
-        .initiatePayout({
-          customer_details: customer,
-          destination,
-          transfer: {
-            amount: 1000,
-            currency: 'KES',
-            reference_id: '483920175591',
-            description: 'Seller balance',
-          },
-          webhook_endpoint: { webhook_url: 'https://market.example/webhooks/payouts' },
-        })
-        .catch((e: unknown) => e);
+      const { sent, error } = await payoutAnswered(status, retry, '483920175591');
       expect(error).toMatchObject({ status });
       expect(sent).toEqual(['483920175591']);
     },
