@@ -109,4 +109,38 @@ describe('a claim the dedupe store failed to release or complete', () => {
     expect(statuses).toEqual([200, 503]);
     expect(events).toHaveLength(1);
   });
+
+  it('a release the store applied but reported failing: the next delivery claims afresh, and one after it while it runs waits (503), never running onEvent alongside it (review)', async () => {
+    const memory = createMemoryDedupeStore();
+    let lose = 1;
+    const store: DedupeStore = {
+      begin: (key, ttl) => memory.begin(key, ttl),
+      complete: (key, ttl) => memory.complete(key, ttl),
+      abandon: async (key) => {
+        await memory.abandon(key); // applied…
+        if (lose-- > 0) throw new Error('reply lost'); // …and reported failing
+      },
+    };
+    let calls = 0;
+    let running = 0;
+    let most = 0;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: store,
+      onEvent: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database blip');
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        running -= 1;
+      },
+    });
+    expect((await deliver(handler)).status).toBe(500);
+    const second = deliver(handler); // claims afresh: the release was applied
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const third = deliver(handler); // in progress: the second delivery's claim, not a stranded one
+    expect([(await second).status, (await third).status]).toEqual([200, 503]);
+    expect(most).toBe(1);
+  });
 });
