@@ -672,10 +672,12 @@ const MAX_STRANDED = 1_000;
  * mark processed (`complete` threw): the store answers `in_progress` for them until the claim
  * expires, and no delivery is processing them. A delivery of one reaching this handler before
  * then finishes the job: releases the claim and is processed, or is answered as the duplicate it
- * is. Taken out before the store is asked, so two deliveries at once cannot both act on one. (A
- * store that applied the `abandon` it reported failing, after which another instance claimed the
- * key, is the one case where this delivery may run `onEvent` alongside that instance's: the
- * tracker settles once either way.)
+ * is. Taken out at the next delivery's `begin`, whatever it answers (a fresh claim is not
+ * stranded), so two deliveries cannot both act on one. What it cannot tell: a store that applied
+ * the `abandon` it reported failing, after which another instance claimed the key, or a store
+ * whose replies can arrive out of order — there this delivery may run `onEvent` alongside
+ * another's (the tracker settles once either way). Per handler object: a handler created for
+ * each request remembers nothing.
  */
 class Stranded {
   readonly #claims = new Map<string, { readonly at: number; readonly left: 'abandon' | 'complete' }>();
@@ -958,7 +960,10 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         // Timed from before the call: the store may write the claim long before its reply arrives.
         let askedAt = Date.now();
         let state = await begin();
-        const left = state === 'in_progress' ? stranded.take(dedupeKey) : undefined;
+        // Taken out whatever the answer: a claim this delivery now holds ('new') is not stranded,
+        // and a later delivery must not release it.
+        const taken = stranded.take(dedupeKey);
+        const left = state === 'in_progress' ? taken : undefined;
         if (left?.left === 'complete') {
           // Processed: onEvent resolved, only the store's record of it failed.
           if (!(await quietly(() => store.complete(dedupeKey, dedupeTtlMs)))) {
