@@ -251,3 +251,21 @@ describe('buildCallbackPayload never builds a success the handler refuses', () =
     },
   );
 });
+
+describe('createCallbackRequest: only a success amount must be at least 1', () => {
+  it('a payout success with no fee and an empty wallet is built, and the handler takes it (review)', async () => {
+    const { createCallbackRequest } = await import('../../src/testing/index.js');
+    const { createCallbackHandler } = await import('../../src/callbacks/index.js');
+    const secret = 'whsec_zero_fee_0123456789';
+    const request = await createCallbackRequest('payout.succeeded', {
+      secret,
+      overrides: { payout_fee: '0', wallet_balance: '0' },
+    });
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'https://shop.example',
+      onEvent: () => undefined,
+    });
+    expect((await handler(request)).status).toBe(200);
+  });
+});
