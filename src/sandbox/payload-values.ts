@@ -39,12 +39,13 @@ export function unknownEventTypeMessage(type: unknown): string {
 }
 
 /**
- * An amount as the payload of `type` carries it: a whole number, as a string, of at least 1 for a
- * success (one of zero says paid for nothing, and the handler refuses it) and 0 for a failure; for
- * the mobile-money payment payloads (a JSON number) at most `Number.MAX_SAFE_INTEGER`.
+ * An amount as the payload of `type` carries it under `key`: a whole number, as a string, of at
+ * least 0 — at least 1 for a success's `amount` (one of zero says paid for nothing, and the handler
+ * refuses it); for the mobile-money payment payloads (a JSON number) at most
+ * `Number.MAX_SAFE_INTEGER`.
  */
-export function checkPayloadAmount(type: CallbackEventType, amount: unknown): Check<string> {
-  const whole = checkWholeNumber(amount, type.endsWith('.succeeded') ? 1 : 0);
+export function checkPayloadAmount(type: CallbackEventType, amount: unknown, key = 'amount'): Check<string> {
+  const whole = checkWholeNumber(amount, key === 'amount' && type.endsWith('.succeeded') ? 1 : 0);
   if (!whole.ok) return whole;
   if (numberAmount(type) && !Number.isSafeInteger(Number(whole.value))) {
     return fail(

@@ -110,7 +110,7 @@ const CAPTURED_KEYS: Readonly<Partial<Record<CallbackEventType, string>>> = {
  */
 function checkOverrideForm(type: CallbackEventType, key: string, value: unknown): void {
   const checked = AMOUNT_KEYS.includes(key)
-    ? checkPayloadAmount(type, value)
+    ? checkPayloadAmount(type, value, key)
     : key === 'currency'
       ? checkCurrency(value)
       : key === referenceFields[type]
