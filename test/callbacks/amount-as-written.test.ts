@@ -120,6 +120,51 @@ describe('a number standing for a documented string is read as written too', () 
   });
 });
 
+describe('an integer field is read as written too (an outcome signal among them)', () => {
+  const text = (type: keyof typeof callbackFixtures, key: string, literal: string) =>
+    JSON.stringify({ ...callbackFixtures[type], [key]: 0 }).replace(`"${key}":0`, `"${key}":${literal}`);
+
+  it.each([
+    [
+      'a mobile-money success whose response_status rounds to 200',
+      text('payment.mobile_money.succeeded', 'response_status', '199.99999999999999999'),
+      'response_status',
+    ],
+    [
+      'a checkout success whose response_status rounds to 200',
+      text('checkout.succeeded', 'response_status', '199.99999999999999999'),
+      'response_status',
+    ],
+    [
+      'a mobile-money failure whose response_status rounds to 406',
+      text('payment.mobile_money.failed', 'response_status', '405.99999999999999999'),
+      'response_status',
+    ],
+    [
+      'a response_status with an exponent',
+      text('payment.mobile_money.succeeded', 'response_status', '2e2'),
+      'response_status',
+    ],
+    ['a card status with an exponent', text('payment.card.succeeded', 'status', '2E2'), 'status'],
+    [
+      'a timestamp that rounds',
+      text('payment.card.succeeded', 'timestamp', '1717200000.0000000000000001'),
+      'timestamp',
+    ],
+  ])('refuses %s (review)', (_, body, field) => {
+    const result = safeParseCallback(body);
+    expect(result.success).toBe(false);
+    expect(result.error?.reason).toBe('invalid_payload');
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([field]);
+  });
+
+  it('200.0 is 200', () => {
+    expect(
+      safeParseCallback(text('payment.mobile_money.succeeded', 'response_status', '200.0')).event?.paid,
+    ).toBe(true);
+  });
+});
+
 describe('a success of zero', () => {
   const zero: [string, object][] = [
     ['card', { ...callbackFixtures['payment.card.succeeded'], amount: '0', 'amount captured': '0' }],
