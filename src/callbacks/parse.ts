@@ -77,6 +77,9 @@ interface Read {
   readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;
 }
 
+/** What a number that `JSON.parse` reads other than written must hold: an exponent, or 16 digits. */
+const MAY_ROUND = /\d[eE][-+]?\d|[\d.]{16}/;
+
 /** A JSON number, read where one starts. */
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -98,6 +101,9 @@ function closingQuote(text: string, start: number): number {
  * skipped with `indexOf`: linear in the text's length, whatever it holds.
  */
 function numberLiteralsOf(text: string): Map<string, string> | undefined {
+  // Only a literal with an exponent or more than 15 significant digits reads other than it was
+  // written; a text with neither anywhere (inside strings included) has none to tell.
+  if (!MAY_ROUND.test(text)) return undefined;
   let literals: Map<string, string> | undefined;
   let depth = 0;
   let stringStart = -1; // the quotes of the last string read

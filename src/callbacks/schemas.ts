@@ -24,7 +24,7 @@ import * as z from 'zod/v4/mini';
  * expected `int`). A plain check, not `z.int()`: that pulls zod's number formats and their
  * ranges into the `./callbacks` bundle for the one format used here.
  */
-const integer = z.number().check(
+export const integer = z.number().check(
   z.check((ctx) => {
     if (!Number.isSafeInteger(ctx.value))
       ctx.issues.push({ code: 'invalid_type', expected: 'int', input: ctx.value });

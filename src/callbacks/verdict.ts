@@ -82,7 +82,7 @@ import {
   type CallbackEventType,
   type CallbackWarning,
 } from './events.js';
-import { callbackSchemas } from './schemas.js';
+import { callbackSchemas, integer } from './schemas.js';
 import { isPlainObject, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -195,6 +195,8 @@ export function decideVerdict(
   const { type } = outcome;
   const amountIssues = checkAmounts(type, payload, options?.numberLiterals);
   if (amountIssues.length > 0) return notValid('invalid_amount', type, amountIssues);
+  const integerIssues = checkIntegers(type, payload, options?.numberLiterals);
+  if (integerIssues.length > 0) return notValid('invalid_payload', type, integerIssues);
   const read = readVariant(type, payload, options?.numberLiterals);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
   const partial = partialCapture(row, type, read.data) ?? zeroSuccess(row, type, read.data);
@@ -553,6 +555,30 @@ function partialCapture(
     [{ path: [captured], message: 'is not the amount', code: 'contradictory_outcome' }],
     type,
   );
+}
+
+/**
+ * The integers (`status`, `response_status`, `timestamp`) as their text wrote them, when it is at
+ * hand: `199.99999999999999999` is read as 200 by `JSON.parse`, and a `response_status` is an
+ * outcome signal.
+ */
+function checkIntegers(
+  type: CallbackEventType,
+  payload: Record<string, unknown>,
+  literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
+): ValidationIssue[] {
+  if (literals === undefined) return [];
+  const { shape } = callbackSchemas[type] as unknown as { shape: Record<string, unknown> };
+  const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(shape)) {
+    const value = payload[key];
+    if (shape[key] !== integer || typeof value !== 'number') continue;
+    const problem = literalProblem(literals()?.get(key), value);
+    if (problem !== undefined) {
+      issues.push({ path: [key], message: `expected integer, got ${problem}`, code: 'invalid_type' });
+    }
+  }
+  return issues;
 }
 
 /**
