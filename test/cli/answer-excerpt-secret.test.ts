@@ -26,3 +26,27 @@ describe('the answer excerpt never shows the secret, however the route escaped i
     expect(excerpt).not.toContain('0123456789');
   });
 });
+
+describe('a base64 secret (/, +, =) echoed the ways common encoders write it (review)', () => {
+  const base64 = 'whsec_Ab/Cd+Ef=0123456789<&>';
+  it.each([
+    ['PHP json_encode (\\/)', JSON.stringify({ secret: base64 }).replaceAll('/', '\\/'), 'application/json'],
+    [
+      'Go encoding/json (\\u003c, \\u0026)',
+      JSON.stringify({ secret: base64 }).replace(
+        /[<>&]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+      'application/json',
+    ],
+    [
+      'hex entities (&#x2F;, &#x3D;)',
+      `<html><body>${base64.replace(/[/=+<>&]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`)}</body></html>`,
+      'text/html',
+    ],
+  ])('%s', (_, body, type) => {
+    const excerpt = answerExcerpt(body, type, [base64]);
+    expect(excerpt).toContain('[redacted]');
+    expect(excerpt).not.toContain('0123456789');
+  });
+});
