@@ -18,6 +18,16 @@ const ENTITIES: Readonly<Record<string, string>> = {
   nbsp: ' ',
 };
 
+/**
+ * `secret` as written and as JSON encoders write it: escaped as `JSON.stringify` does, with `/` as
+ * `\/` (PHP), and with `<`, `>`, `&` as `\u003c`… (Go).
+ */
+function jsonForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const go = json.replace(/[<>&]/g, (char) => `\\u00${char.charCodeAt(0).toString(16)}`);
+  return [...new Set([secret, json, go, json.replaceAll('/', '\\/'), go.replaceAll('/', '\\/')])];
+}
+
 /** How much of an answer is read for its excerpt. */
 const MAX_READ = 16_384;
 
@@ -26,7 +36,8 @@ function pageText(html: string): string {
   return html
     .replace(/<(head|script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#\d{1,6}|[a-z]+);/gi, (entity, name: string) => {
+    .replace(/&(#x[\da-f]{1,6}|#\d{1,6}|[a-z]+);/gi, (entity, name: string) => {
+      if (/^#x/i.test(name)) return String.fromCodePoint(Math.min(parseInt(name.slice(2), 16), 0x10ffff));
       if (name.startsWith('#')) return String.fromCodePoint(Math.min(Number(name.slice(1)), 0x10ffff));
       return ENTITIES[name.toLowerCase()] ?? entity;
     });
@@ -48,10 +59,8 @@ export function answerExcerpt(
   contentType: string | null,
   secrets: readonly string[] = [],
 ): string {
-  // Each secret as written and as JSON escapes it (a route echoing it in a JSON body).
-  const forms = secrets
-    .filter((secret) => secret !== '')
-    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+  // Each secret as written and as JSON encoders escape it (a route echoing it in a JSON body).
+  const forms = secrets.filter((secret) => secret !== '').flatMap(jsonForms);
   const takeOut = (text: string): string =>
     forms.reduce((rest, form) => rest.replaceAll(form, '[redacted]'), text);
   // Secrets out of the whole answer (linear), then only its head is read: stripping tags rescans
