@@ -143,4 +143,43 @@ describe('a claim the dedupe store failed to release or complete', () => {
     expect([(await second).status, (await third).status]).toEqual([200, 503]);
     expect(most).toBe(1);
   });
+
+  it('a release the store applied but reported failing late: a delivery that claimed meanwhile is never released by a later one (review 3)', async () => {
+    const memory = createMemoryDedupeStore();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let lose = 1;
+    const store: DedupeStore = {
+      begin: (key, ttl) => memory.begin(key, ttl),
+      complete: (key, ttl) => memory.complete(key, ttl),
+      abandon: async (key) => {
+        await memory.abandon(key); // applied at the store…
+        if (lose-- > 0) {
+          await sleep(100); // …its reply lost: the client's own timeout
+          throw new Error('command timeout');
+        }
+      },
+    };
+    let calls = 0;
+    let running = 0;
+    let most = 0;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: store,
+      onEvent: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database blip');
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(300);
+        running -= 1;
+      },
+    });
+    const first = deliver(handler); // onEvent throws; the release applies, its failure comes 100 ms later
+    await sleep(30);
+    const second = deliver(handler); // claims afresh and runs onEvent for 300 ms
+    expect((await first).status).toBe(500);
+    const third = deliver(handler); // the second's claim is in progress: it waits
+    expect([(await second).status, (await third).status]).toEqual([200, 503]);
+    expect(most).toBe(1);
+  });
 });
