@@ -667,34 +667,62 @@ async function quietly(call: () => unknown): Promise<boolean> {
 /** How many claims a handler remembers having failed to release or complete. */
 const MAX_STRANDED = 1_000;
 
+/** What a claim was left needing: a release (`abandon`) or the record of its processing (`complete`). */
+type Left = 'abandon' | 'complete';
+
 /**
  * Claims this handler took and then could not release (`abandon` threw after `onEvent` did) or
  * mark processed (`complete` threw): the store answers `in_progress` for them until the claim
  * expires, and no delivery is processing them. A delivery of one reaching this handler before
  * then finishes the job: releases the claim and is processed, or is answered as the duplicate it
- * is. Taken out at the next delivery's `begin`, whatever it answers (a fresh claim is not
- * stranded), so two deliveries cannot both act on one. What it cannot tell: a store that applied
- * the `abandon` it reported failing, after which another instance claimed the key, or a store
- * whose replies can arrive out of order — there this delivery may run `onEvent` alongside
- * another's (the tracker settles once either way). Per handler object: a handler created for
- * each request remembers nothing.
+ * is. A claim is remembered only if no `begin` of this handler claimed the key afresh (or found
+ * it done) while the failing call was in flight — a store may apply a release and report its
+ * failure late — and is forgotten at the next such `begin`; taken out before it is acted on, so
+ * two deliveries never both act on one. What it cannot tell: a store that applied the `abandon` it
+ * reported failing, after which another instance claimed the key, or a store whose replies can
+ * arrive out of order — there a delivery may run `onEvent` alongside another's (the tracker
+ * settles once either way). Per handler object: a handler created for each request remembers
+ * nothing.
  */
 class Stranded {
-  readonly #claims = new Map<string, { readonly at: number; readonly left: 'abandon' | 'complete' }>();
+  readonly #claims = new Map<string, { readonly at: number; readonly left: Left }>();
+  /** The release or completion in flight per key; a fresh claim voids it. */
+  readonly #inFlight = new Map<string, object>();
 
   constructor(private readonly timeoutMs: number) {}
 
-  add(key: string, at: number, left: 'abandon' | 'complete'): void {
+  /**
+   * Runs `call` (the store's `abandon` or `complete` of a claim taken at `at`); when it fails,
+   * remembers the claim unless the key was claimed afresh meanwhile. True when it went through.
+   */
+  async settle(key: string, at: number, left: Left, call: () => unknown): Promise<boolean> {
+    const token = {};
+    this.#inFlight.set(key, token);
+    const done = await quietly(call);
+    if (this.#inFlight.get(key) === token) {
+      this.#inFlight.delete(key);
+      if (!done) this.#remember(key, at, left);
+    }
+    return done;
+  }
+
+  /** A `begin` claimed the key afresh, or found it done: nothing of it is stranded any more. */
+  claimed(key: string): void {
+    this.#inFlight.delete(key);
     this.#claims.delete(key);
-    if (this.#claims.size >= MAX_STRANDED) this.#claims.delete(this.#claims.keys().next().value!);
-    this.#claims.set(key, { at, left });
   }
 
   /** The claim left on `key`, taken out, if it is still this handler's (not expired). */
-  take(key: string): { readonly at: number; readonly left: 'abandon' | 'complete' } | undefined {
+  take(key: string): { readonly at: number; readonly left: Left } | undefined {
     const claim = this.#claims.get(key);
     this.#claims.delete(key);
     return claim !== undefined && Date.now() - claim.at < this.timeoutMs ? claim : undefined;
+  }
+
+  #remember(key: string, at: number, left: Left): void {
+    this.#claims.delete(key);
+    if (this.#claims.size >= MAX_STRANDED) this.#claims.delete(this.#claims.keys().next().value!);
+    this.#claims.set(key, { at, left });
   }
 }
 
@@ -949,7 +977,9 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (store !== undefined) {
         const begin = async (): Promise<unknown> => {
           try {
-            return await store.begin(dedupeKey, processingTimeoutMs);
+            const answer = await store.begin(dedupeKey, processingTimeoutMs);
+            if (answer === 'new' || answer === 'done') stranded.claimed(dedupeKey);
+            return answer;
           } catch (error) {
             if (error instanceof Error) throw error;
             throw new PaymentsError("The dedupe store's begin() threw a value that is not an Error", {
@@ -960,22 +990,17 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         // Timed from before the call: the store may write the claim long before its reply arrives.
         let askedAt = Date.now();
         let state = await begin();
-        // Taken out whatever the answer: a claim this delivery now holds ('new') is not stranded,
-        // and a later delivery must not release it.
-        const taken = stranded.take(dedupeKey);
-        const left = state === 'in_progress' ? taken : undefined;
+        const left = state === 'in_progress' ? stranded.take(dedupeKey) : undefined;
         if (left?.left === 'complete') {
           // Processed: onEvent resolved, only the store's record of it failed.
-          if (!(await quietly(() => store.complete(dedupeKey, dedupeTtlMs)))) {
-            stranded.add(dedupeKey, left.at, 'complete');
-          }
+          await stranded.settle(dedupeKey, left.at, 'complete', () => store.complete(dedupeKey, dedupeTtlMs));
           return received(true);
         }
         if (left?.left === 'abandon') {
-          if (await quietly(() => store.abandon(dedupeKey))) {
+          if (await stranded.settle(dedupeKey, left.at, 'abandon', () => store.abandon(dedupeKey))) {
             askedAt = Date.now();
             state = await begin();
-          } else stranded.add(dedupeKey, left.at, 'abandon');
+          }
         }
         if (state === 'done') return received(true);
         if (state === 'in_progress') {
@@ -1011,9 +1036,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (transaction !== undefined) {
         const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
-          if (claimed && !(await quietly(() => store!.abandon(dedupeKey)))) {
-            stranded.add(dedupeKey, claimedAt, 'abandon');
-          }
+          if (claimed)
+            await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
           claimed = false;
           return await refuse(request, settled.status, settled.reason, settled.error);
         }
@@ -1028,16 +1052,16 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
         // then wait for the claim to expire rather than run onEvent twice at once).
-        if (!(await quietly(() => store!.complete(dedupeKey, dedupeTtlMs)))) {
-          stranded.add(dedupeKey, claimedAt, 'complete');
-        }
+        await stranded.settle(dedupeKey, claimedAt, 'complete', () =>
+          store!.complete(dedupeKey, dedupeTtlMs),
+        );
       }
       return received(false);
     } catch (error) {
       // A claim older than processingTimeoutMs has expired and may be another delivery's now:
       // releasing it would let a third copy run while that one still does.
       if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
-        if (!(await quietly(() => store!.abandon(dedupeKey)))) stranded.add(dedupeKey, claimedAt, 'abandon');
+        await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
       }
       const failure =
         error instanceof Error
