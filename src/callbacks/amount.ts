@@ -45,7 +45,8 @@ export function readDecimal(value: unknown): string | undefined {
  */
 export function numberLiteralProblem(literal: string, value: number): string | undefined {
   if (/[eE]/.test(literal)) return 'a number with an exponent';
-  if (!PLAIN_DECIMAL.test(literal)) return undefined; // negative: readDecimal refuses the value
+  // Negative, or printed in exponent form (1e-7): readDecimal and the schemas refuse the value.
+  if (!PLAIN_DECIMAL.test(literal) || !PLAIN_DECIMAL.test(String(value))) return undefined;
   return canonical(literal) === canonical(String(value))
     ? undefined
     : 'a number with more digits than JSON.parse reads exactly (it would be rounded)';
