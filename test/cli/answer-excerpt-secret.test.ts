@@ -50,3 +50,34 @@ describe('a base64 secret (/, +, =) echoed the ways common encoders write it (re
     expect(excerpt).not.toContain('0123456789');
   });
 });
+
+describe('more escapes, and a secret cut at the end of what is read (review 3)', () => {
+  const base64 = 'whsec_Ab/Cd+Ef=0123456789<&>';
+  const hex = (text: string) => [...text].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('');
+
+  it.each([
+    [
+      'PHP JSON_HEX_TAG (\\u003C, upper case)',
+      JSON.stringify({ secret: base64 }).replace(
+        /[<>&]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+      ),
+      'application/json',
+    ],
+    [
+      'HTML5 named entities (&sol; &equals; &plus;)',
+      `<p>${base64.replace('/', '&sol;').replace('=', '&equals;').replace('+', '&plus;').replace('<', '&lt;').replace('&', '&amp;').replace('>', '&gt;')}</p>`,
+      'text/html',
+    ],
+  ])('%s', (_, body, type) => {
+    const excerpt = answerExcerpt(body, type, [base64]);
+    expect(excerpt).toContain('[redacted]');
+    expect(excerpt).not.toContain('0123456789');
+  });
+
+  it('a secret written as entities across the end of what is read shows none of it', () => {
+    const head = `<html><head><style>${'x'.repeat(16384 - 19 - 8 - 21 - 60)}</style></head><body>`;
+    const excerpt = answerExcerpt(`${head}secret: ${hex(base64)}</body></html>`, 'text/html', [base64]);
+    expect(excerpt).not.toContain('whsec_');
+  });
+});
