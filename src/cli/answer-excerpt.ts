@@ -16,6 +16,11 @@ const ENTITIES: Readonly<Record<string, string>> = {
   quot: '"',
   apos: "'",
   nbsp: ' ',
+  sol: '/',
+  equals: '=',
+  plus: '+',
+  colon: ':',
+  num: '#',
 };
 
 /**
@@ -25,7 +30,23 @@ const ENTITIES: Readonly<Record<string, string>> = {
 function jsonForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const go = json.replace(/[<>&]/g, (char) => `\\u00${char.charCodeAt(0).toString(16)}`);
-  return [...new Set([secret, json, go, json.replaceAll('/', '\\/'), go.replaceAll('/', '\\/')])];
+  const upper = json.replace(/[<>&]/g, (char) => `\\u00${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  const forms = [secret, json, go, upper];
+  return [...new Set([...forms, ...forms.map((form) => form.replaceAll('/', '\\/'))])];
+}
+
+/**
+ * `text` without the run of HTML character references at its end: cut there, the run may hold the
+ * first part of a secret that only decoding would show (each reference is looked at once).
+ */
+function withoutTrailingReferences(text: string): string {
+  let end = text.length;
+  for (;;) {
+    const amp = text.lastIndexOf('&', end - 1);
+    if (amp < 0 || end - amp > 12 || !/^&#?[\da-z]*;?$/i.test(text.slice(amp, end)))
+      return text.slice(0, end);
+    end = amp;
+  }
 }
 
 /** How much of an answer is read for its excerpt. */
@@ -65,7 +86,8 @@ export function answerExcerpt(
     forms.reduce((rest, form) => rest.replaceAll(form, '[redacted]'), text);
   // Secrets out of the whole answer (linear), then only its head is read: stripping tags rescans
   // from every unclosed '<', and 200 characters are shown.
-  const redacted = redactSignature(takeOut(body)).slice(0, MAX_READ);
+  const whole = redactSignature(takeOut(body));
+  const redacted = whole.length > MAX_READ ? withoutTrailingReferences(whole.slice(0, MAX_READ)) : whole;
   const html = /html/i.test(contentType ?? '') || /^\s*</.test(redacted);
   // Again once the page's entities are decoded (hp_sig&#61;…, a secret written as &amp; or &#97;).
   const text = escapeForLog(
