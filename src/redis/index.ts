@@ -122,16 +122,20 @@ export type RedisDedupeStore = DedupeStore;
 
 // One round trip, atomic on the server. The claim's value is 'processing:<token>' so abandon can
 // tell its own claim from another instance's. After a begin whose reply was lost (a timeout, a
-// dropped connection), the next begin of that key on this instance reuses the same claim value:
-// if the lost one was written after all, nobody is processing under it, so it is taken over
-// rather than left to block every redelivery until it expires. So is a claim whose abandon failed.
+// dropped connection), the next begin of that key on this instance presents the claim values it
+// may have left (ARGV[3]…): one written after all has nobody processing under it, so it is taken
+// over rather than left to block every redelivery until it expires. So is a claim whose abandon
+// failed. A takeover writes the new value (ARGV[1]): an abandon of the old one that Redis runs
+// late then finds nothing of its own to delete.
 const beginScript = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'new' end
 local value = redis.call('GET', KEYS[1])
 if value == 'done' then return 'done' end
-if value == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 'new'
+for i = 3, #ARGV do
+  if value == ARGV[i] then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return 'new'
+  end
 end
 if string.sub(value, 1, 11) == 'processing:' then return 'in_progress' end
 return 'foreign'
@@ -198,30 +202,35 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
   const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
-  // Claims whose begin failed without an answer (they may or may not have been written), or whose
-  // abandon failed (they may still be there); nobody is processing under them.
-  const orphans = new Map<string, string>();
+  // Claim values whose begin failed without an answer (they may or may not have been written), or
+  // whose abandon failed (they may still be there); nobody is processing under them.
+  const orphans = new Map<string, readonly string[]>();
   const maxOrphans = 10_000;
+  /** How many claim values of one key are kept: a begin that keeps failing adds one each time. */
+  const maxOrphanValues = 4;
   const run = (script: string, key: string, ...args: (string | number)[]): Promise<unknown> =>
     replyWithin(client.eval(script, 1, prefix + key, ...args), commandTimeoutMs, 'Redis dedupe store');
-  const orphan = (key: string, claim: string): void => {
-    orphans.set(key, claim);
+  const orphan = (key: string, values: readonly string[]): void => {
+    const kept = [...(orphans.get(key) ?? []), ...values];
+    orphans.delete(key);
+    orphans.set(key, kept.slice(-maxOrphanValues));
     if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
   };
 
   const store: RedisDedupeStore = {
     async begin(key, ttlMs): Promise<DedupeState> {
       const ttl = toTtl(ttlMs, 'begin');
-      // Taken out at once, so two concurrent begins here never both present the old claim.
-      const orphaned = orphans.get(key);
+      // Taken out at once, so two concurrent begins here never both present the old claims.
+      const orphaned = orphans.get(key) ?? [];
       orphans.delete(key);
-      const claim = orphaned ?? `processing:${newToken()}`;
+      const claim = `processing:${newToken()}`;
       let result: unknown;
       try {
-        result = await run(beginScript, key, claim, ttl);
+        result = await run(beginScript, key, claim, ttl, ...orphaned);
       } catch (error) {
-        // The SET may have been applied even though no reply came back: keep the claim value.
-        orphan(key, claim);
+        // The SET may have been applied even though no reply came back: the key may hold the new
+        // value or still an old one. Both are kept.
+        orphan(key, [...orphaned, claim]);
         throw error;
       }
       if (result === 'new') {
@@ -267,7 +276,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       } catch (error) {
         // The claim may still be there, and nobody is processing under it: the next begin of the
         // key on this instance takes it over rather than answer 'in_progress' until it expires.
-        orphan(key, claim);
+        orphan(key, [claim]);
         throw error;
       }
     },
