@@ -182,4 +182,50 @@ describe('a claim the dedupe store failed to release or complete', () => {
     expect([(await second).status, (await third).status]).toEqual([200, 503]);
     expect(most).toBe(1);
   });
+
+  it('two failed releases of one key in flight (the first claim expired meanwhile): the live claim is the one remembered (review 4)', async () => {
+    const memory = createMemoryDedupeStore();
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let abandonFails = 1;
+    let completeFails = 1;
+    const store: DedupeStore = {
+      begin: (key, ttl) => memory.begin(key, ttl),
+      complete: async (key, ttl) => {
+        if (completeFails-- > 0) {
+          await sleep(20);
+          throw new Error('store hiccup');
+        }
+        return memory.complete(key, ttl);
+      },
+      abandon: async (key) => {
+        if (abandonFails-- > 0) {
+          await sleep(100);
+          throw new Error('store hiccup');
+        }
+        return memory.abandon(key);
+      },
+    };
+    let calls = 0;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: store,
+      processingTimeoutMs: 300,
+      onEvent: async () => {
+        calls += 1;
+        if (calls === 1) {
+          started();
+          await sleep(350); // outlives its claim
+        } else if (calls === 2) throw new Error('database blip');
+      },
+    });
+    const first = deliver(handler);
+    await running;
+    await sleep(310);
+    const second = deliver(handler); // claims the expired key afresh; onEvent throws; its release fails
+    expect([(await first).status, (await second).status]).toEqual([200, 500]);
+    await sleep(10);
+    expect((await deliver(handler)).status).toBe(200); // releases the second's claim and is processed
+  });
 });
