@@ -686,8 +686,8 @@ type Left = 'abandon' | 'complete';
  */
 class Stranded {
   readonly #claims = new Map<string, { readonly at: number; readonly left: Left }>();
-  /** The release or completion in flight per key; a fresh claim voids it. */
-  readonly #inFlight = new Map<string, object>();
+  /** The releases and completions in flight per key; a fresh claim voids them. */
+  readonly #inFlight = new Map<string, Set<object>>();
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -697,10 +697,11 @@ class Stranded {
    */
   async settle(key: string, at: number, left: Left, call: () => unknown): Promise<boolean> {
     const token = {};
-    this.#inFlight.set(key, token);
+    const tokens = this.#inFlight.get(key) ?? new Set<object>();
+    this.#inFlight.set(key, tokens.add(token));
     const done = await quietly(call);
-    if (this.#inFlight.get(key) === token) {
-      this.#inFlight.delete(key);
+    if (this.#inFlight.get(key)?.delete(token) === true) {
+      if (tokens.size === 0) this.#inFlight.delete(key);
       if (!done) this.#remember(key, at, left);
     }
     return done;
@@ -720,6 +721,8 @@ class Stranded {
   }
 
   #remember(key: string, at: number, left: Left): void {
+    // Of two claims left on one key (the first expired, a later delivery claimed it), the later.
+    if ((this.#claims.get(key)?.at ?? -Infinity) > at) return;
     this.#claims.delete(key);
     if (this.#claims.size >= MAX_STRANDED) this.#claims.delete(this.#claims.keys().next().value!);
     this.#claims.set(key, { at, left });
@@ -1036,8 +1039,10 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       if (transaction !== undefined) {
         const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
-          if (claimed)
+          // Only a claim still this delivery's (as below): an expired one may be another's now.
+          if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
             await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
+          }
           claimed = false;
           return await refuse(request, settled.status, settled.reason, settled.error);
         }
