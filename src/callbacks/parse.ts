@@ -71,7 +71,7 @@ export type SafeParseCallbackResult =
 /** Refuses bytes that are not UTF-8; skips one leading byte order mark. */
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** A body read: the value, and (read when first asked) its own keys' number literals as written when it was text. */
+/** A body read: the value and, when it was text, its own keys' number literals as written (scanned when first asked). */
 interface Read {
   readonly value: unknown;
   readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;

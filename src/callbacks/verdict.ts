@@ -100,8 +100,8 @@ export interface VerdictOptions {
   readonly onContradiction?: 'warn' | 'reject' | undefined;
   /**
    * The number literals of the payload's own keys as its text wrote them, when the payload was
-   * read from text (`JSON.parse` rounds a number before anything sees it); asked for only when an
-   * amount is a JSON number.
+   * read from text (`JSON.parse` rounds a number before anything sees it); asked for only when a
+   * JSON number is read (an amount, an integer, or a number standing for a documented string).
    */
   readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;
 }
