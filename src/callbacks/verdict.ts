@@ -500,11 +500,7 @@ function checkAmounts(
     const value = payload[key];
     const literal = typeof value === 'number' ? literals?.()?.get(key) : undefined;
     const got =
-      readDecimal(value) === undefined
-        ? describeAmount(value)
-        : literal === undefined
-          ? undefined
-          : numberLiteralProblem(literal, value as number);
+      readDecimal(value) === undefined ? describeAmount(value) : literalProblem(literal, value as number);
     if (got === undefined) continue;
     issues.push({
       path: [key],
@@ -562,17 +558,24 @@ function partialCapture(
  * hand: `199.99999999999999999` is read as 200 by `JSON.parse`, and a `response_status` is an
  * outcome signal.
  */
+/** Each type's keys whose schema is the integer one, worked out once rather than per callback. */
+const integerKeys = Object.fromEntries(
+  callbackEventTypes.map((type) => {
+    const { shape } = callbackSchemas[type] as unknown as { shape: Record<string, unknown> };
+    return [type, Object.keys(shape).filter((key) => shape[key] === integer)];
+  }),
+) as unknown as Record<CallbackEventType, readonly string[]>;
+
 function checkIntegers(
   type: CallbackEventType,
   payload: Record<string, unknown>,
   literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
 ): ValidationIssue[] {
   if (literals === undefined) return [];
-  const { shape } = callbackSchemas[type] as unknown as { shape: Record<string, unknown> };
   const issues: ValidationIssue[] = [];
-  for (const key of Object.keys(shape)) {
+  for (const key of integerKeys[type]) {
     const value = payload[key];
-    if (shape[key] !== integer || typeof value !== 'number') continue;
+    if (typeof value !== 'number') continue;
     const problem = literalProblem(literals()?.get(key), value);
     if (problem !== undefined) {
       issues.push({ path: [key], message: `expected integer, got ${problem}`, code: 'invalid_type' });
