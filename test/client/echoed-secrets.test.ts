@@ -133,6 +133,25 @@ describe('an echoed card number', () => {
     expect(dump).not.toMatch(new RegExp(`(?<![\\d.])${cvc}(?!\\d)`));
   });
 
+  it.each([
+    ['as JSON \\u escapes', (d: string) => `\\u003${d}`],
+    ['in fullwidth digits', (d: string) => String.fromCodePoint(0xff10 + Number(d))],
+  ])('is redacted with its digits spelled %s, the cvc too', async (_name, spell) => {
+    const respell = (digits: string) => [...digits].map(spell).join('');
+    // In the body only: a header holds no fullwidth character.
+    server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(402, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(`{"error":"card ${respell('9999999999999995')} cvc ${respell(cvc)}"}`);
+      });
+    });
+    const { error, dump } = await failedCall({ baseUrl: server.url });
+    expect(error.body).toBe('{"error":"card **** 9995 cvc [redacted]"}');
+    expect(dump).not.toContain(respell('9999999999999995'));
+    expect(dump).not.toContain(respell(cvc));
+  });
+
   it('is redacted from an HTML error page that puts each group in its own cell', async () => {
     const baseUrl = await echoing(
       402,

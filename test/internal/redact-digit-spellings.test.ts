@@ -1,0 +1,52 @@
+// A card number a server echoes with its digits spelled otherwise than in ASCII: JSON `\u0034`
+// escapes (an encoder set to escape everything outside a safe set), HTML character references
+// (`&#52;`, `&#x34;`) or fullwidth digits (a CJK-locale template). Each spelling of each digit is
+// the card's digit, so the number comes back whole and must be masked like the ASCII one.
+import { describe, expect, it } from 'vitest';
+import { redactText } from '../../src/internal/redact.js';
+
+const cardNumber = '4111111111111111';
+const secrets = { cardNumber, cvc: '737' };
+const spell = (digits: string, each: (digit: string) => string) => [...digits].map(each).join('');
+
+describe('an echoed card number with its digits spelled otherwise', () => {
+  it.each([
+    ['as JSON \\u escapes', (d: string) => `\\u00${(0x30 + Number(d)).toString(16)}`],
+    ['as decimal character references', (d: string) => `&#${0x30 + Number(d)};`],
+    ['as hex character references', (d: string) => `&#x${(0x30 + Number(d)).toString(16)};`],
+    ['in fullwidth', (d: string) => String.fromCodePoint(0xff10 + Number(d))],
+    ['mixed with ASCII digits', (d: string) => (Number(d) % 2 === 0 ? d : String.fromCodePoint(0xff10 + Number(d)))],
+  ])('is masked %s', (_name, each) => {
+    const echoed = `{"error":"card ${spell(cardNumber, each)} declined"}`;
+    const redacted = redactText(echoed, secrets);
+    expect(redacted).toBe('{"error":"card **** 1111 declined"}');
+  });
+
+  it('is masked in fullwidth with spaces between its groups', () => {
+    const groups = cardNumber.match(/.{4}/g)!.map((group) => spell(group, (d) => String.fromCodePoint(0xff10 + Number(d))));
+    expect(redactText(`card ${groups.join('\u3000')}`, secrets)).toBe('card **** 1111');
+  });
+
+  it('leaves other fullwidth or escaped numbers alone', () => {
+    const text = 'order \uff11\uff12\uff13\uff14 total \\u0031\\u0035\\u0030\\u0030';
+    expect(redactText(text, secrets)).toBe(text);
+  });
+});
+
+describe('an echoed cvc spelled otherwise', () => {
+  it.each([
+    ['as JSON \\u escapes', '\\u0037\\u0033\\u0037'],
+    ['in fullwidth', '\uff17\uff13\uff17'],
+    ['as character references', '&#55;&#51;&#55;'],
+  ])('is removed %s', (_name, cvc) => {
+    expect(redactText(`{"error":"cvc ${cvc} wrong"}`, secrets)).toBe('{"error":"cvc [redacted] wrong"}');
+  });
+});
+
+describe('a text that almost holds the card number in escapes', () => {
+  it('is read in linear time, not by trying every split of its escapes', () => {
+    // Every `\u0031` is a digit 1 and nothing else: a near-match of a long run fails at once.
+    const text = '\\u0031'.repeat(4_000);
+    expect(redactText(text, { cardNumber: '1111111111111112' })).toBe(text);
+  });
+});
