@@ -64,9 +64,18 @@ export const redactWireBody = <T>(body: T, secrets?: Secrets): T =>
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
-// `&nbsp;`) and HTML tags (`</td><td>`) — anything but a letter or another digit.
+// `&nbsp;`) and HTML tags (`</td><td>`) — anything but a letter or a digit in any spelling
+// {@link digit} reads (kept apart, so that each character has one reading and a failed match
+// backtracks in linear time).
 const separator =
-  '(?:%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4}|&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|[^0-9A-Za-z]){0,8}';
+  '(?:%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|[^0-9A-Za-z\\uff10-\\uff19]){0,8}';
+
+/**
+ * A pattern of one digit as a server may spell it: as written, JSON-escaped (`\u0034`), as an
+ * HTML character reference (`&#52;`, `&#x34;`) or fullwidth (`４`).
+ */
+const digit = (char: string): string =>
+  `(?:${char}|\\\\u003${char}|&#(?:0*${48 + Number(char)}|[xX]0*3${char});|\\u{${(0xff10 + Number(char)).toString(16)}})`;
 
 /**
  * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
@@ -172,7 +181,7 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     ]);
     // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full.
     for (const digits of new Set([cardNumber, String(Number(cardNumber))])) {
-      const pattern = new RegExp(`(?<![0-9])${digits.split('').join(separator)}(?![0-9])`, 'g');
+      const pattern = new RegExp(`(?<![0-9])${[...digits].map(digit).join(separator)}(?![0-9])`, 'gu');
       list.push([pattern, masked]);
     }
   }
@@ -181,15 +190,15 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // with the same space or dash between each two ("7 3 7"; not "7 3-7", nor "7.3.7", a version).
     // Not next to a digit, nor to a '.' that joins it to a digit, so a part of a larger number
     // (1737, 737.45, 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
-    const [a, b, c] = cvc;
+    const [a, b, c] = [...cvc].map(digit);
     list.push([
-      new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'g'),
+      new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'gu'),
       '[redacted]',
     ]);
     // A cvc with a leading zero, sent as the string "012" and read into an integer (Jackson's
     // default), comes back as 12: removed where a key naming a card code holds it (a bare 12
     // elsewhere is as likely an amount or a count).
-    if (a === '0') {
+    if (cvc[0] === '0') {
       // The key's quotes may be escaped, once or more (a JSON body quoted inside a string, maybe
       // twice): the replacement's quotes are escaped as the key's are.
       list.push([
