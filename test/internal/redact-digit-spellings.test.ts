@@ -15,7 +15,10 @@ describe('an echoed card number with its digits spelled otherwise', () => {
     ['as decimal character references', (d: string) => `&#${0x30 + Number(d)};`],
     ['as hex character references', (d: string) => `&#x${(0x30 + Number(d)).toString(16)};`],
     ['in fullwidth', (d: string) => String.fromCodePoint(0xff10 + Number(d))],
-    ['mixed with ASCII digits', (d: string) => (Number(d) % 2 === 0 ? d : String.fromCodePoint(0xff10 + Number(d)))],
+    [
+      'mixed with ASCII digits',
+      (d: string) => (Number(d) % 2 === 0 ? d : String.fromCodePoint(0xff10 + Number(d))),
+    ],
   ])('is masked %s', (_name, each) => {
     const echoed = `{"error":"card ${spell(cardNumber, each)} declined"}`;
     const redacted = redactText(echoed, secrets);
@@ -23,7 +26,9 @@ describe('an echoed card number with its digits spelled otherwise', () => {
   });
 
   it('is masked in fullwidth with spaces between its groups', () => {
-    const groups = cardNumber.match(/.{4}/g)!.map((group) => spell(group, (d) => String.fromCodePoint(0xff10 + Number(d))));
+    const groups = cardNumber
+      .match(/.{4}/g)!
+      .map((group) => spell(group, (d) => String.fromCodePoint(0xff10 + Number(d))));
     expect(redactText(`card ${groups.join('\u3000')}`, secrets)).toBe('card **** 1111');
   });
 
