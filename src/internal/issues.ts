@@ -2,7 +2,7 @@
 // (zod issues can carry `input`; it is dropped here).
 import * as z from 'zod/v4/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { typeName } from './values.js';
+import { isNameLike, keyShown, typeName } from './values.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -66,9 +66,9 @@ export function toValidationIssues(
       for (const key of issue.keys) {
         const hint = hints?.[key] ?? 'request objects accept only the documented keys; check the spelling';
         out.push({
-          path: [...path, key],
+          path: isNameLike(key) ? [...path, key] : path,
           code: 'unrecognized_keys',
-          message: `unknown key "${key}": ${hint}`,
+          message: `unknown key ${keyShown(key)}: ${hint}`,
         });
       }
       continue;

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { keyShown } from './values.js';
 
 /** Every key an options type has, each mapped to `true`: the compiler keeps the list complete. */
 export type OptionNames<Options> = { readonly [Key in keyof Required<Options>]: true };
@@ -30,7 +31,7 @@ export function refuseUnknownOptions(where: string, options: unknown, known: obj
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(known, key)) {
       throw new TypeError(
-        `${where}: unknown option ${JSON.stringify(key)}; the options are ${Object.keys(known).join(', ')}`,
+        `${where}: unknown option ${keyShown(key)}; the options are ${Object.keys(known).join(', ')}`,
       );
     }
   }

@@ -23,3 +23,17 @@ export const shown = (value: unknown, max = 24): string => {
   const text = String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 };
+
+/**
+ * Whether a key a caller gave that the SDK does not know may be quoted in a message: one that
+ * could be a name (letters, `_`, `-`, `.` and spaces, at most 32). A key is whatever was put
+ * there, and a card number, API key or webhook secret in a key's place must not reach a message,
+ * an issue's path or a log.
+ */
+export const isNameLike = (key: string): boolean => /^[A-Za-z_][A-Za-z_ .-]{0,31}$/.test(key);
+
+/** An unknown key in a message: `"publicOrign"`, or `of 26 characters (not shown…)`. */
+export const keyShown = (key: string): string =>
+  isNameLike(key)
+    ? JSON.stringify(key)
+    : `of ${key.length} characters (not shown: only a key that could be a name is quoted)`;

@@ -5,7 +5,7 @@ import { callbackSchemas } from '../callbacks/schemas.js';
 import { secretProblem, signCallbackUrl } from '../callbacks/signing.js';
 import { safeParse } from '../internal/issues.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import { isPlainObject } from '../internal/values.js';
+import { isPlainObject, keyShown } from '../internal/values.js';
 import {
   checkCurrency,
   checkPayloadAmount,
@@ -143,7 +143,7 @@ function overridden(type: CallbackEventType, overrides: unknown): Record<string,
   for (const key of Object.keys(given)) {
     if (!keys.includes(key)) {
       throw new TypeError(
-        `${WHERE}: overrides: unknown key ${JSON.stringify(key)}; a ${type} payload has ${keys.join(', ')}`,
+        `${WHERE}: overrides: unknown key ${keyShown(key)}; a ${type} payload has ${keys.join(', ')}`,
       );
     }
   }
