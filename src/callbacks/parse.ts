@@ -9,6 +9,7 @@
  */
 import { CallbackParseError } from '../errors.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { isNameLike, keyShown } from '../internal/values.js';
 import type {
   CallbackEvent,
   CardPaymentFailedEvent,
@@ -138,6 +139,41 @@ function numberLiteralsOf(text: string): Map<string, string> | undefined {
   return literals;
 }
 
+/** A JSON string token, and the colon after it when it is a key. */
+const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?/g;
+
+/** Each key of the objects in a parsed JSON value, with how many of those objects have it. */
+function keysKept(value: object): Map<string, number> {
+  const kept = new Map<string, number>();
+  // A stack, not recursion: a body may nest as deep as JSON.parse allows.
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item !== 'object' || item === null) continue;
+    if (!Array.isArray(item)) for (const key of Object.keys(item)) kept.set(key, (kept.get(key) ?? 0) + 1);
+    for (const inner of Object.values(item)) stack.push(inner);
+  }
+  return kept;
+}
+
+/**
+ * A key that `text` (valid JSON: parsed already into `value`) writes twice in one object, which
+ * `JSON.parse` resolved by keeping the last value, or undefined. Every key written is counted
+ * (strings skipped whole, so a key's name inside a value is none); more than `value`'s objects
+ * hold means a repeat.
+ */
+function repeatedKey(text: string, value: object): string | undefined {
+  const written = new Map<string, number>();
+  for (const [token, colon] of text.matchAll(STRING_TOKEN)) {
+    if (colon === undefined) continue;
+    const raw = token.slice(1, token.length - colon.length - 1);
+    const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+    written.set(key, (written.get(key) ?? 0) + 1);
+  }
+  const kept = keysKept(value);
+  for (const [key, count] of written) if (count > (kept.get(key) ?? 0)) return key;
+  return undefined;
+}
+
 /**
  * The body as a value: parsed when it is JSON text or bytes, as given otherwise. One leading byte
  * order mark is skipped, in a string as in bytes.
@@ -161,6 +197,22 @@ function readBody(body: unknown): Read {
         ? 'Callback body is not valid JSON: [object Object] is an object turned into text; pass the raw body'
         : 'Callback body is not valid JSON',
       { reason: 'invalid_json' },
+    );
+  }
+  const repeated = typeof value === 'object' && value !== null ? repeatedKey(text, value) : undefined;
+  if (repeated !== undefined) {
+    throw new CallbackParseError(
+      `Callback body repeats a key (${keyShown(repeated)}): JSON.parse keeps the last of its values, so which one the sender meant cannot be known`,
+      {
+        reason: 'invalid_json',
+        issues: [
+          {
+            path: isNameLike(repeated) ? [repeated] : [],
+            message: 'key written more than once',
+            code: 'invalid_json',
+          },
+        ],
+      },
     );
   }
   let literals: Map<string, string> | undefined | null = null;
@@ -288,7 +340,8 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  * `event.data` is the payload with the documented value types; when no value needed
  * converting and you passed a plain object, it is that object (not a copy).
  *
- * @throws {CallbackParseError} with a stable `reason`: the body is not JSON, not an object,
+ * @throws {CallbackParseError} with a stable `reason`: the body is not JSON (or writes a key twice
+ *   in one object, whose first value `JSON.parse` would drop), not an object,
  *   none of the documented callbacks, a documented key is missing or mistyped, an amount is not
  *   a plain decimal, or the outcome signals disagree, are not recognised or are missing. The
  *   message names the fields, never an amount or other payload content.

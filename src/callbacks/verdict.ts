@@ -29,7 +29,7 @@
  * Unicode blanks), ASCII letter case and the final dot ignored; `paid` must be exact, though as a
  * JSON boolean it counts (with a `value_converted` warning). The card `status` and the
  * checkout `response_status` are 200 in every documented callback, success and failure alike:
- * they are not signals.
+ * they decide nothing, and any other value is `unrecognised` (no documented callback).
  *
  * Every other key that names a signal is read too, as the signal it names: another family's
  * status key (`response_status` in a card payload, `status` in a mobile-money one), or a signal
@@ -50,6 +50,7 @@
  * | any other mix | refused: `contradictory_outcome` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
+ * | any success whose `message` reads as a failure's ({@link FAILURE_WORDS}; after step 4) | refused: `contradictory_outcome` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -199,7 +200,10 @@ export function decideVerdict(
   if (integerIssues.length > 0) return notValid('invalid_payload', type, integerIssues);
   const read = readVariant(type, payload, options?.numberLiterals);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
-  const partial = partialCapture(row, type, read.data) ?? zeroSuccess(row, type, read.data);
+  const partial =
+    partialCapture(row, type, read.data) ??
+    zeroSuccess(row, type, read.data) ??
+    failureMessage(row, type, read.data);
   if (partial !== undefined) return partial;
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
@@ -253,6 +257,15 @@ function readSignals(family: Family, payload: Record<string, unknown>): Signal[]
   // Every other key that names a signal — another family's status key, or a signal key spelt
   // another way — is read as well: it can only agree or make the outcome undecidable.
   const skip = NOT_SIGNALS[family];
+  // That key is 200 in every documented callback: any other value is no documented callback.
+  if (skip !== undefined && present(payload, skip) && readResponseStatus(payload[skip]) !== 'success') {
+    signals.push({
+      field: skip,
+      says: 'unrecognised',
+      expected: '200 (in every documented callback)',
+      value: payload[skip],
+    });
+  }
   for (const key of Object.keys(payload)) {
     if (OTHER_KEYS.has(key) || key === skip) continue;
     const name = signalName(key);
@@ -598,6 +611,29 @@ function zeroSuccess(
     'contradictory_outcome',
     `Callback outcome signals disagree: the ${label} callback says success with an amount of zero`,
     [{ path: ['amount'], message: 'is zero on a success', code: 'contradictory_outcome' }],
+    type,
+  );
+}
+
+/**
+ * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
+ * `Payment Unsuccessful`, `declined`, …), whole words, any letter case.
+ */
+const FAILURE_WORDS =
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out)\b/i;
+
+/** A success whose message reads as a failure's: the message is a signal the table cannot overrule. */
+function failureMessage(
+  { label, succeeded }: FamilyRow,
+  type: CallbackEventType,
+  data: Record<string, unknown>,
+): CallbackParseError | undefined {
+  if (type !== succeeded || typeof data.message !== 'string' || !FAILURE_WORDS.test(data.message))
+    return undefined;
+  return refuse(
+    'contradictory_outcome',
+    `Callback outcome signals disagree: the ${label} callback says success with a message that reads as a failure`,
+    [{ path: ['message'], message: "reads as a failure's on a success", code: 'contradictory_outcome' }],
     type,
   );
 }

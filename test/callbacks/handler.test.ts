@@ -150,7 +150,7 @@ describe('createCallbackHandler', () => {
       '',
       'null',
       '[]',
-      JSON.stringify({ ...cardSuccess, status: 'SECRET-VALUE' }),
+      JSON.stringify({ ...cardSuccess, timestamp: 'SECRET-VALUE' }),
     ]) {
       const response = await handler(post(await signed('R'), body));
       const text = await response.text();
@@ -286,7 +286,15 @@ describe('createCallbackHandler', () => {
       const url = await signed('1003');
       await handler(post(url, JSON.stringify(checkoutFailure)));
       await handler(
-        post(url, JSON.stringify({ ...checkoutFailure, paid: 'True', payment_status: 'Payment complete.' })),
+        post(
+          url,
+          JSON.stringify({
+            ...checkoutFailure,
+            paid: 'True',
+            payment_status: 'Payment complete.',
+            message: 'MOBILE-MONEY Payment Successful',
+          }),
+        ),
       );
       expect(onEvent.mock.calls.map(([event]) => event.type)).toEqual([
         'checkout.failed',

@@ -109,14 +109,8 @@ describe('parseCallback: every spec payload to its event', () => {
     });
   });
 
-  it('card failure with status 400 instead of the documented 200: status is no outcome signal', () => {
-    const payload = { ...cardFailure, status: 400 };
-    expect(parseCallback(payload)).toMatchObject({
-      type: 'payment.card.failed',
-      paid: false,
-      warnings: [],
-      data: payload,
-    });
+  it('card failure with status 400 instead of the documented 200: no documented callback', () => {
+    expect(parseError({ ...cardFailure, status: 400 }).reason).toBe('unrecognised_status');
   });
 
   it('mobile-money success, with the amount as a string', () => {
@@ -243,11 +237,11 @@ describe('classification never depends on the brand word or message text', () =>
     expect(parseCallback(checkoutMpesaFailure).type).toBe('checkout.failed');
   });
 
-  it('ignores the message text', () => {
-    expect(parseCallback({ ...cardSuccess, message: 'CARD Payment Failed' }).type).toBe(
-      'payment.card.succeeded',
+  it("refuses a success whose message is a failure's text", () => {
+    expect(parseError({ ...cardSuccess, message: 'CARD Payment Failed' }).reason).toBe(
+      'contradictory_outcome',
     );
-    expect(parseCallback({ ...payoutSuccess, message: 'Payout Failed' }).type).toBe('payout.succeeded');
+    expect(parseError({ ...payoutSuccess, message: 'Payout Failed' }).reason).toBe('contradictory_outcome');
   });
 
   it('reads the checkout payment status regardless of case and the final dot', () => {
@@ -320,16 +314,16 @@ describe('tolerances, each recorded as a warning', () => {
       expect(cardPaymentSuccessCallbackSchema.safeParse({ ...cardSuccess, [key]: value }).success).toBe(
         false,
       );
-      const error = parseError({ ...cardSuccess, [key]: value });
-      expect(error.reason).toBe('invalid_payload');
-      expect(error.issues).toEqual([
-        { path: [key], message: 'expected integer, got number', code: 'invalid_type' },
-      ]);
-      expect(error.message).toContain(`${key}: expected integer, got number`);
     }
-    expect(parseError({ ...checkoutFailure, response_status: value }).issues).toEqual([
-      { path: ['response_status'], message: 'expected integer, got number', code: 'invalid_type' },
+    const error = parseError({ ...cardSuccess, timestamp: value });
+    expect(error.reason).toBe('invalid_payload');
+    expect(error.issues).toEqual([
+      { path: ['timestamp'], message: 'expected integer, got number', code: 'invalid_type' },
     ]);
+    expect(error.message).toContain('timestamp: expected integer, got number');
+    // The card status and the checkout response_status are 200 in every documented callback.
+    expect(parseError({ ...cardSuccess, status: value }).reason).toBe('unrecognised_status');
+    expect(parseError({ ...checkoutFailure, response_status: value }).reason).toBe('unrecognised_status');
   });
 
   it('accepts booleans for True/False', () => {
@@ -532,9 +526,9 @@ describe('rejections name the closest variant and the keys, never a value', () =
     [
       'card with status as text',
       { ...cardSuccess, status: 'OK' },
-      'invalid_payload',
-      'payment.card.succeeded',
-      /status: expected number, got string/,
+      'unrecognised_status',
+      undefined,
+      /status 'OK', expected 200 \(in every documented callback\)/,
     ],
     [
       'card with paid "yes"',
@@ -687,10 +681,10 @@ describe('rejections name the closest variant and the keys, never a value', () =
   });
 
   it('lists each issue with its key path', () => {
-    const error = parseError({ ...cardSuccess, status: 'x', currency: undefined });
+    const error = parseError({ ...cardSuccess, timestamp: 'x', currency: undefined });
     expect(error.issues).toEqual([
-      { path: ['status'], message: 'expected number, got string', code: 'invalid_type' },
       { path: ['currency'], message: 'required key is missing', code: 'missing_key' },
+      { path: ['timestamp'], message: 'expected number, got string', code: 'invalid_type' },
     ]);
   });
 });
