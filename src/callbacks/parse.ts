@@ -139,37 +139,60 @@ function numberLiteralsOf(text: string): Map<string, string> | undefined {
   return literals;
 }
 
-/** A JSON string token, and the colon after it when it is a key. */
-const STRING_TOKEN = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?/g;
+/** Whether a JSON text's character is white space. */
+const isBlank = (char: string | undefined): boolean =>
+  char === ' ' || char === '\n' || char === '\r' || char === '\t';
 
-/** Each key of the objects in a parsed JSON value, with how many of those objects have it. */
-function keysKept(value: object): Map<string, number> {
-  const kept = new Map<string, number>();
+/**
+ * The keys `text` (valid JSON) writes, each with how often (`names`), or only how many in all:
+ * every string followed by a colon. Strings are skipped whole, so a key's name inside a value is
+ * none.
+ */
+function keysWritten(text: string, names?: Map<string, number>): number {
+  let count = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) {
+    const start = at;
+    at = closingQuote(text, at);
+    let next = at + 1;
+    while (isBlank(text[next])) next += 1;
+    if (text[next] !== ':') continue;
+    count += 1;
+    if (names === undefined) continue;
+    const raw = text.slice(start + 1, at);
+    const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+    names.set(key, (names.get(key) ?? 0) + 1);
+  }
+  return count;
+}
+
+/** The keys of the objects in a parsed JSON value, each with how many objects have it (`names`), or only how many in all. */
+function keysKept(value: object, names?: Map<string, number>): number {
+  let count = 0;
   // A stack, not recursion: a body may nest as deep as JSON.parse allows.
   const stack: unknown[] = [value];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if (typeof item !== 'object' || item === null) continue;
-    if (!Array.isArray(item)) for (const key of Object.keys(item)) kept.set(key, (kept.get(key) ?? 0) + 1);
+    if (!Array.isArray(item)) {
+      const keys = Object.keys(item);
+      count += keys.length;
+      if (names !== undefined) for (const key of keys) names.set(key, (names.get(key) ?? 0) + 1);
+    }
     for (const inner of Object.values(item)) stack.push(inner);
   }
-  return kept;
+  return count;
 }
 
 /**
  * A key that `text` (valid JSON: parsed already into `value`) writes twice in one object, which
- * `JSON.parse` resolved by keeping the last value, or undefined. Every key written is counted
- * (strings skipped whole, so a key's name inside a value is none); more than `value`'s objects
- * hold means a repeat.
+ * `JSON.parse` resolved by keeping the last value, or undefined: the text writes more keys than
+ * `value`'s objects hold.
  */
 function repeatedKey(text: string, value: object): string | undefined {
+  if (keysWritten(text) === keysKept(value)) return undefined;
   const written = new Map<string, number>();
-  for (const [token, colon] of text.matchAll(STRING_TOKEN)) {
-    if (colon === undefined) continue;
-    const raw = token.slice(1, token.length - colon.length - 1);
-    const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-    written.set(key, (written.get(key) ?? 0) + 1);
-  }
-  const kept = keysKept(value);
+  const kept = new Map<string, number>();
+  keysWritten(text, written);
+  keysKept(value, kept);
   for (const [key, count] of written) if (count > (kept.get(key) ?? 0)) return key;
   return undefined;
 }
