@@ -48,10 +48,9 @@ describe('a key written twice', () => {
     expect(result.error?.message).toMatch(/repeats a key/);
   });
 
-  it('names the repeated key when it could be a name, never its values', () => {
+  it('never shows the values', () => {
     const result = safeParseCallback(withRepeated(cardFailure, '"paid":"True"'));
-    expect(result.error?.message).toContain('"paid"');
-    expect(result.error?.message).not.toContain('True');
+    expect(result.error?.message).not.toMatch(/True|False/);
   });
 
   it('is refused at the webhook route before onEvent runs (400, not paid)', async () => {
