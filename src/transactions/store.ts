@@ -34,10 +34,11 @@ export const transactionKinds = ['card', 'mobile_money', 'checkout', 'payout'] a
 
 /**
  * Where a transaction is: `pending` until its callback settles it as `succeeded` or `failed`
- * (once; but `failed` is not final: a success of another payment of the reference settles it anew
- * as `succeeded`); `expired` when the merchant gave up waiting or the service refused the
- * initiation (a later genuine callback still settles it, marked `late`; a new initiation under the
- * reference by the client's `transactions` option makes it `pending` again).
+ * (once; but a payment's `failed` is not final: a success of another payment of the reference
+ * settles it anew as `succeeded`; a payout's is); `expired` when the merchant gave up waiting or
+ * the service refused the initiation (a later genuine callback still settles it, marked `late`; a
+ * new initiation under the reference by the client's `transactions` option makes it `pending`
+ * again).
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
  * `createTransactionTracker`: the merchant's pending transactions — recorded when a payment or
- * payout is initiated, settled by its callback (once; a failed one again as succeeded when another
- * payment of it pays), awaited, and expired when the callback never comes.
+ * payout is initiated, settled by its callback (once; a failed payment again as succeeded when
+ * another payment of it pays, never a payout), awaited, and expired when the callback never comes.
  *
  * @module
  */
@@ -76,7 +76,8 @@ export interface SettleInput extends TransactionOutcome {
  * changed (an earlier call settled it; whether its caller finished its own work is not known
  * here); `'another_payment'` — it was settled by another payment (another `transactionId` than the
  * one recorded or, where either has none, another `paymentId`: the customer paid twice), nothing
- * changed, whatever the outcome this one reports. `record` is the stored record after the call.
+ * changed, whatever the outcome this one reports (a payout's other outcome excepted: see
+ * `settle`). `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -224,8 +225,10 @@ export interface TransactionTracker {
    * of a payment not listed. Any other settlement of another payment is `'another_payment'`,
    * whatever its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a
    * different one throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes
-   * nothing. An `eventType` of another kind, an `amount` or `currency` that is not the recorded
-   * one: `TransactionConflictError` (`reason: 'kind_mismatch'`, `'amount_mismatch'`,
+   * nothing. A payout is one transfer (its reference_id is unique per transfer, and the client
+   * never sends it again): a failed one is final, and its other outcome, whatever `transactionId`
+   * reports it, throws `conflicting_outcome`. An `eventType` of another kind, an `amount` or
+   * `currency` that is not the recorded one: `TransactionConflictError` (`reason: 'kind_mismatch'`, `'amount_mismatch'`,
    * `'currency_mismatch'`), nothing written. An outcome, event type or field it does not know, a
    * field that is not a string: `ValidationError` naming it. Unknown reference:
    * `UnknownTransactionError`.
@@ -543,7 +546,8 @@ const abortReason = (signal: AbortSignal): Error =>
  * Creates a pending-transaction tracker over a store (in memory by default; pass the Redis store
  * from `hosted-payments/redis` when several processes share the work). Hand it to
  * `createCallbackHandler({ tracker })` and every genuine callback settles its transaction once,
- * wherever `waitFor` is waiting (a failed one again as succeeded when another payment of it pays).
+ * wherever `waitFor` is waiting (a failed payment again as succeeded when another payment of it
+ * pays; a failed payout is final).
  *
  * @example
  * ```ts
@@ -697,9 +701,14 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         // - another payment of a failed one that failed: remembered (failedPayments), nothing else;
         // - another payment of a failed one that paid (a second tab, Pay pressed again): settles it
         //   anew, the customer has paid — unless that payment had failed (the same payment
-        //   contradicting itself), or may have, once failedPayments dropped some: a conflict.
+        //   contradicting itself), or may have, once failedPayments dropped some: a conflict;
+        // - a payout: its reference_id names one transfer (the client never sends it again), so
+        //   its other outcome is that transfer contradicting itself, whatever transaction_id
+        //   reports it: a conflict.
+        const oneTransfer = current.kind === 'payout' && current.state !== state;
         const another =
           (current.state === 'succeeded' || current.state === 'failed') &&
+          !oneTransfer &&
           anotherPayment(recordedOutcome(current), outcome);
         if (current.state === 'succeeded' || (current.state === 'failed' && !another)) {
           if (another) return { result: 'another_payment', record: current };
