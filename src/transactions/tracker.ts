@@ -74,8 +74,9 @@ export interface SettleInput extends TransactionOutcome {
  * to succeeded when it had been expired before its failure came (`record.late`: the order may
  * have been cancelled); `'duplicate'` — it was already settled with this same outcome, nothing
  * changed (an earlier call settled it; whether its caller finished its own work is not known
- * here); `'another_payment'` — it was settled by another payment (another `transactionId` than the
- * one recorded or, where either has none, another `paymentId`: the customer paid twice), nothing
+ * here); `'another_payment'` — it was settled by another payment (another `transactionId` and
+ * another `paymentId` than the ones recorded, each compared where both have one: the customer paid
+ * twice), nothing
  * changed, whatever the outcome this one reports (a payout's other outcome excepted: see
  * `settle`). `record` is the stored record after the call.
  *
@@ -217,8 +218,9 @@ export interface TransactionTracker {
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
    * Settles a transaction: from pending, or from expired as `'late'`, once. A failed one is not
-   * final: a success of another payment of the reference (another `transactionId`, or where either
-   * has none another `paymentId`: a second tab, Pay pressed again) settles it anew as succeeded
+   * final: a success of another payment of the reference (another `transactionId` and another
+   * `paymentId`, each compared where both have one: a second tab, Pay pressed again; the same
+   * `paymentId` under another `transactionId` is the same payment) settles it anew as succeeded
    * with that payment's ids (`'settled'`, or `'late'` when it had been expired). Another payment's
    * failure on a failed one is remembered in `failedPayments` (the last 16), and that payment's
    * success later is refused as `conflicting_outcome`, as is, once more than 16 failed, a success
@@ -471,16 +473,21 @@ const storeRefusal = (reference: string, value: unknown, call: string): Payments
 };
 
 /**
- * Whether two outcomes are of different payments: another service transaction id where both have
- * one (it decides alone), else another payment id (a checkout's names its session, a mobile-money
- * failure carries no transaction id) where both have one.
+ * Whether two outcomes are of different payments: both have a transaction id or a payment id (a
+ * checkout's names its session, a mobile-money failure carries no transaction id), and each they
+ * both have differs. A new payment has new ones: the same transaction id, or the same payment id
+ * (a card payment's `id` under another transaction id), is the same payment.
  */
 const anotherPayment = (recorded: TransactionOutcome | undefined, given: TransactionOutcome): boolean => {
-  const field =
-    recorded?.transactionId !== undefined && given.transactionId !== undefined
-      ? 'transactionId'
-      : 'paymentId';
-  return recorded?.[field] !== undefined && given[field] !== undefined && recorded[field] !== given[field];
+  let compared = false;
+  for (const field of ['transactionId', 'paymentId'] as const) {
+    const recordedId = recorded?.[field];
+    const givenId = given[field];
+    if (recordedId === undefined || givenId === undefined) continue;
+    if (recordedId === givenId) return false;
+    compared = true;
+  }
+  return compared;
 };
 
 /**
