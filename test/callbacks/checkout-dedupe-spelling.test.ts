@@ -149,6 +149,19 @@ describe('a checkout payment the release before processed under the key of its r
     expect(await dedupe.begin(keyOfRawFields(other, 'checkout.succeeded', signature), 60_000)).toBe('done');
   });
 
+  it('is answered 503 in_progress while an instance of the release before processes it, and processed once that claim is released', async () => {
+    const dedupe = createMemoryDedupeStore();
+    const { seen, refusals, deliver, signature } = await setup({ dedupe });
+    const body = { ...mobile, payment_method: 'M-PESA' };
+    const before = keyOfRawFields(body, 'checkout.succeeded', signature);
+    expect(await dedupe.begin(before, 60_000)).toBe('new');
+    expect(await deliver(body)).toBe(503);
+    expect(refusals).toEqual(['in_progress']);
+    await dedupe.abandon(before);
+    expect(await deliver(body)).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
   it("is still that payment for a tracker record it settled: a redelivery is a 'duplicate', not 'another_payment'", async () => {
     const store = createMemoryTransactionStore();
     const tracker = createTransactionTracker({ store });
