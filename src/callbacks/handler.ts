@@ -953,17 +953,8 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let claimedAt = 0;
     let dedupeKey = '';
     // The key earlier releases gave this checkout payment, when it differs (a payload spelt
-    // otherwise than documented): claimed along with `dedupeKey`, so a payment such a release
-    // processed stays a duplicate, and one processed here is one to an instance still running it.
+    // otherwise than documented): the tracker names a payment such a release settled by it.
     let previousKey: string | undefined;
-    let previousClaimed = false;
-    const releasePrevious = async (left: Left): Promise<void> => {
-      if (!previousClaimed) return;
-      previousClaimed = false;
-      const key = previousKey!;
-      // A failure leaves the claim to expire after processingTimeoutMs (503 until then).
-      await quietly(() => (left === 'complete' ? store!.complete(key, dedupeTtlMs) : store!.abandon(key)));
-    };
     let transaction: TransactionRecord | undefined;
     try {
       if (settlement !== undefined) {
@@ -989,10 +980,10 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       dedupeKey = callbackDedupeKey(event, signedReference, sessionSignature);
       previousKey = previousCallbackDedupeKey(event, signedReference, sessionSignature);
       if (store !== undefined) {
-        const begin = async (key = dedupeKey): Promise<unknown> => {
+        const begin = async (): Promise<unknown> => {
           try {
-            const answer = await store.begin(key, processingTimeoutMs);
-            if (answer === 'new' || answer === 'done') stranded.claimed(key);
+            const answer = await store.begin(dedupeKey, processingTimeoutMs);
+            if (answer === 'new' || answer === 'done') stranded.claimed(dedupeKey);
             return answer;
           } catch (error) {
             if (error instanceof Error) throw error;
@@ -1014,25 +1005,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           if (await stranded.settle(dedupeKey, left.at, 'abandon', () => store.abandon(dedupeKey))) {
             askedAt = Date.now();
             state = await begin();
-          }
-        }
-        if (state === 'new' && previousKey !== undefined) {
-          let previous: unknown;
-          try {
-            previous = await begin(previousKey);
-          } catch (error) {
-            await stranded.settle(dedupeKey, askedAt, 'abandon', () => store.abandon(dedupeKey));
-            throw error;
-          }
-          if (previous === 'new') previousClaimed = true;
-          else {
-            // An earlier release processed it ('done': this key is the same payment's, done as
-            // well) or is processing it, or the store is full: answered as this key would be.
-            const left: Left = previous === 'done' ? 'complete' : 'abandon';
-            await stranded.settle(dedupeKey, askedAt, left, () =>
-              left === 'complete' ? store.complete(dedupeKey, dedupeTtlMs) : store.abandon(dedupeKey),
-            );
-            state = previous;
           }
         }
         if (state === 'done') return received(true);
@@ -1072,7 +1044,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           // Only a claim still this delivery's (as below): an expired one may be another's now.
           if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
             await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
-            await releasePrevious('abandon');
           }
           claimed = false;
           return await refuse(request, settled.status, settled.reason, settled.error);
@@ -1091,7 +1062,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         await stranded.settle(dedupeKey, claimedAt, 'complete', () =>
           store!.complete(dedupeKey, dedupeTtlMs),
         );
-        await releasePrevious('complete');
       }
       return received(false);
     } catch (error) {
@@ -1099,7 +1069,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       // releasing it would let a third copy run while that one still does.
       if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
         await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
-        await releasePrevious('abandon');
       }
       const failure =
         error instanceof Error

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import {
   callbackDedupeKey,
   createCallbackHandler,
-  createMemoryDedupeStore,
   parseCallback,
   signCallbackUrl,
   type CallbackContext,
@@ -131,37 +130,6 @@ describe('callbackDedupeKey of a checkout', () => {
 });
 
 describe('a checkout payment the release before processed under the key of its raw spelling', () => {
-  it('is still a duplicate for the dedupe store that holds that key, and its redelivery marks it so for that release', async () => {
-    const dedupe = createMemoryDedupeStore();
-    const { seen, deliver, signature } = await setup({ dedupe });
-    const body = { ...mobile, payment_method: 'M-PESA', amount: '2500.00' };
-    const before = keyOfRawFields(body, 'checkout.succeeded', signature);
-    expect(await dedupe.begin(before, 60_000)).toBe('new');
-    await dedupe.complete(before, 60_000);
-    expect(await deliver(body)).toBe(200);
-    expect(seen).toHaveLength(0);
-
-    // Processed by this release: the key of its raw spelling is done too, so an instance still
-    // running the release before (a rolling deploy) drops a redelivery of it.
-    const other = { ...card, amount: '2500.0' };
-    expect(await deliver(other)).toBe(200);
-    expect(seen).toHaveLength(1);
-    expect(await dedupe.begin(keyOfRawFields(other, 'checkout.succeeded', signature), 60_000)).toBe('done');
-  });
-
-  it('is answered 503 in_progress while an instance of the release before processes it, and processed once that claim is released', async () => {
-    const dedupe = createMemoryDedupeStore();
-    const { seen, refusals, deliver, signature } = await setup({ dedupe });
-    const body = { ...mobile, payment_method: 'M-PESA' };
-    const before = keyOfRawFields(body, 'checkout.succeeded', signature);
-    expect(await dedupe.begin(before, 60_000)).toBe('new');
-    expect(await deliver(body)).toBe(503);
-    expect(refusals).toEqual(['in_progress']);
-    await dedupe.abandon(before);
-    expect(await deliver(body)).toBe(200);
-    expect(seen).toHaveLength(1);
-  });
-
   it("is still that payment for a tracker record it settled: a redelivery is a 'duplicate', not 'another_payment'", async () => {
     const store = createMemoryTransactionStore();
     const tracker = createTransactionTracker({ store });
