@@ -21,7 +21,8 @@ import { concatBytes } from '../internal/bytes.js';
 
 /**
  * The request `toNodeListener` accepts: node:http's, or Express's (which adds `body` when a body
- * parser ran, and `originalUrl`).
+ * parser ran, and `originalUrl`), with `rawBody` where a middleware kept the posted bytes (NestJS's
+ * `rawBody: true`, or a body parser's `verify` hook).
  *
  * @example
  * ```ts
@@ -29,7 +30,11 @@ import { concatBytes } from '../internal/bytes.js';
  * const listener: (req: NodeCallbackRequest, res: ServerResponse) => void = toNodeListener(handler);
  * ```
  */
-export type NodeCallbackRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+export type NodeCallbackRequest = IncomingMessage & {
+  body?: unknown;
+  rawBody?: unknown;
+  originalUrl?: string;
+};
 
 /**
  * A request listener for node:http, node:https, Express and node:http2's compatibility API. It
@@ -53,7 +58,7 @@ export interface NodeCallbackListener {
 
 /** The request of either server API, as the adapter reads it. */
 type NodeRequest =
-  NodeCallbackRequest | (Http2ServerRequest & Pick<NodeCallbackRequest, 'body' | 'originalUrl'>);
+  NodeCallbackRequest | (Http2ServerRequest & Pick<NodeCallbackRequest, 'body' | 'rawBody' | 'originalUrl'>);
 /** The response of either server API. */
 type NodeResponse = ServerResponse | Http2ServerResponse;
 
@@ -128,25 +133,35 @@ const CLIENT_GONE = 'The client closed the connection before the body was read';
 /** `application/json` or `application/…+json`, parameters aside. */
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
+/** The two usual ways of keeping the posted bytes as `req.rawBody`, for the messages below. */
+const KEEP_RAW_BODY =
+  'NestJS: rawBody: true; Express: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })';
+
 /**
  * The body a parser already read, or `undefined` to read the stream (while it is unread, whatever
- * `req.body` holds): `express.raw()`'s Buffer as is, `express.text()`'s text, and the value
- * `express.json()` parsed from a JSON body (Content-Type `application/json` or `…+json`),
- * re-serialised. Anything else is not what the sender posted — nothing at all (a middleware read
- * the stream and kept the bytes elsewhere: the body is out of reach, not empty), a parsed form
- * (`express.urlencoded()`), text or a parsed value holding U+FFFD (what a decoder puts in place
- * of bytes that are not UTF-8; the Fetch handler refuses those bytes), a string
- * whose UTF-8 length is not the Content-Length of an unencoded body, less a leading byte order mark
- * express.text() dropped (the one
- * `express.json({ strict: false })` unwrapped from a JSON string) — and throws a PaymentsError
- * (500 `handler_failed`, so the sender retries) that says how to mount the route.
+ * `req.body` and `req.rawBody` hold). Where the request carries the posted bytes as `req.rawBody`
+ * (NestJS's `rawBody: true` sets it, as does an `express.json()` whose `verify` hook keeps its
+ * buffer), those bytes, whatever `req.body` holds (see {@link keptBytes}). Else `express.raw()`'s
+ * Buffer as is, and `express.text()`'s text. Anything else is not what the sender posted, and
+ * throws a PaymentsError (500 `handler_failed`, so the sender retries) that says how to mount the
+ * route: the value a JSON parser made of a JSON body (Content-Type `application/json` or
+ * `…+json`), an object, array, number, boolean or `null` in which JSON.parse has already rounded
+ * any number with more digits than it keeps and kept only the last of a repeated key, so that the
+ * route cannot read them as sent; nothing at all (a middleware read the stream and kept the bytes
+ * elsewhere: the body is out of reach, not empty); a parsed form (`express.urlencoded()`); text
+ * holding U+FFFD (what a decoder puts in place of bytes that are not UTF-8; the Fetch handler
+ * refuses those bytes); and a string whose UTF-8 length is not the Content-Length of an unencoded
+ * body, less a leading byte order mark express.text() dropped (such as the one
+ * `express.json({ strict: false })` unwrapped from a JSON string).
  */
 function bufferedBody(req: NodeRequest): Uint8Array | undefined {
-  const body = req.body;
   if (!req.readableEnded) return undefined;
+  const { 'content-length': declared, 'content-encoding': encoding } = req.headers;
+  const kept = req.rawBody;
+  if (kept !== undefined && kept !== null) return keptBytes(kept, declared, encoding);
+  const body = req.body;
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  const { 'content-length': declared, 'content-encoding': encoding } = req.headers;
   if (typeof body === 'string' && !body.includes('\uFFFD')) {
     const bytes = encoder.encode(body);
     // express.text() drops a leading byte order mark (3 bytes), which the route skips anyway. A
@@ -155,13 +170,38 @@ function bufferedBody(req: NodeRequest): Uint8Array | undefined {
     const missing = Number(declared) - bytes.byteLength;
     if (declared === undefined || isEncoded(encoding) || missing === 0 || missing === 3) return bytes;
   }
-  if (typeof body === 'object' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
-    const text = JSON.stringify(body);
-    if (!text.includes('\uFFFD')) return encoder.encode(text);
+  if (body !== undefined && typeof body !== 'string' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    throw new PaymentsError(
+      `toNodeListener: req.body holds what a JSON parser such as express.json() made of the body, not the body: JSON.parse has rounded any number with more digits than it keeps and kept only the last of a repeated key, so the numbers and keys are no longer as sent, and the route will not guess them; mount the webhook route before express.json(), give it express.raw({ type: '*/*' }), or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
+    );
   }
   throw new PaymentsError(
-    "toNodeListener: req.body is not the posted body (a middleware such as express.urlencoded() already read it); mount the webhook route before it, or give it express.raw({ type: '*/*' })",
+    `toNodeListener: req.body is not the posted body (a middleware such as express.urlencoded() already read it); mount the webhook route before it, give it express.raw({ type: '*/*' }), or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
   );
+}
+
+/**
+ * The posted bytes a middleware kept as `req.rawBody`: a Buffer (any `Uint8Array`) as is, or text
+ * as UTF-8. Throws a PaymentsError (500 `handler_failed`, as {@link bufferedBody} does) for anything
+ * else, for text holding U+FFFD (bytes that were not UTF-8, decoded), and for bytes whose length is
+ * not the Content-Length of an unencoded body. A body with a Content-Encoding is taken as the
+ * parser inflated it (its Content-Length counts the encoded bytes).
+ */
+function keptBytes(kept: unknown, declared: string | undefined, encoding: string | undefined): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  if (kept instanceof Uint8Array) bytes = kept;
+  else if (typeof kept === 'string' && !kept.includes('\uFFFD')) bytes = encoder.encode(kept);
+  if (bytes === undefined) {
+    throw new PaymentsError(
+      `toNodeListener: req.rawBody is not the posted body (neither bytes nor text, or text holding U+FFFD, which a decoder puts in place of bytes that are not UTF-8); keep there the Buffer the body parser read (${KEEP_RAW_BODY}), mount the webhook route before the body parser, or give it express.raw({ type: '*/*' })`,
+    );
+  }
+  if (declared !== undefined && !isEncoded(encoding) && Number(declared) !== bytes.byteLength) {
+    throw new PaymentsError(
+      `toNodeListener: req.rawBody is not the posted body (its length, ${bytes.byteLength} bytes, is not the Content-Length, ${declared}); keep there the Buffer the body parser read (${KEEP_RAW_BODY}), mount the webhook route before the body parser, or give it express.raw({ type: '*/*' })`,
+    );
+  }
+  return bytes;
 }
 
 // host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
@@ -253,26 +293,32 @@ function asWritten(url: URL, pathAndQuery: string): URL {
  * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function is
  * refused with a `TypeError`: this adapter runs that handler's transport-neutral core, so there is
  * one implementation). It reads the raw stream itself (no further than the handler's
- * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or takes what a body parser left in
- * `req.body` (413 when over `maxBodyBytes` by its length or its Content-Length): `express.raw()`'s
- * Buffer, `express.text()`'s text, or the value `express.json()` parsed from a JSON body,
- * re-serialised. A parser's output that is not the posted body (a form `express.urlencoded()`
- * parsed, text or a parsed JSON value holding U+FFFD (bytes that were not UTF-8, decoded), a string
- * `express.json({ strict: false })` unwrapped from a JSON string), and a body a middleware read and
- * left out of `req.body`, are answered 500 `handler_failed`, and `onError` gets a `PaymentsError`
- * saying to mount the route before body parsers or give it `express.raw()`. A stream it would read
- * itself whose Content-Encoding is not `identity` is answered 415 `unsupported_encoding`, unread (a
- * parser's output is taken as inflated). A message with Content-Length given more than once
- * (node:http refuses it itself; another runtime's node:http may pass it on) is answered 400
- * `invalid_payload`, unread. The Request URL is built from the path and query of the request-target
- * (`originalUrl` on Express, else `url`) and the Host header (under node:http2's compatibility API,
- * `:authority`), which must be one valid `host[:port]`; an absolute-form target must name that same
- * host, and the path must be one the URL parser keeps as written. Anything else (Host missing or
- * given twice, an HTTP/2 `host` header that is not the `:authority`, a path with dot segments such
- * as `/a/../b` or `/a/%2e%2e/b`, or a backslash) gets 400 `invalid_request` (and `onError` hears of
- * it) before any other check: a router matches the path as written, so the path verified must be
- * that one. Set the handler's `publicOrigin` in production: the host is then checked against it,
- * not against the Host the client sent.
+ * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or, when a body parser read it first, takes
+ * the posted bytes the request carries as `req.rawBody` (a Buffer or text; NestJS's `rawBody: true`
+ * sets it, and so does `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })`), else
+ * what the parser left in `req.body`: `express.raw()`'s Buffer or `express.text()`'s text. Either is
+ * answered 413 when over `maxBodyBytes` by its length or its Content-Length. A value a JSON parser
+ * made of the body (`express.json()`'s object, array, number, boolean or `null`) is not the body:
+ * JSON.parse has already rounded any number with more digits than it keeps and kept only the last
+ * of a repeated key, where the route reads numbers and keys as the sender wrote them; it is
+ * refused, not guessed at. So are a form `express.urlencoded()` parsed, text holding U+FFFD (bytes
+ * that were not UTF-8, decoded), a string `express.json({ strict: false })` unwrapped from a JSON
+ * string, a `req.rawBody` whose length is not the Content-Length of an unencoded body, and a body a
+ * middleware read and left out of both `req.body` and `req.rawBody`: each is answered 500
+ * `handler_failed` (the sender retries), and `onError` gets a `PaymentsError` saying why and to
+ * mount the route before the body parser, give it `express.raw()`, or keep `req.rawBody`. A stream
+ * it would read itself whose Content-Encoding is not `identity` is answered 415
+ * `unsupported_encoding`, unread (a parser's output is taken as inflated). A message with
+ * Content-Length given more than once (node:http refuses it itself; another runtime's node:http may
+ * pass it on) is answered 400 `invalid_payload`, unread. The Request URL is built from the path and
+ * query of the request-target (`originalUrl` on Express, else `url`) and the Host header (under
+ * node:http2's compatibility API, `:authority`), which must be one valid `host[:port]`; an
+ * absolute-form target must name that same host, and the path must be one the URL parser keeps as
+ * written. Anything else (Host missing or given twice, an HTTP/2 `host` header that is not the
+ * `:authority`, a path with dot segments such as `/a/../b` or `/a/%2e%2e/b`, or a backslash) gets
+ * 400 `invalid_request` (and `onError` hears of it) before any other check: a router matches the
+ * path as written, so the path verified must be that one. Set the handler's `publicOrigin` in
+ * production: the host is then checked against it, not against the Host the client sent.
  *
  * @example
  * ```ts
@@ -360,8 +406,8 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       if ((req as { aborted?: unknown }).aborted === true) throw new Error(CLIENT_GONE);
       const bytes = bufferedBody(req);
       if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
-      // What a parser left can be shorter than what was posted (express.json() drops the
-      // whitespace): the declared length is held to the cap as well, as when reading the stream.
+      // What a parser left can be shorter than what was posted (express.text() drops a byte order
+      // mark): the declared length is held to the cap as well, as when reading the stream.
       const declared = Number(req.headers['content-length']);
       return bytes.byteLength > max || declared > max ? 'too_large' : bytes;
     },

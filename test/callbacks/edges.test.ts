@@ -125,6 +125,15 @@ describe('the Fetch handler and a body stream that does not give bytes', () => {
   );
 });
 
+/** express.json() with a `verify` hook keeping the bytes it read as req.rawBody. */
+const keepingRawBody = (options: Parameters<typeof express.json>[0] = {}) =>
+  express.json({
+    ...options,
+    verify: (req: http.IncomingMessage & { rawBody?: Buffer }, _res, buf) => {
+      req.rawBody = buf;
+    },
+  });
+
 describe('toNodeListener behind a body parser (express 5)', () => {
   const parserHelp = /not the posted body.*mount the webhook route before it.*express\.raw/;
 
@@ -165,10 +174,14 @@ describe('toNodeListener behind a body parser (express 5)', () => {
   });
 
   it.each([
-    ['express.json()', express.json(), 'application/json; charset=utf-8'],
-    ['express.json() on +json', express.json({ type: '*/*' }), 'application/vnd.payments+json'],
+    ['express.json() keeping req.rawBody', keepingRawBody(), 'application/json; charset=utf-8'],
+    [
+      'express.json() on +json keeping req.rawBody',
+      keepingRawBody({ type: '*/*' }),
+      'application/vnd.payments+json',
+    ],
     ['express.text()', express.text({ type: '*/*' }), 'text/plain'],
-  ])('takes the body %s parsed from a JSON (UTF-8) body', async (_name, parser, type) => {
+  ])('takes the body %s read from a JSON (UTF-8) body', async (_name, parser, type) => {
     const { url, events } = await expressRoute(parser);
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': type }, body });
     expect(response.status).toBe(200);
@@ -208,12 +221,12 @@ describe('toNodeListener behind a body parser (express 5)', () => {
     expect(events.map((event) => event.type)).toEqual(['payout.succeeded']);
   });
 
-  it('refuses a body another middleware read without leaving it in req.body: 500, never the 400 of an empty body', async () => {
+  it('refuses a body another middleware read without leaving it in req.body or req.rawBody: 500, never the 400 of an empty body', async () => {
     const readElsewhere: express.RequestHandler = (req, _res, next) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        (req as { rawBody?: Buffer }).rawBody = Buffer.concat(chunks);
+        (req as { payload?: Buffer }).payload = Buffer.concat(chunks);
         next();
       });
     };
@@ -329,7 +342,7 @@ describe('Content-Encoding, where the route reads the bytes itself', () => {
   });
 
   it.each([
-    ['express.json()', express.json()],
+    ['express.json() keeping req.rawBody', keepingRawBody()],
     ['express.raw()', express.raw({ type: '*/*' })],
     ['express.text()', express.text({ type: '*/*' })],
   ])('toNodeListener takes the body %s inflated from gzip', async (_name, parser) => {
