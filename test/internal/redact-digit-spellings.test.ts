@@ -55,3 +55,57 @@ describe('a text that almost holds the card number in escapes', () => {
     expect(redactText(text, { cardNumber: '1111111111111112' })).toBe(text);
   });
 });
+
+/** Each character of `text` as a JSON `\uXXXX` escape: an encoder that escapes everything. */
+const escaped = (text: string) =>
+  [...text].map((char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`).join('');
+
+describe('the text next to an echoed card number or cvc', () => {
+  it.each([
+    [
+      'every character escaped, the space before as \\u0020',
+      `{"error":"${escaped(`card ${cardNumber} declined`)}"}`,
+    ],
+    [
+      'a no-break space as \\u00a0 before the digits (Python json.dumps)',
+      `{"error":"Carte\\u00a0${cardNumber}"}`,
+    ],
+    ['a no-break space as \\u00a0 before escaped digits', `{"error":"card\\u00a0${escaped(cardNumber)}"}`],
+  ])('does not hide the card number: %s', (_name, text) => {
+    const redacted = redactText(text, secrets);
+    expect(JSON.parse(redacted).error).toContain('**** 1111');
+    expect(JSON.parse(redacted).error).not.toContain(cardNumber);
+  });
+
+  it.each([
+    ['every character escaped', `{"error":"${escaped('cvc 737 wrong')}"}`],
+    ['after a no-break space as \\u00a0', '{"error":"cvc\\u00a0737"}'],
+  ])('does not hide the cvc: %s', (_name, text) => {
+    expect(JSON.parse(redactText(text, secrets)).error).toContain('[redacted]');
+  });
+
+  it.each([
+    ['escaped', `{"amount":"${escaped('7374')}"}`],
+    ['escaped, the cvc at its end', `{"amount":"${escaped('1737')}"}`],
+    ['as character references', 'total &#49;&#55;&#51;&#55;'],
+    ['fullwidth', 'total \uff17\uff13\uff17\uff14 JPY'],
+    ['fullwidth, the cvc at its end', 'total \uff11\uff17\uff13\uff17 JPY'],
+  ])('leaves a larger number holding the cvc digits alone: %s', (_name, text) => {
+    expect(redactText(text, secrets)).toBe(text);
+  });
+});
+
+describe('a reply that nearly holds the card number again and again', () => {
+  // Each gap between two digits has one reading: `&1;` is an entity, never `&`, `1`, `;` as well,
+  // and `%11` an escape, so a near match fails without trying every split of the gaps. 1 MiB is
+  // the most the client reads; trying every split took over ten seconds, one reading well under one.
+  it.each([
+    ['4111111111111111', `4${'&1;'.repeat(14)}x`],
+    ['4111111111111111', `4${'%11'.repeat(7)}x`],
+  ])('is read in linear time: card %s, %s…', (card, unit) => {
+    const text = unit.repeat(Math.ceil((1 << 20) / unit.length));
+    const start = performance.now();
+    expect(redactText(text, { cardNumber: card })).toBe(text);
+    expect(performance.now() - start).toBeLessThan(2_000);
+  });
+});
