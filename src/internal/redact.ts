@@ -65,10 +65,21 @@ export const redactWireBody = <T>(body: T, secrets?: Secrets): T =>
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
 // `&nbsp;`) and HTML tags (`</td><td>`) — anything but a letter or a digit in any spelling
-// {@link digit} reads (kept apart, so that each character has one reading and a failed match
-// backtracks in linear time).
+// {@link digit} reads. Each character has one reading: a `%` or `&` that starts an escape or an
+// entity is read as that only, and no separator reads a digit's spelling, so a near match fails
+// in linear time instead of trying every split of its gaps.
 const separator =
-  '(?:%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|[^0-9A-Za-z\\uff10-\\uff19]){0,8}';
+  '(?:%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^0-9A-Za-z\\uff10-\\uff19%&]){0,8}';
+
+/** A digit in a spelling other than ASCII: JSON-escaped (`\u0034`), a character reference, fullwidth. */
+const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[\\uff10-\\uff19])';
+/**
+ * Where a number starts: after no digit in any spelling, and not inside a `\uXXXX` escape (whose
+ * last hex digit, in `\u00a0`, is no digit of the text).
+ */
+const notAfterDigit = `(?<!\\\\u[0-9A-Fa-f]{0,3})(?<!(?<!\\\\u[0-9A-Fa-f]{0,3})[0-9])(?<!${spelledDigit})`;
+/** Where a number ends: before no digit in any spelling. */
+const notBeforeDigit = `(?!${spelledDigit}|[0-9])`;
 
 /**
  * A pattern of one digit as a server may spell it: as written, JSON-escaped (`\u0034`), as an
@@ -181,7 +192,10 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     ]);
     // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full.
     for (const digits of new Set([cardNumber, String(Number(cardNumber))])) {
-      const pattern = new RegExp(`(?<![0-9])${[...digits].map(digit).join(separator)}(?![0-9])`, 'gu');
+      const pattern = new RegExp(
+        `${notAfterDigit}${[...digits].map(digit).join(separator)}${notBeforeDigit}`,
+        'gu',
+      );
       list.push([pattern, masked]);
     }
   }
@@ -192,7 +206,7 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // (1737, 737.45, 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
     const [a, b, c] = [...cvc].map(digit);
     list.push([
-      new RegExp(`(?<!\\d)(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}(?!\\d)(?!\\.\\d)`, 'gu'),
+      new RegExp(`${notAfterDigit}(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}${notBeforeDigit}(?!\\.\\d)`, 'gu'),
       '[redacted]',
     ]);
     // A cvc with a leading zero, sent as the string "012" and read into an integer (Jackson's
