@@ -14,6 +14,7 @@ import {
 import { createTransactionTracker } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
 import { cardPaymentInput } from '../helpers/inputs.js';
+import { callbackFixtures } from '../../src/testing/index.js';
 
 const apiKey = 'sk_live_51Hc0ffee4242deadbeef';
 const webhookSecret = 'whsec_9f86d081884c7d659a2f';
@@ -63,10 +64,30 @@ describe('a secret or card number where a key goes', () => {
       webhookSecret,
     ],
     ['a tracker option', () => createTransactionTracker({ [apiKey]: 1 } as never), apiKey],
+    [
+      "a tracker transaction's field",
+      () =>
+        createTransactionTracker().begin({
+          reference: 'order-1',
+          kind: 'card',
+          amount: '1500',
+          [card]: true,
+        } as never),
+      card,
+    ],
+    [
+      "a tracker settlement's field",
+      async () => {
+        const tracker = createTransactionTracker();
+        await tracker.begin({ reference: 'order-2', kind: 'card', amount: '1500' });
+        return tracker.settle('order-2', { outcome: 'succeeded', [apiKey]: 1 } as never);
+      },
+      apiKey,
+    ],
   ])('is refused as %s without being shown', async (_name, make, value) => {
     const error = await caught(make);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/unknown (?:key|option) of \d+ characters/);
+    expect((error as Error).message).toMatch(/unknown (?:key|option|field) of \d+ characters/);
     expect(dump(error)).not.toContain(value);
     if (error instanceof ValidationError) expect(JSON.stringify(error.issues)).not.toContain(value);
   });
@@ -82,5 +103,25 @@ describe('a secret or card number where a key goes', () => {
         message: expect.stringContaining('unknown key "timout"'),
       }),
     ]);
+  });
+
+  it("is not listed when the webhook route's expected() returns an object with it and neither amount nor currency", async () => {
+    const errors: unknown[] = [];
+    const handler = createCallbackHandler({
+      verify: false,
+      expected: () => ({ [card]: '1500' }) as never,
+      onEvent: () => undefined,
+      onError: (error) => void errors.push(error),
+    });
+    const response = await handler(
+      new Request('https://shop.example/hooks', {
+        method: 'POST',
+        body: JSON.stringify(callbackFixtures['payment.card.succeeded']),
+      }),
+    );
+    expect(response.status).toBe(500);
+    expect(errors).toHaveLength(1);
+    expect(dump(errors[0])).not.toContain(card);
+    expect(String(errors[0])).toMatch(/1 field not shown/);
   });
 });
