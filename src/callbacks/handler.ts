@@ -15,7 +15,7 @@ import { CallbackParseError, PaymentsError, type CallbackVerificationError } fro
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { shown, typeName } from '../internal/values.js';
+import { isNameLike, shown, typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   callbackDedupeKey,
@@ -583,11 +583,14 @@ function expectedProblem(expected: ExpectedPayment | undefined): string | undefi
   }
   const { amount, currency } = expected as { amount?: unknown; currency?: unknown };
   if (amount === undefined && currency === undefined) {
-    const keys = Object.keys(expected);
-    const listed =
-      keys.length === 0
-        ? 'no fields'
-        : `the fields ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+    // Only the keys that could be names: one may be anything (a card number as a key).
+    const all = Object.keys(expected);
+    const keys = all.filter(isNameLike);
+    const hidden = all.length - keys.length;
+    const parts =
+      keys.length === 0 ? [] : [`the fields ${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`];
+    if (hidden > 0) parts.push(`${hidden} field${hidden > 1 ? 's' : ''} not shown`);
+    const listed = all.length === 0 ? 'no fields' : parts.join(', ');
     return `an object with neither amount nor currency (${listed}); ${shape}`;
   }
   if (amount !== undefined && readDecimal(amount) === undefined) {

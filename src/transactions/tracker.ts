@@ -6,6 +6,7 @@
  * @module
  */
 import { PaymentsError, ValidationError, type ValidationIssue } from '../errors.js';
+import { isNameLike, keyShown } from '../internal/values.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type { CallbackEventType } from '../callbacks/events.js';
 import { sameAmount, sameCurrency } from '../callbacks/amount.js';
@@ -341,9 +342,11 @@ const checkReference = (reference: unknown): string => {
 const unknownFields = (input: object, known: object, what: string): ValidationIssue[] =>
   Object.keys(input)
     .filter((key) => !Object.hasOwn(known, key))
-    .map((key) =>
-      issue(key, 'unknown_field', `not a field of ${what}; the fields are ${Object.keys(known).join(', ')}`),
-    );
+    .map((key) => ({
+      path: isNameLike(key) ? [key] : [],
+      code: 'unknown_field',
+      message: `unknown field ${keyShown(key)}: not a field of ${what}; the fields are ${Object.keys(known).join(', ')}`,
+    }));
 
 const settlementError = (issues: ValidationIssue[]): ValidationError =>
   new ValidationError(issues, { prefix: 'Invalid settlement' });
