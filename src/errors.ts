@@ -256,7 +256,7 @@ export const callbackParseReasons = [
 /**
  * Why a callback body was refused; stable strings a merchant can switch on.
  *
- * - `invalid_json`: not JSON text (or not UTF-8).
+ * - `invalid_json`: not JSON text (or not UTF-8), or JSON text that writes a key twice in one object.
  * - `not_an_object`: JSON, but not an object (or an object that cannot be read).
  * - `unknown_callback`: none of the documented callbacks has this shape.
  * - `invalid_payload`: a documented key is missing or has the wrong type.

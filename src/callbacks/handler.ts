@@ -112,7 +112,7 @@ export interface ExpectedPayment {
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
  * | `payload_too_large` | 413 | not retry: the body is over `maxBodyBytes` | `PaymentsError` |
  * | `unsupported_encoding` | 415 | not retry: a Content-Encoding other than `identity` on a body the route reads itself (the Fetch handler; `toNodeListener` unless a body parser already decoded it) | `PaymentsError` |
- * | `invalid_payload` | 400 | not retry: not JSON, none of the eight documented payloads, or an amount that is not a plain decimal | `CallbackParseError` |
+ * | `invalid_payload` | 400 | not retry: not JSON, JSON that writes a key twice in one object, none of the eight documented payloads, or an amount that is not a plain decimal | `CallbackParseError` |
  * | `contradictory_outcome` | 422 | retry: the outcome signals disagree (also the documented contradiction with `onContradiction: 'reject'`); the order stays pending | `CallbackParseError` |
  * | `unrecognised_status` | 422 | retry: an outcome signal has a value the SDK does not know | `CallbackParseError` |
  * | `missing_status` | 422 | retry: an outcome signal the payload documents is absent | `CallbackParseError` |
@@ -124,7 +124,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released; one the store failed to release is released by the next delivery reaching this handler, and is answered 503 elsewhere until `processingTimeoutMs`), `expected` returned an amount that is not a plain decimal, a currency that is not a string, or neither (a bare amount, `null`, `{ total }`), or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body, such as a form `express.urlencoded()` parsed, or a middleware read the body and left `req.body` unset (mount the route before it, or give it `express.raw()`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released; one the store failed to release is released by the next delivery reaching this handler, and is answered 503 elsewhere until `processingTimeoutMs`), `expected` returned an amount that is not a plain decimal, a currency that is not a string, or neither (a bare amount, `null`, `{ total }`), or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body — a value `express.json()` parsed (it rounds long numbers and keeps the last of a repeated key) without `req.rawBody`, a form `express.urlencoded()` parsed — or a middleware read the body and left `req.body` unset (mount the route before it, give it `express.raw()`, or keep the bytes as `req.rawBody`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
  *
  * @example
  * ```ts
@@ -742,7 +742,7 @@ class Stranded {
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
  * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid (a path with dot segments or a backslash included), or Host is given twice |
- * | 400 `invalid_payload` | not JSON, or matches no documented payload, or an amount is not a plain decimal |
+ * | 400 `invalid_payload` | not JSON (or a key written twice), or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |
  * | 408 `body_timeout` | the body did not arrive within `bodyTimeoutMs` |
@@ -753,7 +753,7 @@ class Stranded {
  * | 415 `unsupported_encoding` | a Content-Encoding other than `identity` on a body the route reads itself (not one a body parser already decoded under `toNodeListener`); the body is not read |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
- * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed (a claim the store failed to release: by the next delivery reaching this handler; 503 elsewhere until `processingTimeoutMs`). Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a parsed form, text that was not UTF-8), or a middleware read the body and left `req.body` unset |
+ * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed (a claim the store failed to release: by the next delivery reaching this handler; 503 elsewhere until `processingTimeoutMs`). Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a value `express.json()` parsed, without `req.rawBody`; a parsed form; text that was not UTF-8), or a middleware read the body and left `req.body` unset |
  * | 503 `in_progress` / `dedupe_store_full` + `Retry-After` | the same event is being processed by another delivery right now, or the dedupe store holds as many claims as it may |
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)

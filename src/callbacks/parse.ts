@@ -311,7 +311,9 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
 
 /**
  * Turns a callback body into a typed {@link CallbackEvent}. Accepts the parsed object, the JSON
- * text, or its bytes (`Uint8Array`, `ArrayBuffer`, `Buffer`).
+ * text, or its bytes (`Uint8Array`, `ArrayBuffer`, `Buffer`). Pass the text or the bytes where you
+ * have them: only they still show a key written twice and each number as written, which an
+ * object `JSON.parse` made has lost (both refused from text).
  *
  * The event is `*.succeeded` only when every outcome signal of the payload says success, and
  * `*.failed` only when every one says failure; anything else is refused (see `reason`).
