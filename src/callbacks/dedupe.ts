@@ -380,16 +380,8 @@ export function sha256HexPortable(text: string): string {
  * | `payment.card.*` | `id`, `transaction id` |
  * | `payment.mobile_money.succeeded` | `id`, `transaction id` |
  * | `payment.mobile_money.failed` | `id`, `transaction_reference` |
- * | `checkout.*` | `order_id`, `payment_method` and `amount` as the verdict reads them, and the URL's `signature` when given (the payload has no transaction id: what tells two sessions of one order paid by the same method and amount apart is the URL each was signed for — the client's `transactions` option signs each session's URL with a value of its own, `hp_try`) |
+ * | `checkout.*` | `order_id`, `payment_method`, `amount`, and the URL's `signature` when given (the payload has no transaction id: what tells two sessions of one order paid by the same method and amount apart is the URL each was signed for — the client's `transactions` option signs each session's URL with a value of its own, `hp_try`) |
  * | `payout.*` | `transaction_id`, `reference_id` |
- *
- * A checkout's `payment_method` is hashed by its kind, as the verdict reads it: `CARD` for a card
- * (`'Card'`, `' CARD'`), `MOBILE-MONEY` for any other word (the brand word: `M-PESA`); its
- * `amount` as a decimal without trailing fractional zeros (`'2500.00'` → `'2500'`). So a
- * redelivery of one payment in another spelling the verdict accepts has the same key, and a
- * payload spelt as the API reference documents it (`CARD`, `MOBILE-MONEY`, `2500`) keeps the key
- * earlier releases gave it, which hashed the text as sent. The other identifiers are hashed as
- * sent: the verdict reads none of them but as text.
  *
  * @param reference - the reference signed into the callback URL (`context.reference`); omit it
  *   only for a handler created with `verify: false`.
@@ -401,39 +393,6 @@ export function sha256HexPortable(text: string): string {
  * ```
  */
 export function callbackDedupeKey(event: CallbackEvent, reference?: string, signature?: string): string {
-  return dedupeKeyOf(event, reference, signature, true);
-}
-
-/**
- * The key earlier releases gave a checkout event — of its `payment_method` and `amount` as sent —
- * when it is not {@link callbackDedupeKey}'s (a brand word other than `MOBILE-MONEY`, a card word
- * or an amount spelt otherwise); else `undefined`. The handler honours it: a dedupe store may hold
- * it as processed, and a tracker record settled by such a release names its payment by it.
- */
-export function previousCallbackDedupeKey(
-  event: CallbackEvent,
-  reference?: string,
-  signature?: string,
-): string | undefined {
-  if (!event.type.startsWith('checkout.')) return undefined;
-  const previous = dedupeKeyOf(event, reference, signature, false);
-  return previous === dedupeKeyOf(event, reference, signature, true) ? undefined : previous;
-}
-
-/**
- * A plain decimal (what the verdict accepts as an amount) without trailing fractional zeros:
- * two amounts `sameAmount` calls equal have the same text. `(?<!0)`: a match starts only at the
- * first zero of a run, in linear time.
- */
-const decimalText = (amount: string): string =>
-  amount.includes('.') ? amount.replace(/(?<!0)0+$/, '').replace(/\.$/, '') : amount;
-
-function dedupeKeyOf(
-  event: CallbackEvent,
-  reference: string | undefined,
-  signature: string | undefined,
-  asRead: boolean,
-): string {
   const fields: string[] = [];
   switch (event.type) {
     case 'payment.card.succeeded':
@@ -459,19 +418,10 @@ function dedupeKeyOf(
     }
   }
   const data = event.data as Readonly<Record<string, string>>;
-  // A checkout's method by the kind the verdict gave it (`event.paymentMethod`), its amount as a decimal.
-  const read: Readonly<Record<string, string>> =
-    asRead && (event.type === 'checkout.succeeded' || event.type === 'checkout.failed')
-      ? {
-          ...data,
-          payment_method: event.paymentMethod === 'card' ? 'CARD' : 'MOBILE-MONEY',
-          amount: decimalText(data.amount!),
-        }
-      : data;
   // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
   // (which it never produces) stands for "no signed reference". It throws on a lone surrogate,
   // which parseCallback never lets into an event.
-  const encoded = fields.map((field) => encodedPart(read[field]!, `event.data['${field}']`));
+  const encoded = fields.map((field) => encodedPart(data[field]!, `event.data['${field}']`));
   encoded.push(reference === undefined ? '%' : encodedPart(reference, 'reference'));
   if (signature !== undefined && event.type.startsWith('checkout.'))
     encoded.push(encodedPart(signature, 'signature'));

@@ -22,7 +22,6 @@ import {
   createMemoryDedupeStore,
   MAX_TTL,
   positiveOption,
-  previousCallbackDedupeKey,
   type DedupeStore,
 } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
@@ -955,9 +954,6 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     let claimed = false;
     let claimedAt = 0;
     let dedupeKey = '';
-    // The key earlier releases gave this checkout payment, when it differs (a payload spelt
-    // otherwise than documented): the tracker names a payment such a release settled by it.
-    let previousKey: string | undefined;
     let transaction: TransactionRecord | undefined;
     try {
       if (settlement !== undefined) {
@@ -979,9 +975,11 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       // A checkout callback has no transaction id: the signature of its URL, made for one session,
       // keeps two sessions of one order apart.
-      const sessionSignature = event.type.startsWith('checkout.') ? signature : undefined;
-      dedupeKey = callbackDedupeKey(event, signedReference, sessionSignature);
-      previousKey = previousCallbackDedupeKey(event, signedReference, sessionSignature);
+      dedupeKey = callbackDedupeKey(
+        event,
+        signedReference,
+        event.type.startsWith('checkout.') ? signature : undefined,
+      );
       if (store !== undefined) {
         const begin = async (): Promise<unknown> => {
           try {
@@ -1042,7 +1040,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
 
       let tracked: Pick<CallbackContext, 'transaction' | 'settlement'> | undefined;
       if (transaction !== undefined) {
-        const settled = await settlement!.settle(event, transaction, dedupeKey, previousKey);
+        const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
           // Only a claim still this delivery's (as below): an expired one may be another's now.
           if (claimed && Date.now() - claimedAt < processingTimeoutMs) {

@@ -123,30 +123,6 @@ const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
 };
 
 /**
- * The name a tracker record already gives the event's payment, if it gives it the one earlier
- * releases derived from its callback's raw spelling (`previousKey`, see `previousCallbackDedupeKey`):
- * as its settled outcome, or among `failedPayments`; else the name derived now. A decline recorded
- * as a bare digest (as {@link paymentIdOf}'s success is named; see `namedNow` in the tracker)
- * counts too. So a redelivery of a payment settled before the upgrade is that payment still,
- * never another one.
- */
-const recordedName = (
-  event: CallbackEvent,
-  record: TransactionRecord,
-  dedupeKey: string,
-  previousKey: string | undefined,
-): string => {
-  const now = paymentIdOf(event, dedupeKey);
-  if (previousKey === undefined) return now;
-  const before = paymentIdOf(event, previousKey);
-  const digest = previousKey.slice(previousKey.indexOf(':') + 1);
-  const recorded = [record.outcome?.paymentId, ...(record.failedPayments ?? []).map((ids) => ids.paymentId)];
-  return recorded.includes(before) || (event.type === 'checkout.failed' && recorded.includes(digest))
-    ? before
-    : now;
-};
-
-/**
  * Settles the transaction with the event's outcome: `'settled'` (also a payment that succeeded
  * after another payment of the reference failed), `'late'` (it had been expired), `'duplicate'`
  * (already settled with this outcome by this payment: a redelivery) or `'another_payment'` (by
@@ -161,7 +137,6 @@ export async function settleCallbackTransaction(
   event: CallbackEvent,
   record: TransactionRecord,
   dedupeKey: string,
-  previousKey?: string,
 ): Promise<{ readonly ok: true; readonly settlement: SettleResult } | TransactionRefusal> {
   // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
   // callback carries though it documents none, as the handler compares it.
@@ -172,7 +147,7 @@ export async function settleCallbackTransaction(
       eventType: event.type,
       amount: event.amount,
       message: event.message,
-      paymentId: recordedName(event, record, dedupeKey, previousKey),
+      paymentId: paymentIdOf(event, dedupeKey),
       ...(event.transactionId === undefined ? {} : { transactionId: event.transactionId }),
       ...(typeof currency === 'string' ? { currency } : {}),
     });
@@ -189,8 +164,8 @@ export const callbackSettlement = (tracker: TransactionTracker) => ({
   find: (event: CallbackEvent, signedReference: string | undefined) =>
     findCallbackTransaction(tracker, event, signedReference),
   expected: expectedFromTransaction,
-  settle: (event: CallbackEvent, record: TransactionRecord, dedupeKey: string, previousKey?: string) =>
-    settleCallbackTransaction(tracker, event, record, dedupeKey, previousKey),
+  settle: (event: CallbackEvent, record: TransactionRecord, dedupeKey: string) =>
+    settleCallbackTransaction(tracker, event, record, dedupeKey),
 });
 
 /** What the handler finds on a tracker. */
