@@ -172,7 +172,7 @@ function bufferedBody(req: NodeRequest): Uint8Array | undefined {
   }
   if (body !== undefined && typeof body !== 'string' && JSON_TYPE.test(req.headers['content-type'] ?? '')) {
     throw new PaymentsError(
-      `toNodeListener: req.body holds what a JSON parser such as express.json() made of the body, not the body: JSON.parse has rounded any number with more digits than it keeps and kept only the last of a repeated key, so the numbers and keys are no longer as sent, and the route will not guess them; mount the webhook route before express.json(), give it express.raw({ type: '*/*' }), or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
+      `toNodeListener: req.body is what a JSON parser made of the body, whose numbers and keys are no longer as sent (JSON.parse rounds long numbers, keeps the last of a repeated key); mount the webhook route before express.json(), give it express.raw({ type: '*/*' }), or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
     );
   }
   throw new PaymentsError(
@@ -193,12 +193,12 @@ function keptBytes(kept: unknown, declared: string | undefined, encoding: string
   else if (typeof kept === 'string' && !kept.includes('\uFFFD')) bytes = encoder.encode(kept);
   if (bytes === undefined) {
     throw new PaymentsError(
-      `toNodeListener: req.rawBody is not the posted body (neither bytes nor text, or text holding U+FFFD, which a decoder puts in place of bytes that are not UTF-8); keep there the Buffer the body parser read (${KEEP_RAW_BODY}), mount the webhook route before the body parser, or give it express.raw({ type: '*/*' })`,
+      `toNodeListener: req.rawBody is not the posted body (neither bytes nor UTF-8 text); keep there the Buffer the body parser read (${KEEP_RAW_BODY})`,
     );
   }
   if (declared !== undefined && !isEncoded(encoding) && Number(declared) !== bytes.byteLength) {
     throw new PaymentsError(
-      `toNodeListener: req.rawBody is not the posted body (its length, ${bytes.byteLength} bytes, is not the Content-Length, ${declared}); keep there the Buffer the body parser read (${KEEP_RAW_BODY}), mount the webhook route before the body parser, or give it express.raw({ type: '*/*' })`,
+      `toNodeListener: req.rawBody is not the posted body (${bytes.byteLength} bytes, not the Content-Length ${declared}); keep there the Buffer the body parser read (${KEEP_RAW_BODY})`,
     );
   }
   return bytes;
