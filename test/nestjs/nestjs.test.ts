@@ -207,7 +207,7 @@ describe("the @Res() + toNodeListener route, without Nest's rawBody: true", () =
     expect(answer.body).toBe('{"error":"handler_failed"}');
     await expect
       .poll(() => shop.output())
-      .toMatch(/webhook refused: 500 handler_failed: toNodeListener: req\.body holds what a JSON parser/);
+      .toMatch(/webhook refused: 500 handler_failed: toNodeListener: req\.body is what a JSON parser/);
     expect(shop.output()).toContain('NestJS: rawBody: true');
     expect(paidLines(shop, 'ORDER-PARSED')).toBe(0);
   });
