@@ -71,8 +71,8 @@ export interface TransactionOutcome {
    * mobile-money payment's `id`, a payout's `transaction_id`, and for a checkout (whose callback
    * names none) a digest of its order, payment method, amount and session's signed URL
    * (`callbackDedupeKey`) — for a decline, with `checkout.failed:` before it (the session may
-   * still be paid). What tells a redelivery of this payment from
-   * another payment of the same reference.
+   * still be paid). What tells a redelivery of this payment from another payment of the same
+   * reference.
    */
   readonly paymentId?: string | undefined;
 }

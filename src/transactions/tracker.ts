@@ -77,9 +77,8 @@ export interface SettleInput extends TransactionOutcome {
  * changed (an earlier call settled it; whether its caller finished its own work is not known
  * here); `'another_payment'` — it was settled by another payment (another `transactionId` and
  * another `paymentId` than the ones recorded, each compared where both have one: the customer paid
- * twice), nothing
- * changed, whatever the outcome this one reports (a payout's other outcome excepted: see
- * `settle`). `record` is the stored record after the call.
+ * twice), nothing changed, whatever the outcome this one reports (a payout's other outcome
+ * excepted: see `settle`). `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -231,8 +230,8 @@ export interface TransactionTracker {
    * nothing. A payout is one transfer (its reference_id is unique per transfer, and the client
    * never sends it again): a failed one is final, and its other outcome, whatever `transactionId`
    * reports it, throws `conflicting_outcome`. An `eventType` of another kind, an `amount` or
-   * `currency` that is not the recorded one: `TransactionConflictError` (`reason: 'kind_mismatch'`, `'amount_mismatch'`,
-   * `'currency_mismatch'`), nothing written. An outcome, event type or field it does not know, a
+   * `currency` that is not the recorded one: `TransactionConflictError` (`reason:
+   * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome, event type or field it does not know, a
    * field that is not a string: `ValidationError` naming it. Unknown reference:
    * `UnknownTransactionError`.
    */
