@@ -95,7 +95,10 @@ export interface ExpectedPayment {
    * `expected`: the answer is 500 `handler_failed`, which the sender retries.
    */
   readonly amount?: string | number | undefined;
-  /** Compared with `event.currency` ignoring ASCII letter case, when the payload has a currency. */
+  /**
+   * Compared ignoring ASCII letter case with each currency the payload has: `event.currency`, and
+   * any key naming a currency in any spelling (`Currency`, `currency_code`).
+   */
   readonly currency?: string | undefined;
 }
 
@@ -567,6 +570,15 @@ function otherReference(event: CallbackEvent, signed: string): string | undefine
   return undefined;
 }
 
+/** The keys that name a currency, as {@link keyForm} writes them. */
+const CURRENCY_KEYS: ReadonlySet<string> = new Set(['currency', 'currencycode']);
+
+/** The values the payload holds under a key naming a currency, in any spelling. */
+const currenciesOf = (event: CallbackEvent): unknown[] =>
+  Object.entries(event.data as Readonly<Record<string, unknown>>)
+    .filter(([key]) => CURRENCY_KEYS.has(keyForm(key)))
+    .map(([, value]) => value);
+
 /**
  * What is wrong with what `expected` returned, or undefined for an answer the handler can check
  * against: undefined (no check), or an object with an amount (a plain decimal) or a currency (a
@@ -634,19 +646,22 @@ function expectationRefusal(
       ),
     };
   }
-  // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
-  // callback carries though it documents none — compared, not ignored.
-  const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
-  if (
-    expected?.currency !== undefined &&
-    currency !== undefined &&
-    (typeof currency !== 'string' || !sameCurrency(expected.currency, currency))
-  ) {
+  // The payload's currencies: the documented one (card, payout), and one under any key naming a
+  // currency in any spelling (`Currency`, `currency_code`), which a mobile-money or checkout
+  // callback may carry though it documents none — each compared, none ignored.
+  const want = expected?.currency;
+  const currency =
+    want === undefined
+      ? undefined
+      : [event.currency, ...currenciesOf(event)].find(
+          (value) => value !== undefined && (typeof value !== 'string' || !sameCurrency(want, value)),
+        );
+  if (want !== undefined && currency !== undefined) {
     return {
       status: 422,
       reason: 'currency_mismatch',
       error: new PaymentsError(
-        `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(expected.currency)}`,
+        `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(want)}`,
       ),
     };
   }
