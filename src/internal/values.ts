@@ -34,6 +34,4 @@ export const isNameLike = (key: string): boolean => /^[A-Za-z_][A-Za-z_ .-]{0,31
 
 /** An unknown key in a message: `"publicOrign"`, or `of 26 characters (not shown…)`. */
 export const keyShown = (key: string): string =>
-  isNameLike(key)
-    ? JSON.stringify(key)
-    : `of ${key.length} characters (not shown: only a key that could be a name is quoted)`;
+  isNameLike(key) ? JSON.stringify(key) : `of ${key.length} characters (not shown)`;
