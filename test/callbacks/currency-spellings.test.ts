@@ -3,7 +3,7 @@
 // currency like the documented key, as every reference key is compared in any spelling. A checkout
 // for 2500 KES answered with `"Currency": "USD"` is not the order's payment.
 import { describe, expect, it } from 'vitest';
-import { createCallbackHandler, signCallbackUrl } from '../../src/callbacks/index.js';
+import { createCallbackHandler, safeParseCallback, signCallbackUrl } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
 
@@ -62,5 +62,55 @@ describe('a currency under a key spelt otherwise', () => {
     const result = await answer({ ...checkout, [key]: value }, checkout.order_id);
     expect(result.status).toBe(200);
     expect(result.events).toEqual(['checkout.succeeded']);
+  });
+});
+
+describe('the currency_mismatch refusal', () => {
+  async function refusal(payload: object, reference: string) {
+    const errors: string[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: false,
+      expected: () => ({ currency: 'KES' }),
+      onEvent: () => undefined,
+      onError: (error, { status, reason }) => void errors.push(`${status} ${reason}: ${error.message}`),
+    });
+    const url = await signCallbackUrl(route, { secret, reference });
+    await handler(new Request(url, { method: 'POST', body: JSON.stringify(payload) }));
+    return errors;
+  }
+
+  it('names the key that holds the other currency', async () => {
+    const [error] = await refusal({ ...card, Currency: 'USD' }, 'ORDER-CARD');
+    expect(error).toMatch(/^422 currency_mismatch: .*"Currency" USD is not the expected KES/);
+  });
+
+  it.each([
+    ['a card number', '4111111111111111', '(string)'],
+    ['an array', ['KES'], '(array)'],
+  ])('shows a value that is no currency code (%s) by its type only', async (_name, value, shown) => {
+    const [error] = await refusal({ ...checkout, currency_code: value }, checkout.order_id);
+    expect(error).toContain(`"currency_code" ${shown} is not the expected KES`);
+    expect(error).not.toContain('4111111111111111');
+  });
+
+  it('is a 422, not a 500, for an object whose toString is no function', async () => {
+    const errors = await refusal({ ...checkout, Currency: { toString: 1 } }, checkout.order_id);
+    expect(errors).toEqual([expect.stringMatching(/^422 currency_mismatch: .*"Currency" \(object\)/)]);
+  });
+});
+
+describe('a payload that names two currencies', () => {
+  it.each([
+    ['a card payment: currency KES, Currency USD', { ...card, currency: 'KES', Currency: 'USD' }],
+    ['a checkout: currency_code KES, Currency USD', { ...checkout, currency_code: 'KES', Currency: 'USD' }],
+  ])('is refused though no currency is expected: %s', (_name, payload) => {
+    const result = safeParseCallback(payload);
+    expect(result.success).toBe(false);
+    expect(result.error?.reason).toBe('invalid_payload');
+  });
+
+  it('agreeing but for letter case, is read', () => {
+    expect(safeParseCallback({ ...card, currency: 'KES', currency_code: 'kes' }).success).toBe(true);
   });
 });
