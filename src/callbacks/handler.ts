@@ -15,7 +15,7 @@ import { CallbackParseError, PaymentsError, type CallbackVerificationError } fro
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { isNameLike, shown, typeName } from '../internal/values.js';
+import { isNameLike, keyShown, shown, typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   callbackDedupeKey,
@@ -27,7 +27,7 @@ import {
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, secretProblem, verifySignedUrl } from './signing.js';
-import { contradictionPolicy } from './verdict.js';
+import { contradictionPolicy, currencyEntries } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
 import type { TransactionRecord } from '../transactions/store.js';
@@ -96,8 +96,9 @@ export interface ExpectedPayment {
    */
   readonly amount?: string | number | undefined;
   /**
-   * Compared ignoring ASCII letter case with each currency the payload has: `event.currency`, and
-   * any key naming a currency in any spelling (`Currency`, `currency_code`).
+   * Compared ignoring ASCII letter case with each currency the payload has: under `currency` or
+   * `currency_code` in any spelling (`Currency`, `currencyCode`; letter case, blanks, `_` and `-`
+   * ignored).
    */
   readonly currency?: string | undefined;
 }
@@ -570,15 +571,6 @@ function otherReference(event: CallbackEvent, signed: string): string | undefine
   return undefined;
 }
 
-/** The keys that name a currency, as {@link keyForm} writes them. */
-const CURRENCY_KEYS: ReadonlySet<string> = new Set(['currency', 'currencycode']);
-
-/** The values the payload holds under a key naming a currency, in any spelling. */
-const currenciesOf = (event: CallbackEvent): unknown[] =>
-  Object.entries(event.data as Readonly<Record<string, unknown>>)
-    .filter(([key]) => CURRENCY_KEYS.has(keyForm(key)))
-    .map(([, value]) => value);
-
 /**
  * What is wrong with what `expected` returned, or undefined for an answer the handler can check
  * against: undefined (no check), or an object with an amount (a plain decimal) or a currency (a
@@ -646,22 +638,25 @@ function expectationRefusal(
       ),
     };
   }
-  // The payload's currencies: the documented one (card, payout), and one under any key naming a
-  // currency in any spelling (`Currency`, `currency_code`), which a mobile-money or checkout
-  // callback may carry though it documents none — each compared, none ignored.
+  // The payload's currencies (`currencyEntries`): the documented one (card, payout), and one under
+  // `currency` or `currency_code` in any spelling, which a mobile-money or checkout callback may
+  // carry though it documents none — each compared, none ignored. A message shows a value only
+  // when it is a currency code (three letters), else its type: it may be anything.
   const want = expected?.currency;
-  const currency =
+  const other =
     want === undefined
       ? undefined
-      : [event.currency, ...currenciesOf(event)].find(
-          (value) => value !== undefined && (typeof value !== 'string' || !sameCurrency(want, value)),
+      : currencyEntries(event.data as Readonly<Record<string, unknown>>).find(
+          ([, value]) => typeof value !== 'string' || !sameCurrency(want, value),
         );
-  if (want !== undefined && currency !== undefined) {
+  if (want !== undefined && other !== undefined) {
+    const [key, value] = other;
+    const got = typeof value === 'string' && /^[A-Za-z]{3}$/.test(value) ? value : `(${typeName(value)})`;
     return {
       status: 422,
       reason: 'currency_mismatch',
       error: new PaymentsError(
-        `${event.type}${about(reference)}: currency ${shown(currency)} is not the expected ${shown(want)}`,
+        `${event.type}${about(reference)}: ${keyShown(key)} ${got} is not the expected ${shown(want)}`,
       ),
     };
   }

@@ -51,6 +51,7 @@
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
  * | any success whose `message` reads as a failure's ({@link FAILURE_WORDS}; after step 4) | refused: `contradictory_outcome` |
+ * | any callback naming two currencies (`currency` and `Currency`, `currency_code`, … that differ but for letter case; after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -200,6 +201,17 @@ export function decideVerdict(
   if (integerIssues.length > 0) return notValid('invalid_payload', type, integerIssues);
   const read = readVariant(type, payload, options?.numberLiterals);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
+  const [first, ...more] = currencyEntries(read.data);
+  const other = more.find(([, value]) => !sameText(value, first![1]));
+  if (other !== undefined) {
+    return notValid('invalid_payload', type, [
+      {
+        path: [other[0]],
+        message: 'names another currency than the payload names elsewhere',
+        code: 'invalid_payload',
+      },
+    ]);
+  }
   const partial =
     partialCapture(row, type, read.data) ??
     zeroSuccess(row, type, read.data) ??
@@ -614,6 +626,23 @@ function zeroSuccess(
     type,
   );
 }
+
+/** The keys that name a currency: `currency` or `currency_code`, letter case, blanks, `_` and `-` ignored. */
+const CURRENCY_FORMS: ReadonlySet<string> = new Set(['currency', 'currencycode']);
+
+/**
+ * The payload's currencies, as `[key, value]`: under `currency` (documented for card payments and
+ * payouts) and any key spelt as a currency (`Currency`, `currency_code`, `currencyCode`), which
+ * a mobile-money or checkout callback may carry though it documents none.
+ */
+export const currencyEntries = (data: Readonly<Record<string, unknown>>): [string, unknown][] =>
+  Object.entries(data).filter(
+    ([key, value]) => value !== undefined && CURRENCY_FORMS.has(key.replace(/[\s_-]/g, '').toLowerCase()),
+  );
+
+/** Two currencies alike: both strings, equal but for ASCII letter case. */
+const sameText = (a: unknown, b: unknown): boolean =>
+  typeof a === 'string' && typeof b === 'string' && a.toUpperCase() === b.toUpperCase();
 
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,

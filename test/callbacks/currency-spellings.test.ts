@@ -50,9 +50,9 @@ describe('a currency under a key spelt otherwise', () => {
     expect(result).toEqual({ status: 422, body: '{"error":"currency_mismatch"}', events: [] });
   });
 
-  it('is compared next to the documented currency of a card payment', async () => {
+  it('next to the documented currency of a card payment, makes a payload naming two currencies (400)', async () => {
     const result = await answer({ ...card, currency: 'KES', currency_code: 'USD' }, 'ORDER-CARD');
-    expect(result).toEqual({ status: 422, body: '{"error":"currency_mismatch"}', events: [] });
+    expect(result).toEqual({ status: 400, body: '{"error":"invalid_payload"}', events: [] });
   });
 
   it.each([
@@ -81,7 +81,7 @@ describe('the currency_mismatch refusal', () => {
   }
 
   it('names the key that holds the other currency', async () => {
-    const [error] = await refusal({ ...card, Currency: 'USD' }, 'ORDER-CARD');
+    const [error] = await refusal({ ...checkout, Currency: 'USD' }, checkout.order_id);
     expect(error).toMatch(/^422 currency_mismatch: .*"Currency" USD is not the expected KES/);
   });
 
