@@ -135,7 +135,14 @@ export const checkoutAmountWire = z.strictObject({ order_id: orderIdWire, ...amo
 // ---- callback_details (spec §2.5) ----
 
 export const callbackDetailsInput = z.strictObject({
-  transaction_reference: textInput('transaction_reference'),
+  // No control character: a line break, tab or NUL is no one's order number (the tracker refuses
+  // to record one), and the reference goes into the signed callback URL and the merchant's logs.
+  transaction_reference: textInput('transaction_reference').check(
+    z.refine((value) => !/\p{Cc}/u.test(value), {
+      error: 'must not hold a control character (a line break, tab or NUL)',
+      params: { code: 'control_character' },
+    }),
+  ),
   callback_url: httpUrlInput,
 });
 
