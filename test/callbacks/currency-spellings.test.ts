@@ -110,6 +110,11 @@ describe('a payload that names two currencies', () => {
     expect(result.error?.reason).toBe('invalid_payload');
   });
 
+  it('differing only by a Unicode case fold (KEſ, a long s), is refused as the handler compares it', () => {
+    const result = safeParseCallback({ ...card, currency: 'KES', Currency: 'KE\u017f' });
+    expect(result.error?.reason).toBe('invalid_payload');
+  });
+
   it('agreeing but for letter case, is read', () => {
     expect(safeParseCallback({ ...card, currency: 'KES', currency_code: 'kes' }).success).toBe(true);
   });
