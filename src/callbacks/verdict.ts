@@ -48,10 +48,10 @@
  * | all say failure | `*.failed` (`paid: false`) |
  * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
  * | any other mix | refused: `contradictory_outcome` |
+ * | any callback naming two currencies that differ other than in ASCII letter case (`currency` and `Currency`, `currency_code`, …; a `null` one differs; checked after step 4) | refused: `invalid_payload` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
  * | any success whose `message` reads as a failure's ({@link FAILURE_WORDS}; after step 4) | refused: `contradictory_outcome` |
- * | any callback naming two currencies (`currency` and `Currency`, `currency_code`, … that differ but for letter case; after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -77,7 +77,7 @@ import {
   type CallbackParseReason,
   type ValidationIssue,
 } from '../errors.js';
-import { numberLiteralProblem, readDecimal, sameAmount } from './amount.js';
+import { numberLiteralProblem, readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
   PAID_FLAG_CONTRADICTION,
   callbackEventTypes,
@@ -640,9 +640,9 @@ export const currencyEntries = (data: Readonly<Record<string, unknown>>): [strin
     ([key, value]) => value !== undefined && CURRENCY_FORMS.has(key.replace(/[\s_-]/g, '').toLowerCase()),
   );
 
-/** Two currencies alike: both strings, equal but for ASCII letter case. */
+/** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>
-  typeof a === 'string' && typeof b === 'string' && a.toUpperCase() === b.toUpperCase();
+  typeof a === 'string' && typeof b === 'string' && sameCurrency(a, b);
 
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
