@@ -27,7 +27,7 @@ import {
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, secretProblem, verifySignedUrl } from './signing.js';
-import { contradictionPolicy, currencyEntries } from './verdict.js';
+import { contradictionPolicy, currencyEntries, keyForm } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
 import type { TransactionRecord } from '../transactions/store.js';
@@ -549,9 +549,6 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
  * but a payment's `order_id`: the order the payment pays (`amount.order_id`), not its reference.
  */
 const REFERENCE_KEYS: ReadonlySet<string> = new Set(['transactionreference', 'orderid', 'referenceid']);
-
-/** A key as the verdict reads one: letter case, blanks, `_` and `-` ignored. */
-const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase();
 
 /**
  * The key under which the payload names another reference than the signed one, or undefined when

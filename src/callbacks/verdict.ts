@@ -318,9 +318,11 @@ function documentedSignals(family: Family, payload: Record<string, unknown>): Si
 
 type SignalName = 'paid' | 'payment_status' | 'response_status' | 'status';
 
-/** The signal a key names, with letter case, blanks, '_' and '-' taken out; or undefined. */
-const signalName = (key: string): SignalName | undefined =>
-  SIGNAL_NAMES.get(key.replace(/[\s_-]/g, '').toLowerCase());
+/** A key as the verdict reads one by name: letter case, blanks, `_` and `-` taken out. */
+export const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase();
+
+/** The signal a key names, read by its {@link keyForm}; or undefined. */
+const signalName = (key: string): SignalName | undefined => SIGNAL_NAMES.get(keyForm(key));
 
 /** Signal keys with case, blanks, '_' and '-' taken out → the signal they name. */
 const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map([
@@ -636,9 +638,7 @@ const CURRENCY_FORMS: ReadonlySet<string> = new Set(['currency', 'currencycode']
  * a mobile-money or checkout callback may carry though it documents none.
  */
 export const currencyEntries = (data: Readonly<Record<string, unknown>>): [string, unknown][] =>
-  Object.entries(data).filter(
-    ([key, value]) => value !== undefined && CURRENCY_FORMS.has(key.replace(/[\s_-]/g, '').toLowerCase()),
-  );
+  Object.entries(data).filter(([key, value]) => value !== undefined && CURRENCY_FORMS.has(keyForm(key)));
 
 /** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>
