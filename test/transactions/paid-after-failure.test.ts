@@ -158,6 +158,85 @@ describe('another payment of a failed transaction that failed, then reports succ
   });
 });
 
+describe('a payment that failed, once another payment of the order paid, then reports success (the same payment contradicting itself)', () => {
+  it('is refused as conflicting_outcome whether it was the recorded failure or one remembered in failedPayments', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-9', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-9', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' });
+    await tracker.settle('ORD-9', { outcome: 'failed', transactionId: 'T-B', paymentId: 'P-B' });
+    const { record } = await tracker.settle('ORD-9', {
+      outcome: 'succeeded',
+      transactionId: 'T-C',
+      paymentId: 'P-C',
+    });
+    expect(record.failedPayments).toEqual([
+      { transactionId: 'T-B', paymentId: 'P-B' },
+      { transactionId: 'T-A', paymentId: 'P-A' },
+    ]);
+    for (const [transactionId, paymentId] of [
+      ['T-A', 'P-A'],
+      ['T-B', 'P-B'],
+    ]) {
+      await expect(
+        tracker.settle('ORD-9', { outcome: 'succeeded', transactionId, paymentId }),
+      ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    }
+    // Their failures again change nothing; a fourth payment that paid is the customer paying twice.
+    expect(await tracker.settle('ORD-9', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' })).toEqual({
+      result: 'another_payment',
+      record,
+    });
+    expect(await tracker.settle('ORD-9', { outcome: 'succeeded', transactionId: 'T-D' })).toEqual({
+      result: 'another_payment',
+      record,
+    });
+    expect(await tracker.get('ORD-9')).toEqual(record);
+  });
+
+  it('past 16 remembered failures, a success of a payment never heard of is refused too (it may be one forgotten)', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-10', kind: 'card', amount: 1500, currency: 'KES' });
+    for (let i = 1; i <= 17; i++) {
+      await tracker.settle('ORD-10', { outcome: 'failed', transactionId: `T-${i}` });
+    }
+    const { record } = await tracker.settle('ORD-10', { outcome: 'succeeded', transactionId: 'T-PAID' });
+    expect(record.failedPaymentsDropped).toBe(true);
+    expect(record.failedPayments?.at(-1)).toEqual({ transactionId: 'T-1' });
+    for (const transactionId of ['T-1', 'T-2', 'T-NEW']) {
+      await expect(tracker.settle('ORD-10', { outcome: 'succeeded', transactionId })).rejects.toMatchObject({
+        reason: 'conflicting_outcome',
+      });
+    }
+  });
+
+  it('through the handler: 409 conflicting_outcome, and onEvent never hears it as a payment to refund', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-11', kind: 'card', amount: 1500, currency: 'KES' });
+    const seen: [CallbackEvent['type'], boolean, CallbackContext['settlement']][] = [];
+    const refusals: string[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      tracker,
+      onEvent: (event, context) => void seen.push([event.type, event.paid, context.settlement]),
+      onError: (_error, { reason }) => void refusals.push(reason),
+    });
+    const payment = (type: 'payment.card.failed' | 'payment.card.succeeded', id: string) =>
+      createCallbackRequest(type, {
+        secret,
+        reference: 'ORD-11',
+        overrides: { id: `PAY-${id}`, 'transaction id': `TXN-${id}` },
+      });
+    expect((await handler(await payment('payment.card.failed', 'A'))).status).toBe(200);
+    expect((await handler(await payment('payment.card.succeeded', 'B'))).status).toBe(200);
+    expect((await handler(await payment('payment.card.succeeded', 'A'))).status).toBe(409);
+    expect(refusals).toEqual(['conflicting_outcome']);
+    expect(seen).toEqual([
+      ['payment.card.failed', false, 'settled'],
+      ['payment.card.succeeded', true, 'settled'],
+    ]);
+  });
+});
+
 describe('a transaction the merchant had expired (the order cancelled), failed late, then paid by another payment', () => {
   it("is 'late', not 'settled': a route that refunds or reinstates a late payment must not ship the cancelled order", async () => {
     const tracker = createTransactionTracker();
