@@ -112,10 +112,11 @@ export interface TransactionRecord {
   readonly outcome?: TransactionOutcome | undefined;
   /**
    * The other payments of the reference whose failure came while it was failed, by the ids that
-   * tell payments apart (the last 16; kept when another payment then settles it as succeeded). A
-   * success of one of them is the same payment contradicting itself: refused as
-   * `conflicting_outcome`, as the recorded payment's is (a checkout decline is named apart from
-   * its session's success, which the hosted page may still bring).
+   * tell payments apart, the last 16; once another payment settles it as succeeded, the failure it
+   * had recorded too. A success of one of them, on a failed or a succeeded record, is the same
+   * payment contradicting itself: refused as `conflicting_outcome`, as the recorded payment's is
+   * (a checkout decline is named apart from its session's success, which the hosted page may
+   * still bring).
    */
   readonly failedPayments?: readonly Pick<TransactionOutcome, 'transactionId' | 'paymentId'>[] | undefined;
   /**

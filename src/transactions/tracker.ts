@@ -222,9 +222,10 @@ export interface TransactionTracker {
    * `paymentId`, each compared where both have one: a second tab, Pay pressed again; the same
    * `paymentId` under another `transactionId` is the same payment) settles it anew as succeeded
    * with that payment's ids (`'settled'`, or `'late'` when it had been expired). Another payment's
-   * failure on a failed one is remembered in `failedPayments` (the last 16), and that payment's
-   * success later is refused as `conflicting_outcome`, as is, once more than 16 failed, a success
-   * of a payment not listed. Any other settlement of another payment is `'another_payment'`,
+   * failure on a failed one is remembered in `failedPayments` (the last 16), as is the recorded
+   * failure when another payment settles it as succeeded, and that payment's success later, on a
+   * failed or a succeeded record, is refused as `conflicting_outcome`, as is, once more than 16
+   * failed, a success of a payment not listed. Any other settlement of another payment is `'another_payment'`,
    * whatever its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a
    * different one throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes
    * nothing. A payout is one transfer (its reference_id is unique per transfer, and the client
@@ -530,8 +531,22 @@ const paymentIds = (
   ...(outcome.paymentId === undefined ? {} : { paymentId: outcome.paymentId }),
 });
 
-/** How many other failed payments a failed record remembers (`failedPayments`). */
+/** How many other failed payments a record remembers (`failedPayments`). */
 const MAX_FAILED_PAYMENTS = 16;
+
+/** `record`'s failedPayments with `failure`'s ids added: the last 16, and whether any were dropped. */
+const withFailed = (
+  record: TransactionRecord,
+  failure: TransactionOutcome,
+): Pick<TransactionRecord, 'failedPayments' | 'failedPaymentsDropped'> => {
+  const failed = [...(record.failedPayments ?? []), paymentIds(failure)];
+  return {
+    failedPayments: failed.slice(-MAX_FAILED_PAYMENTS),
+    ...(failed.length > MAX_FAILED_PAYMENTS || record.failedPaymentsDropped === true
+      ? { failedPaymentsDropped: true }
+      : {}),
+  };
+};
 
 /** {@link storeRefusal}'s record, or its error thrown. */
 const storedRecord = (reference: string, value: unknown, call: string): TransactionRecord => {
@@ -706,11 +721,13 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         }
         // A settled reference, in one table:
         // - the recorded payment again: its outcome again is a duplicate, the other a conflict;
-        // - another payment of a succeeded one: changes nothing, whatever it reports;
+        // - another payment of a succeeded one: changes nothing, whatever it reports — unless it
+        //   reports success of a payment that had failed (below);
         // - another payment of a failed one that failed: remembered (failedPayments), nothing else;
         // - another payment of a failed one that paid (a second tab, Pay pressed again): settles it
-        //   anew, the customer has paid — unless that payment had failed (the same payment
-        //   contradicting itself), or may have, once failedPayments dropped some: a conflict;
+        //   anew, the customer has paid, and the recorded failure joins failedPayments;
+        // - a success of a payment that had failed (the same payment contradicting itself), or may
+        //   have, once failedPayments dropped some: a conflict, on a failed or a succeeded record;
         // - a payout: its reference_id names one transfer (the client never sends it again), so
         //   its other outcome is that transfer contradicting itself, whatever transaction_id
         //   reports it: a conflict.
@@ -719,30 +736,22 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           (current.state === 'succeeded' || current.state === 'failed') &&
           !oneTransfer &&
           anotherPayment(recordedOutcome(current), outcome);
+        const seen = another && failedBefore(current, outcome);
+        if (another && state === 'succeeded' && (seen || current.failedPaymentsDropped === true)) {
+          throw new TransactionConflictError('conflicting_outcome', current, state);
+        }
         if (current.state === 'succeeded' || (current.state === 'failed' && !another)) {
           if (another) return { result: 'another_payment', record: current };
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
         }
-        if (another) {
-          const seen = failedBefore(current, outcome);
-          if (state === 'succeeded' && (seen || current.failedPaymentsDropped === true)) {
-            throw new TransactionConflictError('conflicting_outcome', current, state);
+        if (another && state === 'failed') {
+          if (seen) return { result: 'another_payment', record: current };
+          const next: TransactionRecord = { ...current, updatedAt: now(), ...withFailed(current, outcome) };
+          if (await store.update(next, 'failed', current)) {
+            return { result: 'another_payment', record: next };
           }
-          if (state === 'failed') {
-            if (seen) return { result: 'another_payment', record: current };
-            const failed = [...(current.failedPayments ?? []), paymentIds(outcome)];
-            const next: TransactionRecord = {
-              ...current,
-              updatedAt: now(),
-              failedPayments: failed.slice(-MAX_FAILED_PAYMENTS),
-              ...(failed.length > MAX_FAILED_PAYMENTS ? { failedPaymentsDropped: true } : {}),
-            };
-            if (await store.update(next, 'failed', current)) {
-              return { result: 'another_payment', record: next };
-            }
-            continue;
-          }
+          continue;
         }
         // Late when the merchant had given up on it before: expired now, or expired before a late
         // failure that another payment now follows with a success.
@@ -755,6 +764,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           settledAt: at,
           outcome,
           ...(late ? { late: true } : {}),
+          // The failure it replaces stays known: that payment's success later is a conflict.
+          ...(another && current.outcome !== undefined ? withFailed(current, current.outcome) : {}),
         };
         // From failed, only if no other payment's failure was written since it was read.
         if (await store.update(next, current.state, another ? current : undefined)) {
