@@ -197,7 +197,9 @@ export interface TransactionStore {
   /**
    * Optional: calls `listener` with every record an `update` writes from now on for `reference`,
    * in any process sharing the store (the Redis store uses pub/sub). Resolves, once listening, with
-   * the function that stops it. Without it, `waitFor` in another process notices by polling.
+   * the function that stops it. A call only wakes `waitFor`, which then reads the record with
+   * `get` (a channel may carry another store's record of a reference of the same name). Without
+   * it, `waitFor` in another process notices by polling.
    */
   watch?(reference: string, listener: (record: TransactionRecord) => void): Promise<() => void>;
 }

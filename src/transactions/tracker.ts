@@ -831,9 +831,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           attemptAt = Math.max(attemptAt, record.createdAt);
           if (record.state !== 'pending') finish(() => resolve(record));
         };
-        // What a read or the store's watch hands in: a record that is not this one's ends the wait.
+        // What a read hands in: a record that is not this one's ends the wait.
         const heard = (value: unknown): void => {
-          const refusal = storeRefusal(reference, value, store.watch === undefined ? 'get' : 'get or watch');
+          const refusal = storeRefusal(reference, value, 'get');
           if (refusal !== undefined) return finish(() => reject(refusal));
           wake(value as TransactionRecord);
         };
@@ -852,13 +852,16 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           set.add(wake); // this tracker's own transitions
           listen();
         };
-        // A notification lost while the store was unreachable only delays the wake-up: the polls
-        // read the store, and a watch that could not start is tried again at the next poll.
+        // A notification only wakes the wait: what it carries may be another store's record of a
+        // reference of the same name (apps apart by a Redis keyPrefix share one channel), so the
+        // store is read. A notification lost while the store was unreachable only delays the
+        // wake-up: the polls read the store, and a watch that could not start is tried again at
+        // the next poll.
         let watching = false;
         const listen = (): void => {
           if (store.watch === undefined || watching || finished) return;
           watching = true;
-          store.watch(reference, heard).then(
+          store.watch(reference, () => void readOnce()).then(
             (stop) => {
               if (finished) return stop();
               unwatch = stop;

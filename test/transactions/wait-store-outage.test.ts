@@ -135,7 +135,7 @@ describe('waitFor while the store cannot be read', () => {
 });
 
 describe('waitFor when the store watch cannot start', () => {
-  it('starts it again at the next poll, and is woken through it', async () => {
+  it('starts it again at the next poll, and is woken through it: a notification reads the store', async () => {
     const memory = createMemoryTransactionStore();
     const listeners = new Set<(record: TransactionRecord) => void>();
     let watchCalls = 0;
@@ -175,10 +175,12 @@ describe('waitFor when the store watch cannot start', () => {
       createdAt: 1,
       updatedAt: 2,
     } as const;
+    expect(await memory.update(settled, 'pending')).toBe(true);
     const before = polls;
     for (const listener of listeners) listener(settled);
+    // The read the notification started, at once (not the next poll's).
+    expect(polls).toBe(before + 1);
     await expect(waiting).resolves.toEqual(settled);
-    expect(polls).toBe(before);
     expect(listeners.size).toBe(0);
   });
 });
