@@ -861,14 +861,16 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const listen = (): void => {
           if (store.watch === undefined || watching || finished) return;
           watching = true;
-          store.watch(reference, () => void readOnce()).then(
-            (stop) => {
-              if (finished) return stop();
-              unwatch = stop;
-              check(); // a settlement between the last read and the watch starting is not missed
-            },
-            () => (watching = false),
-          );
+          store
+            .watch(reference, () => void readOnce())
+            .then(
+              (stop) => {
+                if (finished) return stop();
+                unwatch = stop;
+                check(); // a settlement between the last read and the watch starting is not missed
+              },
+              () => (watching = false),
+            );
         };
         /** One read of the store; resolves once it answered or failed (never rejects). */
         const readOnce = (): Promise<void> =>

@@ -68,7 +68,7 @@ describe('the Redis transaction store on an ioredis client with a keyPrefix', ()
   });
 });
 
-describe('two apps on one Redis, kept apart by their clients\' keyPrefix', () => {
+describe("two apps on one Redis, kept apart by their clients' keyPrefix", () => {
   // Their keys are apart, but a channel is not a key: both publish their settlements on the
   // store's channel. What one app's waitFor hears of another's reference of the same name must
   // never be its own transaction's outcome.
@@ -79,17 +79,35 @@ describe('two apps on one Redis, kept apart by their clients\' keyPrefix', () =>
     const shopA = createTransactionTracker({ store: storeA });
     const shopB = createTransactionTracker({ store: storeB, pollIntervalMs: 60_000 });
     await shopA.begin({ reference: 'ORD-KP-3', kind: 'card', amount: '1500', currency: 'KES' });
-    const own = await shopB.begin({ reference: 'ORD-KP-3', kind: 'mobile_money', amount: '99', currency: 'KES' });
+    const own = await shopB.begin({
+      reference: 'ORD-KP-3',
+      kind: 'mobile_money',
+      amount: '99',
+      currency: 'KES',
+    });
     const wait = shopB.waitFor('ORD-KP-3', { timeout: 10_000 });
     let heard: unknown;
     void wait.then((record) => (heard = record));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await shopA.settle('ORD-KP-3', { outcome: 'succeeded', eventType: 'payment.card.succeeded', transactionId: 'T-A' });
+    await shopA.settle('ORD-KP-3', {
+      outcome: 'succeeded',
+      eventType: 'payment.card.succeeded',
+      transactionId: 'T-A',
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard).toBeUndefined();
     expect(await shopB.get('ORD-KP-3')).toEqual(own);
-    await shopB.settle('ORD-KP-3', { outcome: 'failed', eventType: 'payment.mobile_money.failed', transactionId: 'T-B' });
-    expect(await wait).toMatchObject({ reference: 'ORD-KP-3', kind: 'mobile_money', amount: '99', state: 'failed' });
+    await shopB.settle('ORD-KP-3', {
+      outcome: 'failed',
+      eventType: 'payment.mobile_money.failed',
+      transactionId: 'T-B',
+    });
+    expect(await wait).toMatchObject({
+      reference: 'ORD-KP-3',
+      kind: 'mobile_money',
+      amount: '99',
+      state: 'failed',
+    });
   });
 
   it("a waiter is not told another app's expiry of the same reference", async () => {
@@ -108,7 +126,11 @@ describe('two apps on one Redis, kept apart by their clients\' keyPrefix', () =>
     await shopA.expireIfPending('ORD-KP-4');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard).toBeUndefined();
-    const paid = await shopB.settle('ORD-KP-4', { outcome: 'succeeded', eventType: 'payment.card.succeeded', transactionId: 'T-B' });
+    const paid = await shopB.settle('ORD-KP-4', {
+      outcome: 'succeeded',
+      eventType: 'payment.card.succeeded',
+      transactionId: 'T-B',
+    });
     expect(paid.result).toBe('settled');
     expect(await wait).toEqual(paid.record);
   });

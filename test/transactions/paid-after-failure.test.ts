@@ -182,7 +182,9 @@ describe('a payment that failed, once another payment of the order paid, then re
       ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
     }
     // Their failures again change nothing; a fourth payment that paid is the customer paying twice.
-    expect(await tracker.settle('ORD-9', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' })).toEqual({
+    expect(
+      await tracker.settle('ORD-9', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' }),
+    ).toEqual({
       result: 'another_payment',
       record,
     });
