@@ -55,9 +55,10 @@ export interface RedisTransactionStoreOptions {
    */
   readonly prefix?: string | undefined;
   /**
-   * How long a settled or expired record is kept, ms (a key TTL); a redelivery after that finds
-   * no record. Pending records never expire. Default 7 days. A whole number from 1, else a
-   * `TypeError` naming it.
+   * How long a payment's settled or expired record is kept, ms (a key TTL); a redelivery after
+   * that finds no record. Pending records and payout records (in any state: a payout's
+   * `reference_id` is refused as long as its record is kept) never expire. Default 7 days. A whole
+   * number from 1, else a `TypeError` naming it.
    */
   readonly finishedTtlMs?: number | undefined;
   /**
@@ -119,12 +120,19 @@ return 1
 `;
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
-// TTL ms for a finished record, channel, createdAt, and the JSON of the record the write replaces
-// ('' for any record in state `from`). A record made pending again (an expired one re-initiated)
-// goes back into the pending index at its new createdAt.
+// TTL ms for a finished payment record, channel, createdAt, the JSON of the record the write
+// replaces ('' for any record in state `from`), and the record's kind. A record made pending
+// again (an expired one re-initiated) goes back into the pending index at its new createdAt. A
+// finished payment record expires after the TTL; a payout record never expires, whatever its
+// state (its reference_id names one transfer, and is refused only while its record is kept). A
+// kind the script does not know is refused, nothing written.
 const updateScript = `${checks}
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
 if ARGV[8] ~= '' and redis.call('HGET', KEYS[1], 'record') ~= ARGV[8] then return 0 end
+local payment = ARGV[9] == 'card' or ARGV[9] == 'mobile_money' or ARGV[9] == 'checkout'
+if not payment and ARGV[9] ~= 'payout' then
+  return redis.error_reply('kind: expected card, mobile_money, checkout or payout, got ' .. tostring(ARGV[9]))
+end
 if ARGV[3] == 'pending' then
   if not finite(ARGV[7]) then return redis.error_reply('createdAt: expected a finite number of ms, got ' .. ARGV[7]) end
 else
@@ -140,7 +148,11 @@ if ARGV[3] == 'pending' then
   redis.call('ZADD', KEYS[2], ARGV[7], ARGV[4])
 else
   redis.call('ZREM', KEYS[2], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  if payment then
+    redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  else
+    redis.call('PERSIST', KEYS[1])
+  end
 end
 redis.call('PUBLISH', ARGV[6], ARGV[1])
 return 1
@@ -185,9 +197,9 @@ const parse = (text: unknown): TransactionRecord => {
  * store's subscriber wakes `waitFor` wherever it waits (the tracker also re-reads the store
  * periodically, so a message lost while Redis restarts delays a wake-up, never loses it).
  *
- * Keys: `<prefix>r:<reference>` (a hash; settled and expired ones expire after `finishedTtlMs`),
- * `<prefix>pending:<kind>` (a sorted set by creation time), channel `<prefix>settled`. The
- * listing script reads record keys it derives, so on Redis Cluster put the prefix in a hash tag
+ * Keys: `<prefix>r:<reference>` (a hash; a payment's settled and expired ones expire after
+ * `finishedTtlMs`, pending ones and payouts' never), `<prefix>pending:<kind>` (a sorted set by
+ * creation time), channel `<prefix>settled`. The listing script reads record keys it derives, so on Redis Cluster put the prefix in a hash tag
  * (`'{hp-tx}:'`), or give the Cluster a `keyPrefix` holding one; where the Cluster's `keyPrefix`
  * followed by `prefix` holds none, creation is a `TypeError`. Run Redis with persistence (AOF) or replication: a Redis that restarts empty
  * forgets pending transactions.
@@ -316,6 +328,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         // The stored text is JSON.stringify's, and `previous` was parsed from it: the same text
         // again unless another write replaced it.
         previous === undefined ? '' : JSON.stringify(previous),
+        record.kind,
       );
       // 0: the stored state was not `from`. Any other reply (from a client wrapper, a proxy) says
       // nothing about the write: an error, never read as a refusal to retry.

@@ -151,10 +151,10 @@ export class TransactionTimeoutError extends PaymentsError {
 }
 
 /**
- * The in-memory store is full of pending transactions (it never drops one to make room, nor the
- * record being written): `begin` is refused, and so is a `settle` whose settled record, larger than
- * the pending one, does not fit (the transaction stays pending). Expire some, raise
- * `maxEntries`/`maxBytes`, or use a shared store.
+ * The in-memory store is full of pending transactions and payout records (it never drops either
+ * to make room, nor the record being written): `begin` is refused, and so is a `settle` whose
+ * settled record, larger than the pending one, does not fit (the transaction stays pending).
+ * Expire some pending ones, raise `maxEntries`/`maxBytes`, or use a shared store.
  *
  * @example
  * ```ts
@@ -177,7 +177,7 @@ export class TransactionStoreFullError extends PaymentsError {
     readonly value: number,
   ) {
     super(
-      `transaction store: ${limit} (${value}) reached with pending transactions only; none is dropped to make room`,
+      `transaction store: ${limit} (${value}) reached with pending transactions and payout records only; none is dropped to make room`,
     );
   }
 }

@@ -218,8 +218,10 @@ export interface MemoryTransactionStoreOptions {
   /** At most about this many bytes of records (UTF-16 string sizes plus a fixed overhead each). Default 64 MiB. */
   readonly maxBytes?: number | undefined;
   /**
-   * How long a settled or expired record is kept, ms; earlier when room is needed (oldest
-   * first, never the record being written). Pending records are never dropped. Default 24 h.
+   * How long a payment's settled or expired record is kept, ms; earlier when room is needed
+   * (oldest first, never the record being written). Pending records and payout records (in any
+   * state: a payout's `reference_id` is refused as long as its record is kept) are never dropped.
+   * Default 24 h.
    */
   readonly finishedTtlMs?: number | undefined;
   /** Clock, for tests. Default `Date.now`. */
@@ -262,11 +264,18 @@ interface Slot {
   bytes: number;
 }
 
-/** A finished record's place in the drop queue. */
+/** A finished payment record's place in the drop queue. */
 interface Drop {
   readonly reference: string;
   readonly dropAt: number;
 }
+
+/**
+ * Whether a finished record may be dropped: a payment's. A payout's is kept whatever its state,
+ * and so is a record of a kind this store does not know.
+ */
+const droppable = (record: TransactionRecord): boolean =>
+  record.kind === 'card' || record.kind === 'mobile_money' || record.kind === 'checkout';
 
 /** The options {@link createMemoryTransactionStore} knows; any other key is refused. */
 const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
@@ -278,13 +287,14 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
 
 /**
  * A {@link TransactionStore} in this process's memory, the tracker's default. Bounded by entries
- * and by bytes: settled and expired records age out after `finishedTtlMs`, or earlier (oldest
- * first) when room is needed, never the record being written; pending ones are never dropped.
- * When nothing else can make room, the write is refused with {@link TransactionStoreFullError}
- * and nothing changes: `insert` (`begin`), and `update` for a settlement, whose record is larger
- * than the pending one (the transaction stays pending; the callback's retry settles it once
- * there is room). Right for one process; behind a load balancer use a shared store
- * (`hosted-payments/redis`).
+ * and by bytes: a payment's settled and expired records age out after `finishedTtlMs`, or earlier
+ * (oldest first) when room is needed, never the record being written; pending records and payout
+ * records, whatever their state, are never dropped (a payout's `reference_id` names one transfer,
+ * and the client refuses to send one recorded only while its record is kept). When nothing else
+ * can make room, the write is refused with {@link TransactionStoreFullError} and nothing changes:
+ * `insert` (`begin`), and `update` for a settlement, whose record is larger than the pending one
+ * (the transaction stays pending; the callback's retry settles it once there is room). Right for
+ * one process; behind a load balancer use a shared store (`hosted-payments/redis`).
  *
  * @example
  * ```ts
@@ -301,16 +311,17 @@ export function createMemoryTransactionStore(
   const finishedTtlMs = wholeNumberOption(where, 'finishedTtlMs', options.finishedTtlMs, 24 * 60 * 60 * 1000);
   const now = options.now ?? Date.now;
   const slots = new Map<string, Slot>();
-  // Settled and expired references in the order they finished, each with its drop time: the
-  // front is the first to go. `finished` holds the current entry of each; an entry that is no
-  // longer current (the record was settled after it expired, or made pending again) is passed
-  // over. A plain array with a moving head: deleting from the front of a Map leaves holes every
-  // new iterator walks.
+  // Settled and expired payment references in the order they finished, each with its drop time:
+  // the front is the first to go. Payout records never enter it: they are kept, as pending ones
+  // are. `finished` holds the current entry of each; an entry that is no longer current (the
+  // record was settled after it expired, or made pending again) is passed over. A plain array
+  // with a moving head: deleting from the front of a Map leaves holes every new iterator walks.
   const finished = new Map<string, Drop>();
   let queue: Drop[] = [];
   let head = 0;
   let bytes = 0;
-  // The bytes of the records in `finished`: what dropping every one of them would free.
+  // The bytes of the records in `finished` (payment records only): what dropping every one of them
+  // would free.
   let finishedBytes = 0;
   let pending = 0;
 
@@ -379,7 +390,8 @@ export function createMemoryTransactionStore(
         const size = recordBytes(record);
         const wasFinished = finished.has(reference);
         // A settled record is larger than the pending one it replaces. The room comes from other
-        // finished records, never from this one: without enough of them, nothing is written.
+        // finished payment records (`finishedBytes`, which holds no payout record), never from
+        // this one: without enough of them, nothing is written.
         const others = finishedBytes - (wasFinished ? slot.bytes : 0);
         if (bytes - slot.bytes + size - others > maxBytes) {
           throw new TransactionStoreFullError('maxBytes', maxBytes);
@@ -390,7 +402,7 @@ export function createMemoryTransactionStore(
         if (record.state === 'pending') pending++;
         slots.set(reference, { record, bytes: size });
         finished.delete(reference);
-        if (record.state !== 'pending') {
+        if (record.state !== 'pending' && droppable(record)) {
           // Never earlier than the last entry, so the queue stays in drop order with any clock.
           const entry = {
             reference,
