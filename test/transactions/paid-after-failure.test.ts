@@ -211,6 +211,58 @@ describe('a payment that failed, once another payment of the order paid, then re
     }
   });
 
+  it('also when its failure came after the order was paid (callbacks out of order): remembered, and its success refused', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-12', kind: 'card', amount: 1500, currency: 'KES' });
+    const { record: paid } = await tracker.settle('ORD-12', {
+      outcome: 'succeeded',
+      transactionId: 'T-C',
+      paymentId: 'P-C',
+    });
+    const failure = await tracker.settle('ORD-12', {
+      outcome: 'failed',
+      transactionId: 'T-A',
+      paymentId: 'P-A',
+    });
+    expect(failure).toMatchObject({
+      result: 'another_payment',
+      record: {
+        state: 'succeeded',
+        outcome: paid.outcome,
+        failedPayments: [{ transactionId: 'T-A', paymentId: 'P-A' }],
+      },
+    });
+    // Its redelivery writes nothing more.
+    expect(
+      await tracker.settle('ORD-12', { outcome: 'failed', transactionId: 'T-A', paymentId: 'P-A' }),
+    ).toEqual(failure);
+    await expect(
+      tracker.settle('ORD-12', { outcome: 'succeeded', transactionId: 'T-A2', paymentId: 'P-A' }),
+    ).rejects.toMatchObject({ reason: 'conflicting_outcome' });
+    expect(await tracker.get('ORD-12')).toEqual(failure.record);
+  });
+
+  it('the failure a success replaces does not push out one of 16 remembered: a new payment that paid is the customer paying twice', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-13', kind: 'card', amount: 1500, currency: 'KES' });
+    await tracker.settle('ORD-13', { outcome: 'failed', transactionId: 'T-A' });
+    for (let i = 1; i <= 16; i++) {
+      await tracker.settle('ORD-13', { outcome: 'failed', transactionId: `T-${i}` });
+    }
+    const { record } = await tracker.settle('ORD-13', { outcome: 'succeeded', transactionId: 'T-C' });
+    expect(record.failedPayments).toHaveLength(17);
+    expect(record.failedPaymentsDropped).toBeUndefined();
+    expect(await tracker.settle('ORD-13', { outcome: 'succeeded', transactionId: 'T-D' })).toEqual({
+      result: 'another_payment',
+      record,
+    });
+    for (const transactionId of ['T-A', 'T-1', 'T-16']) {
+      await expect(tracker.settle('ORD-13', { outcome: 'succeeded', transactionId })).rejects.toMatchObject({
+        reason: 'conflicting_outcome',
+      });
+    }
+  });
+
   it('through the handler: 409 conflicting_outcome, and onEvent never hears it as a payment to refund', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-11', kind: 'card', amount: 1500, currency: 'KES' });

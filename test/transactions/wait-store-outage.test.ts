@@ -184,3 +184,39 @@ describe('waitFor when the store watch cannot start', () => {
     expect(listeners.size).toBe(0);
   });
 });
+
+describe('waitFor and a busy channel', () => {
+  it('reads the store once per burst of notifications, not once each', async () => {
+    const memory = createMemoryTransactionStore();
+    const listeners = new Set<(record: TransactionRecord) => void>();
+    let reads = 0;
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: async (reference) => {
+        reads++;
+        await new Promise((r) => setTimeout(r, 10));
+        return memory.get(reference);
+      },
+      update: (r, from, previous) => memory.update(r, from, previous),
+      listPending: (q) => memory.listPending(q),
+      watch: async (_reference, listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 100_000 });
+    const pending = await tracker.begin({ reference: 'ORD-BUSY', kind: 'card', amount: 1 });
+    const waiting = tracker.waitFor('ORD-BUSY', { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(listeners.size).toBe(1);
+    const before = reads;
+    // A thousand messages of other apps' ORD-BUSY, while one read is in flight.
+    for (let i = 0; i < 1_000; i++) for (const listener of listeners) listener(pending);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(reads - before).toBe(2); // the one they started, and one after it for those that came during it
+    const settled = { ...pending, state: 'succeeded', updatedAt: pending.updatedAt + 1 } as const;
+    expect(await memory.update(settled, 'pending')).toBe(true);
+    for (const listener of listeners) listener(settled);
+    await expect(waiting).resolves.toEqual(settled);
+  });
+});
