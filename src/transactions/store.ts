@@ -111,9 +111,10 @@ export interface TransactionRecord {
   /** Present once settled. */
   readonly outcome?: TransactionOutcome | undefined;
   /**
-   * The other payments of the reference whose failure came while it was failed, by the ids that
-   * tell payments apart, the last 16; once another payment settles it as succeeded, the failure it
-   * had recorded too. A success of one of them, on a failed or a succeeded record, is the same
+   * The other payments of the reference whose failure came after the recorded one's, or after the
+   * payment that succeeded, by the ids that tell payments apart, the last 16; and, once another
+   * payment settles a failed record as succeeded, the failure it had recorded (one more, so it
+   * pushes none out). A success of one of them, on a failed or a succeeded record, is the same
    * payment contradicting itself: refused as `conflicting_outcome`, as the recorded payment's is
    * (a checkout decline is named apart from its session's success, which the hosted page may
    * still bring).

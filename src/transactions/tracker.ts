@@ -222,11 +222,12 @@ export interface TransactionTracker {
    * `paymentId`, each compared where both have one: a second tab, Pay pressed again; the same
    * `paymentId` under another `transactionId` is the same payment) settles it anew as succeeded
    * with that payment's ids (`'settled'`, or `'late'` when it had been expired). Another payment's
-   * failure on a failed one is remembered in `failedPayments` (the last 16), as is the recorded
-   * failure when another payment settles it as succeeded, and that payment's success later, on a
-   * failed or a succeeded record, is refused as `conflicting_outcome`, as is, once more than 16
-   * failed, a success of a payment not listed. Any other settlement of another payment is `'another_payment'`,
-   * whatever its outcome, and changes nothing; the same outcome again is a `'duplicate'`; a
+   * failure on a failed or a succeeded one is `'another_payment'` and is remembered in
+   * `failedPayments` (the last 16), as is the recorded failure when another payment settles it as
+   * succeeded, and that payment's success later is refused as `conflicting_outcome`, as is, once
+   * some were dropped (`failedPaymentsDropped`), a success of a payment not listed. Any other
+   * settlement of another payment is `'another_payment'`, whatever its outcome, and changes
+   * nothing; the same outcome again is a `'duplicate'`; a
    * different one throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes
    * nothing. A payout is one transfer (its reference_id is unique per transfer, and the client
    * never sends it again): a failed one is final, and its other outcome, whatever `transactionId`
@@ -534,17 +535,16 @@ const paymentIds = (
 /** How many other failed payments a record remembers (`failedPayments`). */
 const MAX_FAILED_PAYMENTS = 16;
 
-/** `record`'s failedPayments with `failure`'s ids added: the last 16, and whether any were dropped. */
+/** `record`'s failedPayments with `failure`'s ids added: the last `most`, and whether any were dropped. */
 const withFailed = (
   record: TransactionRecord,
   failure: TransactionOutcome,
+  most: number,
 ): Pick<TransactionRecord, 'failedPayments' | 'failedPaymentsDropped'> => {
   const failed = [...(record.failedPayments ?? []), paymentIds(failure)];
   return {
-    failedPayments: failed.slice(-MAX_FAILED_PAYMENTS),
-    ...(failed.length > MAX_FAILED_PAYMENTS || record.failedPaymentsDropped === true
-      ? { failedPaymentsDropped: true }
-      : {}),
+    failedPayments: failed.slice(-most),
+    ...(failed.length > most || record.failedPaymentsDropped === true ? { failedPaymentsDropped: true } : {}),
   };
 };
 
@@ -721,9 +721,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         }
         // A settled reference, in one table:
         // - the recorded payment again: its outcome again is a duplicate, the other a conflict;
-        // - another payment of a succeeded one: changes nothing, whatever it reports — unless it
-        //   reports success of a payment that had failed (below);
-        // - another payment of a failed one that failed: remembered (failedPayments), nothing else;
+        // - another payment of a succeeded one that paid: changes nothing (the customer paid
+        //   twice) — unless that payment had failed (below);
+        // - another payment of a failed or succeeded one that failed: remembered (failedPayments),
+        //   nothing else;
         // - another payment of a failed one that paid (a second tab, Pay pressed again): settles it
         //   anew, the customer has paid, and the recorded failure joins failedPayments;
         // - a success of a payment that had failed (the same payment contradicting itself), or may
@@ -740,18 +741,24 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         if (another && state === 'succeeded' && (seen || current.failedPaymentsDropped === true)) {
           throw new TransactionConflictError('conflicting_outcome', current, state);
         }
+        // Another payment's failure, on a failed or a succeeded record (callbacks come in any
+        // order): remembered once, only if no other write came since the read.
+        if (another && state === 'failed') {
+          if (seen) return { result: 'another_payment', record: current };
+          const next: TransactionRecord = {
+            ...current,
+            updatedAt: now(),
+            ...withFailed(current, outcome, MAX_FAILED_PAYMENTS),
+          };
+          if (await store.update(next, current.state, current)) {
+            return { result: 'another_payment', record: next };
+          }
+          continue;
+        }
         if (current.state === 'succeeded' || (current.state === 'failed' && !another)) {
           if (another) return { result: 'another_payment', record: current };
           if (current.state === state) return { result: 'duplicate', record: current };
           throw new TransactionConflictError('conflicting_outcome', current, state);
-        }
-        if (another && state === 'failed') {
-          if (seen) return { result: 'another_payment', record: current };
-          const next: TransactionRecord = { ...current, updatedAt: now(), ...withFailed(current, outcome) };
-          if (await store.update(next, 'failed', current)) {
-            return { result: 'another_payment', record: next };
-          }
-          continue;
         }
         // Late when the merchant had given up on it before: expired now, or expired before a late
         // failure that another payment now follows with a success.
@@ -764,8 +771,11 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           settledAt: at,
           outcome,
           ...(late ? { late: true } : {}),
-          // The failure it replaces stays known: that payment's success later is a conflict.
-          ...(another && current.outcome !== undefined ? withFailed(current, current.outcome) : {}),
+          // The failure it replaces stays known, that payment's success later a conflict; one
+          // more than the failures remembered, so it pushes none of those out.
+          ...(another && current.outcome !== undefined
+            ? withFailed(current, current.outcome, MAX_FAILED_PAYMENTS + 1)
+            : {}),
         };
         // From failed, only if no other payment's failure was written since it was read.
         if (await store.update(next, current.state, another ? current : undefined)) {
@@ -861,16 +871,14 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const listen = (): void => {
           if (store.watch === undefined || watching || finished) return;
           watching = true;
-          store
-            .watch(reference, () => void readOnce())
-            .then(
-              (stop) => {
-                if (finished) return stop();
-                unwatch = stop;
-                check(); // a settlement between the last read and the watch starting is not missed
-              },
-              () => (watching = false),
-            );
+          store.watch(reference, wakeRead).then(
+            (stop) => {
+              if (finished) return stop();
+              unwatch = stop;
+              check(); // a settlement between the last read and the watch starting is not missed
+            },
+            () => (watching = false),
+          );
         };
         /** One read of the store; resolves once it answered or failed (never rejects). */
         const readOnce = (): Promise<void> =>
@@ -892,6 +900,25 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const check = (): void => {
           void readOnce();
           listen();
+        };
+        // A notification's read: one at a time, and one more after it for any that came during it
+        // (a busy channel, shared with other apps, costs a read per burst, not one per message).
+        let reading = false;
+        let readAgain = false;
+        const wakeRead = (): void => {
+          if (finished) return;
+          if (reading) {
+            readAgain = true;
+            return;
+          }
+          reading = true;
+          void readOnce().then(() => {
+            reading = false;
+            if (readAgain) {
+              readAgain = false;
+              wakeRead();
+            }
+          });
         };
         const onAbort = (): void => finish(() => reject(abortReason(signal!)));
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.

@@ -201,14 +201,24 @@ describe('a payment that failed, once another payment of the order paid, then re
     for (let i = 1; i <= 17; i++) {
       await tracker.settle('ORD-10', { outcome: 'failed', transactionId: `T-${i}` });
     }
-    const { record } = await tracker.settle('ORD-10', { outcome: 'succeeded', transactionId: 'T-PAID' });
+    const paid = await tracker.settle('ORD-10', { outcome: 'succeeded', transactionId: 'T-PAID' });
+    expect(paid.record.failedPaymentsDropped).toBeUndefined();
+    // Two more failures, heard after the payment: the oldest remembered ones make room.
+    await tracker.settle('ORD-10', { outcome: 'failed', transactionId: 'T-18' });
+    const { record } = await tracker.settle('ORD-10', { outcome: 'failed', transactionId: 'T-19' });
     expect(record.failedPaymentsDropped).toBe(true);
-    expect(record.failedPayments?.at(-1)).toEqual({ transactionId: 'T-1' });
-    for (const transactionId of ['T-1', 'T-2', 'T-NEW']) {
+    expect(record.failedPayments).toHaveLength(16);
+    expect(record.failedPayments?.slice(-3)).toEqual([
+      { transactionId: 'T-1' },
+      { transactionId: 'T-18' },
+      { transactionId: 'T-19' },
+    ]);
+    for (const transactionId of ['T-1', 'T-2', 'T-19', 'T-NEW']) {
       await expect(tracker.settle('ORD-10', { outcome: 'succeeded', transactionId })).rejects.toMatchObject({
         reason: 'conflicting_outcome',
       });
     }
+    expect(await tracker.get('ORD-10')).toEqual(record);
   });
 
   it('also when its failure came after the order was paid (callbacks out of order): remembered, and its success refused', async () => {
