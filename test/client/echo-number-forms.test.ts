@@ -49,6 +49,23 @@ it('redacts a leading-zero cvc sent as a string and echoed as the integer the se
   expect(text).not.toMatch(/"cvc":\s*12\b/);
 });
 
+it.each(['12.0', '1.2E1'])(
+  'redacts a leading-zero cvc sent as a string and echoed as the double the service read: %s',
+  async (echoed) => {
+    const baseUrl = await replying(422, `{"error":"cvc must have 3 digits","cvc":${echoed}}`);
+    const events: ResponseLogEvent[] = [];
+    const client = new PaymentsClient({
+      baseUrl,
+      cardFieldEncoding: 'string',
+      hooks: { afterResponse: (event) => void events.push(event) },
+    });
+    const input = { ...cardPaymentInput, card_details: { ...cardPaymentInput.card_details, cvc: '012' } };
+    const text = await failure(client, input, events);
+    expect(text).not.toContain(echoed);
+    expect(text).toContain('"cvc":"[redacted]"');
+  },
+);
+
 it('redacts a card number echoed as a Java double (trailing zero dropped from the significand)', async () => {
   // 4111111111111020 read into a double and printed by Java / Jackson: 4.11111111111102E15 — all
   // of the number but its final 0, which the E15 gives back.

@@ -80,6 +80,27 @@ describe('an echoed cvc', () => {
     expect(dump).not.toMatch(new RegExp(`(?<!\\d)${cvc}(?!\\d)`));
   });
 
+  // A service that read the cvc into a double (Java, Python) echoes it as one in its refusal.
+  it.each([
+    ['a JSON double', `${cvc}.0`],
+    ['a double with two decimals', `${cvc}.00`],
+    ['a double in scientific notation', `${cvc[0]}.${cvc.slice(1)}E+2`],
+  ])('is redacted as %s, the echoed JSON left valid', async (_name, echoed) => {
+    const baseUrl = await echoing(
+      422,
+      () =>
+        `{"error":"card declined","request":{"card_details":{"card_number":"**** 9995","cvc":${echoed},"expiry_month":7}}}`,
+    );
+    const { error, events, dump } = await failedCall({ baseUrl });
+    for (const text of [error.body, error.headers['x-echo'], (events[1] as ResponseLogEvent).responseBody]) {
+      expect(JSON.parse(text!)).toEqual({
+        error: 'card declined',
+        request: { card_details: { card_number: '**** 9995', cvc: '[redacted]', expiry_month: 7 } },
+      });
+    }
+    expect(dump).not.toContain(echoed);
+  });
+
   it('is left alone inside a decimal or a larger number', async () => {
     const text = `{"fee":"${cvc}.45","id":"1${cvc}"}`;
     const baseUrl = await echoing(402, () => text);

@@ -15,8 +15,30 @@ describe('the cvc', () => {
     expect(redactText(text, card)).toBe(redacted);
   });
 
+  // A service that reads the cvc into a double echoes it as one: Java and Python print 737.0, a
+  // fixed format 737.00, C's %e 7.370000e+02, Java's BigDecimal 7.37E+2.
+  it.each([
+    ['as a JSON double', '{"cvc":737.0}', '{"cvc":"[redacted]"}'],
+    [
+      'as a double with two decimals',
+      '{"card_details":{"cvc":737.00}}',
+      '{"card_details":{"cvc":"[redacted]"}}',
+    ],
+    ['in scientific notation', '{"cvc":7.37e2}', '{"cvc":"[redacted]"}'],
+    ['in scientific notation, a signed exponent', '{"cvc":7.37E+2}', '{"cvc":"[redacted]"}'],
+    ["as C's %e prints it", 'cvc 7.370000e+02 refused', 'cvc [redacted] refused'],
+    ['as a double in a sentence', 'Invalid cvc 737.0.', 'Invalid cvc [redacted].'],
+    ['as a double in a list', '{"ids":[737.0,1]}', '{"ids":["[redacted]",1]}'],
+  ])('is removed %s', (_name, text, redacted) => {
+    expect(redactText(text, card)).toBe(redacted);
+  });
+
   it.each([
     ['the whole part of a decimal', 'fee 737.45 KES'],
+    ['the whole part of a decimal ending in 0', 'fee 737.50 KES'],
+    ['a decimal with a zero after its point', 'fee 737.05 KES'],
+    ['another number in scientific notation', 'limits 7.37e3 and 7.371e2 and 7.37e-2'],
+    ['a version with a zero in it', 'v737.0.1 and v1.737.0'],
     ['the fraction of a decimal', 'rate 0.737'],
     ['inside a larger number', 'id 1737 and 7370'],
     ['a part of a version number', 'v1.737.2'],

@@ -17,3 +17,21 @@ it('removes a leading-zero cvc echoed inside a doubly escaped JSON string', () =
     /cvc\\+":12/,
   );
 });
+
+it.each([
+  ['12.0', '{"cvc":12.0}', '{"cvc":"[redacted]"}'],
+  ['12.00', '{"card":{"cvc":12.00}}', '{"card":{"cvc":"[redacted]"}}'],
+  ['1.2E1', '{"cvc":1.2E1}', '{"cvc":"[redacted]"}'],
+  [
+    '12.0 and 1.2e+1 under other card-code keys',
+    '{"security_code":12.0,"CVV":1.2e+1}',
+    '{"security_code":"[redacted]","CVV":"[redacted]"}',
+  ],
+])('removes a leading-zero cvc a service read into a double and echoed as %s', (_name, text, redacted) => {
+  expect(redactText(text, secrets)).toBe(redacted);
+});
+
+it('leaves 12.0 alone where no card-code key holds it (a bare 12.0 is as likely an amount)', () => {
+  const text = '{"amount":12.0,"fee":1.2E1,"cvc_length":3}';
+  expect(redactText(text, secrets)).toBe(text);
+});
