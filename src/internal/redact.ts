@@ -201,26 +201,43 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
-    // with the same space or dash between each two ("7 3 7"; not "7 3-7", nor "7.3.7", a version).
-    // Not next to a digit, nor to a '.' that joins it to a digit, so a part of a larger number
-    // (1737, 737.45, 0.737) is left alone and a cvc ending a sentence ("cvc 737.") is not.
+    // with the same space or dash between each two ("7 3 7"; not "7 3-7", nor "7.3.7", a version),
+    // or side by side with a fraction of zeros, as a service that read it into a double prints it
+    // (737.0, 737.00). Not next to a digit, nor to a '.' that joins it to a digit, so a part of a
+    // larger number (1737, 737.45, 737.05, 0.737, v737.0.1) is left alone and a cvc ending a
+    // sentence ("cvc 737.") is not.
     const [a, b, c] = [...cvc].map(digit);
     list.push([
-      new RegExp(`${notAfterDigit}(?<!\\d\\.)${a}([ -]?)${b}(?:\\1)${c}${notBeforeDigit}(?!\\.\\d)`, 'gu'),
+      new RegExp(
+        `${notAfterDigit}(?<!\\d\\.)${a}(?:${b}${c}(?:\\.0+)?|([ -])${b}\\1${c})${notBeforeDigit}(?!\\.\\d)`,
+        'gu',
+      ),
       '[redacted]',
     ]);
+    const value = Number(cvc);
+    // The same double in scientific notation (C's %e 7.370000e+02, Java's BigDecimal 7.37E+2):
+    // one whose value is the cvc, not inside a word or a larger number (the 7e2 of an id 3f7e2c is
+    // left alone). A cvc with a leading zero is left to the keyed rule below: 4.2e1 is 42, as
+    // likely an amount as a bare 42.
+    if (value >= 100) {
+      list.push([
+        /(?<![0-9A-Za-z.])[0-9](?:\.[0-9]{1,20})?[eE][+-]?[0-9]{1,3}(?![0-9A-Za-z])/g,
+        (match: string) => (Number(match) === value ? '[redacted]' : match),
+      ]);
+    }
     // A cvc with a leading zero, sent as the string "012" and read into an integer (Jackson's
-    // default), comes back as 12: removed where a key naming a card code holds it (a bare 12
-    // elsewhere is as likely an amount or a count).
+    // default) or a double, comes back as 12, 12.0 or 1.2E1: removed where a key naming a card code
+    // holds a number of its value (a bare 12 elsewhere is as likely an amount or a count).
     if (cvc[0] === '0') {
       // The key's quotes may be escaped, once or more (a JSON body quoted inside a string, maybe
       // twice): the replacement's quotes are escaped as the key's are.
       list.push([
         new RegExp(
-          `((\\\\{0,8})"[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}\\\\{0,8}"\\s*:\\s*)(\\\\{0,8}"|)0*${String(Number(cvc))}\\3(?![0-9.])`,
+          `((\\\\{0,8})"[^"\\\\]{0,40}(?:cvc|cvv|cvn|csc|security.?code)[^"\\\\]{0,40}\\\\{0,8}"\\s*:\\s*)(\\\\{0,8}"|)([0-9]{1,8}(?:\\.[0-9]{1,20})?(?:[eE][+-]?[0-9]{1,3})?)\\3(?![0-9.])`,
           'gi',
         ),
-        (_match: string, key: string, escape: string) => `${key}${escape}"[redacted]${escape}"`,
+        (match: string, key: string, escape: string, _quote: string, number: string) =>
+          Number(number) === value ? `${key}${escape}"[redacted]${escape}"` : match,
       ]);
     }
   }

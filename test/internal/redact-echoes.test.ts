@@ -33,6 +33,14 @@ describe('the cvc', () => {
     expect(redactText(text, card)).toBe(redacted);
   });
 
+  it('is removed as 7E+2 when it is 700, not inside an id or a word', () => {
+    const round = { cvc: '700' };
+    expect(redactText('cvc 7E+2 or 7.00e2 or 700.0', round)).toBe(
+      'cvc [redacted] or [redacted] or [redacted]',
+    );
+    expect(redactText('request 3f7e2c, 7e2x, 7e20', round)).toBe('request 3f7e2c, 7e2x, 7e20');
+  });
+
   it.each([
     ['the whole part of a decimal', 'fee 737.45 KES'],
     ['the whole part of a decimal ending in 0', 'fee 737.50 KES'],
