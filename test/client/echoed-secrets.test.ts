@@ -186,6 +186,7 @@ describe('an echoed card number', () => {
 
 describe('an echoed API key', () => {
   const key = 'sk_live/abc+def="q';
+  const lowerHex = (encoded: string) => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
   it.each([
     ['JSON-escaped', JSON.stringify({ error: `invalid key ${key}` })],
     [
@@ -193,6 +194,10 @@ describe('an echoed API key', () => {
       JSON.stringify({ error: `invalid key ${key}` }).replaceAll('/', '\\/'),
     ],
     ['URL-encoded', JSON.stringify({ error: 'invalid', retry: `/login?key=${encodeURIComponent(key)}` })],
+    [
+      'URL-encoded with lower-case hex (.NET HttpUtility.UrlEncode)',
+      JSON.stringify({ error: 'invalid', retry: `/login?key=${lowerHex(encodeURIComponent(key))}` }),
+    ],
   ])('is redacted when %s', async (_name, body) => {
     const baseUrl = await echoing(401, () => body);
     const { error, dump } = await failedCall({ baseUrl, apiKey: key });
@@ -202,11 +207,29 @@ describe('an echoed API key', () => {
       JSON.stringify(key).slice(1, -1),
       JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'),
       encodeURIComponent(key),
+      lowerHex(encodeURIComponent(key)),
     ]) {
       expect(error.body).not.toContain(form);
       expect(error.headers['x-echo']).not.toContain(form);
       expect(dump).not.toContain(form);
     }
+  });
+});
+
+describe('an Authorization header echoed URL-encoded with lower-case hex', () => {
+  it('is redacted from ApiError (body, headers, JSON, util.inspect) and afterResponse', async () => {
+    const key = 'sk_live_ab+cd/ef=gh12345678';
+    // Bearer%20sk_live_ab%2bcd%2fef%3dgh12345678
+    const baseUrl = await echoing(401, (headers) => {
+      const echoed = encodeURIComponent(String(headers.authorization)).replace(/%[0-9A-F]{2}/g, (escape) =>
+        escape.toLowerCase(),
+      );
+      return JSON.stringify({ error: 'unauthorized', request: `authorization=${echoed}` });
+    });
+    const { error, events, dump } = await failedCall({ baseUrl, apiKey: key });
+    expect(JSON.parse(error.body)).toEqual({ error: 'unauthorized', request: 'authorization=[redacted]' });
+    expect((events[1] as ResponseLogEvent).responseBody).toBe(error.body);
+    expect(dump).not.toMatch(/sk_live_ab%2bcd/i);
   });
 });
 

@@ -75,6 +75,27 @@ describe('a literal value such as an API key', () => {
     expect(redacted).not.toContain(JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'));
   });
 
+  // A percent-escape's hex digits are upper-case from encodeURIComponent, lower-case from .NET's
+  // HttpUtility.UrlEncode; either decodes to the key.
+  it.each([
+    ['with lower-case hex (.NET HttpUtility.UrlEncode)', 'sk_live_ab%2bcd%2fef%3dgh12345678'],
+    ['with hex of both cases', 'sk_live_ab%2Bcd%2fef%3Dgh12345678'],
+    ['in a Bearer value with lower-case hex', 'Bearer%20sk_live_ab%2bcd%2fef%3dgh12345678'],
+  ])('is removed URL-encoded %s', (_name, echoed) => {
+    const key = 'sk_live_ab+cd/ef=gh12345678';
+    expect(decodeURIComponent(echoed)).toContain(key);
+    expect(redactText(`{"retry":"/login?authorization=${echoed}"}`, { values: [`Bearer ${key}`, key] })).toBe(
+      '{"retry":"/login?authorization=[redacted]"}',
+    );
+  });
+
+  it('is looked for in linear time in a 1 MiB reply of URL-encoded near matches', () => {
+    const text = 'sk_live_ab%2bcd%2fef%3dgh1234567 '.repeat(Math.ceil((1 << 20) / 33));
+    const start = performance.now();
+    expect(redactText(text, { values: ['sk_live_ab+cd/ef=gh12345678'] })).toBe(text);
+    expect(performance.now() - start).toBeLessThan(2_000);
+  });
+
   it('is removed however short it is', () => {
     expect(redactText('{"error":"invalid key abc12"}', { values: ['abc12'] })).toBe(
       '{"error":"invalid key [redacted]"}',
