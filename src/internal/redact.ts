@@ -90,7 +90,8 @@ const digit = (char: string): string =>
 
 /**
  * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
- * `/` as `\/` (PHP's `json_encode`), and URL-encoded; each spelling once.
+ * `/` as `\/` (PHP's `json_encode`), and URL-encoded (its escapes' hex digits matched in either
+ * case, {@link htmlPattern}); each spelling once.
  */
 function spellingsOf(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
@@ -112,13 +113,17 @@ const entityNames: Readonly<Record<string, string>> = {
 /**
  * A pattern (flag `u`) of a spelling as written or HTML-escaped: each character but a letter or
  * a digit also as its character reference, decimal (`&#47;`) or hex in either case (`&#x2F;`),
- * with leading zeros or without, or its name where {@link entityNames} has one.
+ * with leading zeros or without, or its name where {@link entityNames} has one. The hex digits of
+ * a percent-escape are matched in either case too (`%2F` and .NET's `%2f` decode alike): one
+ * character class each, which leaves every character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
+  const chars = [...spelling];
   let out = '';
-  for (const char of spelling) {
+  for (const [index, char] of chars.entries()) {
     if (/[0-9A-Za-z]/.test(char)) {
-      out += char;
+      const afterPercent = /%[0-9A-Fa-f]?$/.test(chars.slice(Math.max(0, index - 2), index).join(''));
+      out += afterPercent && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
       continue;
     }
     const code = char.codePointAt(0) ?? 0;
