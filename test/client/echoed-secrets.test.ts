@@ -173,6 +173,14 @@ describe('an echoed card number', () => {
     expect(dump).not.toContain(respell(cvc));
   });
 
+  it('is redacted run together with the expiry (a PAN and expiry field)', async () => {
+    const baseUrl = await echoing(402, () => '{"error":"declined","pan_exp":"99999999999999950731"}');
+    const { error, events, dump } = await failedCall({ baseUrl });
+    expect(error.body).toBe('{"error":"declined","pan_exp":"**** 99950731"}');
+    expect((events[1] as ResponseLogEvent).responseBody).toBe(error.body);
+    expect(dump).not.toContain('9999999999999995');
+  });
+
   it('is redacted from an HTML error page that puts each group in its own cell', async () => {
     const baseUrl = await echoing(
       402,

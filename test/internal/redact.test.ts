@@ -77,6 +77,29 @@ describe('redaction', () => {
     );
   });
 
+  // 16 digits that are the card number are the card number wherever they stand: a service that
+  // runs the expiry (or anything else) onto it gives it away all the same.
+  it.each([
+    ['with the expiry run onto its end', 'pan_exp=99999999999999950731', 'pan_exp=**** 99950731'],
+    ['with other digits run onto its start', 'ref 0019999999999999995', 'ref 001**** 9995'],
+    ['after more of its own digits', 'id 99999999999999999995', 'id 9999**** 9995'],
+    [
+      'in a bare JSON number, the expiry after it',
+      '{"pan_exp":99999999999999951231}',
+      '{"pan_exp":"**** 99951231"}',
+    ],
+    ['spelled as \\u escapes after another', 'x \\u0031\\u0039999999999999995', 'x \\u0031**** 9995'],
+  ])('masks the card number %s', (_name, text, masked) => {
+    expect(redactText(text, cardSecretsOf(body))).toBe(masked);
+  });
+
+  it('leaves a longer run that only holds the number the card rounds to, or the hex digits of an escape', () => {
+    // 9999999999999996 is the card only as a double prints it, a number of its own; and the
+    // digits of a \\u escape are none of the text's.
+    const text = 'id 199999999999999961 and {"x":"\\u9999999999999995"}';
+    expect(redactText(text, cardSecretsOf(body))).toBe(text);
+  });
+
   it('leaves an echoed JSON body JSON: a card number or cvc echoed as a bare number becomes a string', () => {
     const secrets = cardSecretsOf(body);
     const echoed = '{"card_number": 9999999999999995 ,"cvc":737,"fee":737.5,"ids":[737],"n":17370}';
