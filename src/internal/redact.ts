@@ -73,11 +73,13 @@ const separator =
 
 /** A digit in a spelling other than ASCII: JSON-escaped (`\u0034`), a character reference, fullwidth. */
 const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[\\uff10-\\uff19])';
+/** Not inside a `\uXXXX` escape: its hex digits are none of the text's. */
+const notInEscape = '(?<!\\\\u[0-9A-Fa-f]{0,3})';
 /**
- * Where a number starts: after no digit in any spelling, and not inside a `\uXXXX` escape (whose
- * last hex digit, in `\u00a0`, is no digit of the text).
+ * Where a number starts: not inside a `\uXXXX` escape, and after no digit in any spelling (the
+ * last hex digit of an escape, in `\u00a0`, is no digit of the text).
  */
-const notAfterDigit = `(?<!\\\\u[0-9A-Fa-f]{0,3})(?<!(?<!\\\\u[0-9A-Fa-f]{0,3})[0-9])(?<!${spelledDigit})`;
+const notAfterDigit = `${notInEscape}(?<!${notInEscape}[0-9])(?<!${spelledDigit})`;
 /** Where a number ends: before no digit in any spelling. */
 const notBeforeDigit = `(?!${spelledDigit}|[0-9])`;
 
@@ -142,8 +144,9 @@ const jsonNumber = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*)/g;
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
  * spelling of every literal value, also HTML-escaped, the card number whatever separates its
- * digits, and the cvc as a standalone 3-digit group, its digits side by side or with the same
- * space or dash between each two (`7 3 7`, `7-3-7`).
+ * digits and wherever it stands (also run together with other digits), and the cvc as a
+ * standalone 3-digit group, its digits side by side or with the same space or dash between each
+ * two (`7 3 7`, `7-3-7`), or as the double a service read it into (`737.0`, `7.37E+2`).
  *
  * A value is removed however short it is: a short key may also blank unrelated text that happens
  * to contain it, which costs the text's readability, never the key. Longer spellings go first, so
@@ -195,13 +198,15 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
         return printed - card <= 1n && card - printed <= 1n ? masked : match;
       },
     ]);
-    // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full.
-    for (const digits of new Set([cardNumber, String(Number(cardNumber))])) {
-      const pattern = new RegExp(
-        `${notAfterDigit}${[...digits].map(digit).join(separator)}${notBeforeDigit}`,
-        'gu',
-      );
-      list.push([pattern, masked]);
+    // The card's own digits are the card wherever they stand, also inside a longer run of digits
+    // (a PAN with the expiry run onto it, 42424242424242421231); only not inside a `\u` escape.
+    const spelled = (digits: string) => [...digits].map(digit).join(separator);
+    list.push([new RegExp(`${notInEscape}${spelled(cardNumber)}`, 'gu'), masked]);
+    // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full: the card only
+    // as a double prints it, a number of its own, not a part of a longer run.
+    const rounded = String(Number(cardNumber));
+    if (rounded !== cardNumber) {
+      list.push([new RegExp(`${notAfterDigit}${spelled(rounded)}${notBeforeDigit}`, 'gu'), masked]);
     }
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) {
