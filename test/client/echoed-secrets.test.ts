@@ -333,6 +333,8 @@ describe('a key passed under a header name of its own (the API reference names n
     'x-hmac',
     'x-api-sig',
     'x-jwt',
+    'x-merchant-pwd',
+    'x-api-pin',
   ] as const;
 
   it.each(named)(

@@ -150,6 +150,32 @@ describe('credential headers', () => {
     });
   });
 
+  it('include a name with pwd or pin as a whole part, not inside a longer word', () => {
+    const named = {
+      'x-merchant-pwd': 'hunter2hunter2hunter2',
+      'x-api-pin': '98765432',
+      'X-PIN': '4321',
+      pwd: 'pw-1234567',
+      x_user_pin_code: '12345678',
+      'x-pinned-cert': 'sha256-abcdef',
+      'x-spinner': 'on',
+      'x-pwdless': 'true',
+      'x-shipping': 'express',
+    };
+    expect(redactHeaders(named, { values: credentialValuesOf(named) })).toEqual({
+      ...named,
+      'x-merchant-pwd': '[redacted]',
+      'x-api-pin': '[redacted]',
+      'X-PIN': '[redacted]',
+      pwd: '[redacted]',
+      x_user_pin_code: '[redacted]',
+    });
+    // From 8 characters their values are removed wherever a body echoes them.
+    expect(credentialValuesOf(named).sort()).toEqual(
+      ['hunter2hunter2hunter2', '98765432', 'pw-1234567', '12345678'].sort(),
+    );
+  });
+
   it('are removed from a text echoing any of them', () => {
     const secrets = { values: credentialValuesOf(sent) };
     const echoed =
