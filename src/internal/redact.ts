@@ -272,8 +272,12 @@ const credentialHeaders: ReadonlyMap<string, 'scheme' | 'opaque'> = new Map([
 ]);
 
 // A header of the merchant's own naming a credential (the API reference names no scheme, so a
-// service may want `x-api-token` or `x-merchant-key`): its value is shown as nothing.
-const credentialName = /auth|token|key|secret|pass|session|cookie|cred|sig|hmac|jwt/i;
+// service may want `x-api-token` or `x-merchant-key`): its value is shown as nothing. A name holding
+// one of these anywhere, or `pwd` or `pin` as a whole part, next to no letter or digit
+// (`x-merchant-pwd`, `x-api-pin`; not `x-pinned-cert` or `x-shipping`: inside a longer word these
+// are too short to mean a credential).
+const credentialName =
+  /auth|token|key|secret|pass|session|cookie|cred|sig|hmac|jwt|(?<![0-9a-z])(?:pwd|pin)(?![0-9a-z])/i;
 
 /** How a header's value is shown, by its name: the list above, then a name naming a credential. */
 const credentialKind = (name: string): 'scheme' | 'opaque' | undefined => {
