@@ -5,7 +5,7 @@
 import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient } from '../../src/index.js';
-import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { bigCardNumber, cardPaymentInput, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 
 const documented = '{"message":"Mobile Payout Initiated","status":200}';
 
@@ -137,6 +137,68 @@ describe('a reply larger than any documented one', () => {
       expect.objectContaining({ code: 'body_too_large' }),
     ]);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('a 2xx that writes a key twice in one object', () => {
+  // JSON.parse keeps the last value of a repeated key: which one the service meant cannot be known,
+  // so the reply is refused like any other body that is not the documented JSON.
+  const json = ['content-type: application/json'];
+  it.each([
+    [
+      'a card reply saying 500, then 200',
+      'card',
+      '{"status":500,"message":"Card Payment Initiated","status":200}',
+    ],
+    [
+      'a payout reply saying failed, then initiated',
+      'payout',
+      '{"message":"Payment Failed","status":200,"message":"Mobile Payout Initiated"}',
+    ],
+    [
+      'a mobile-money reply repeating status under an escaped spelling',
+      'mobileMoney',
+      '{"message":"MOBILE-MONEY Payment Initiated","status":200,"st\\u0061tus":406}',
+    ],
+    [
+      'a payout reply repeating a key of an extra object',
+      'payout',
+      '{"message":"Mobile Payout Initiated","status":200,"detail":{"code":"FAILED","code":"OK"}}',
+    ],
+  ])('is an ApiError (invalid_json), not an initiation: %s', async (_name, operation, body) => {
+    const baseUrl = await rawService(http('200 OK', json, body));
+    const client = new PaymentsClient({ baseUrl });
+    const outcome = await settle(
+      operation === 'card'
+        ? client.initiateCardPayment(cardPaymentInput)
+        : operation === 'payout'
+          ? client.initiatePayout(payoutInput)
+          : client.initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    );
+    expect(outcome).toEqual({ error: expect.any(ApiError) });
+    const error = (outcome as { error: ApiError }).error;
+    expect(error.status).toBe(200);
+    expect(error.body).toBe(body);
+    expect(error.issues).toEqual([expect.objectContaining({ path: [], code: 'invalid_json' })]);
+    expect(error.message).toMatch(/repeats a key/);
+  });
+
+  it('keeps an echoed card number out of the error', async () => {
+    const body = `{"message":"Card Payment Initiated","status":200,"card":"${bigCardNumber}","card":"${bigCardNumber}"}`;
+    const baseUrl = await rawService(http('200 OK', json, body));
+    const outcome = await settle(new PaymentsClient({ baseUrl }).initiateCardPayment(cardPaymentInput));
+    const error = (outcome as { error: ApiError }).error;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'invalid_json' })]);
+    expect(`${error.message} ${error.body} ${JSON.stringify(error)}`).not.toContain(bigCardNumber);
+  });
+
+  it('still resolves a reply that writes each key once, a key name inside a value included', async () => {
+    const body = '{"message":"Mobile Payout Initiated","status":200,"note":"\\"status\\": 500"}';
+    const baseUrl = await rawService(http('200 OK', json, body));
+    await expect(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput)).resolves.toEqual(
+      JSON.parse(body),
+    );
   });
 });
 
