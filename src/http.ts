@@ -17,7 +17,7 @@ import {
 } from './errors.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import { MAX_TIMER_MS } from './internal/timers.js';
-import { stringifyWireBody } from './internal/json.js';
+import { repeatsAKey, stringifyWireBody } from './internal/json.js';
 import {
   cardSecretsOf,
   credentialValuesOf,
@@ -838,7 +838,8 @@ const jsonType = /^application\/(?:[\w.-]+\+)?json *(?:; *charset="?utf-8"?)?$/i
 
 /**
  * A non-2xx, an answer a custom `fetch` got by following a redirect, a body not labelled or not
- * written as JSON, or one of the wrong shape is an `ApiError`; else the data.
+ * written as JSON, one that writes a key twice in one object, or one of the wrong shape is an
+ * `ApiError`; else the data.
  */
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
@@ -875,6 +876,18 @@ function parseResponse<S extends z.core.$ZodType>(
     // The SyntaxError quotes the body, so it is not kept as the cause.
     throw errorFromResponse(call, response, text, [
       { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
+    ]);
+  }
+  // JSON.parse keeps the last value of a key written twice (`"status":500,…,"status":200`): which
+  // one the service meant cannot be known, so such a body is not its documented reply either.
+  if (typeof json === 'object' && json !== null && repeatsAKey(text, json)) {
+    throw errorFromResponse(call, response, text, [
+      {
+        path: [],
+        code: 'invalid_json',
+        message:
+          'the body repeats a key in one object: JSON.parse keeps the last of its values, so which one the service meant cannot be known',
+      },
     ]);
   }
   const result = safeParse(schema, json);

@@ -8,6 +8,7 @@
  * @module
  */
 import { CallbackParseError } from '../errors.js';
+import { closingQuote, repeatsAKey } from '../internal/json.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type {
   CallbackEvent,
@@ -83,17 +84,6 @@ const MAY_ROUND = /\d[eE][-+]?\d|[\d.]{16}/;
 /** A JSON number, read where one starts. */
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** The index of the quote that closes the JSON string whose opening quote is at `start`. */
-function closingQuote(text: string, start: number): number {
-  let end = text.indexOf('"', start + 1);
-  for (;;) {
-    let backslashes = 0;
-    while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes += 1;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-}
-
 /**
  * The number literals of the top-level object's own keys, as `text` (valid JSON: parsed already)
  * writes them — `{"amount":1e3}` → `amount` → `'1e3'` — the last of a key written twice, as
@@ -136,30 +126,6 @@ function numberLiteralsOf(text: string): Map<string, string> | undefined {
     }
   }
   return literals;
-}
-
-/**
- * Whether `text` (valid JSON: parsed already into `value`) writes a key twice in one object, which
- * `JSON.parse` resolved by keeping the last value: the text writes more keys (strings followed by
- * a colon; strings skipped whole, so a key's name inside a value is none) than `value`'s objects
- * hold.
- */
-function repeatsAKey(text: string, value: object): boolean {
-  let keys = 0;
-  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) {
-    at = closingQuote(text, at);
-    let next = at + 1;
-    while (text[next] === ' ' || text[next] === '\n' || text[next] === '\r' || text[next] === '\t') next += 1;
-    if (text[next] === ':') keys += 1;
-  }
-  // A stack, not recursion: a body may nest as deep as JSON.parse allows.
-  const stack: unknown[] = [value];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    if (typeof item !== 'object' || item === null) continue;
-    if (!Array.isArray(item)) keys -= Object.keys(item).length;
-    for (const inner of Object.values(item)) stack.push(inner);
-  }
-  return keys !== 0;
 }
 
 /**

@@ -1,7 +1,8 @@
 // Exact JSON for card numbers. The API reference types card_number as a JSON integer, and 16-digit
 // numbers above 2^53 (e.g. starting with 9) cannot pass through a JS number unrounded. Node 20
 // has no JSON.rawJSON, so the serialiser writes the digits itself and the parser keeps long
-// integers as strings.
+// integers as strings. And the test both readers of the service's JSON (initiation replies and
+// callbacks) refuse a body with: one that writes a key twice in one object.
 
 /** How the card fields of a body are encoded; see the client option `cardFieldEncoding`. */
 export type WireCardEncoding = 'integer' | 'string';
@@ -72,4 +73,39 @@ export function parseJsonExact(text: string): unknown {
   if (!/\d{16}/.test(text)) return JSON.parse(text);
   const quoted = text.replace(tokens, (token) => (longInteger.test(token) ? `"${token}"` : token));
   return JSON.parse(quoted);
+}
+
+/** The index of the quote that closes the JSON string whose opening quote is at `start`. */
+export function closingQuote(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes += 1;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/**
+ * Whether `text` (valid JSON: parsed already into `value`) writes a key twice in one object, which
+ * `JSON.parse` resolved by keeping the last value: the text writes more keys (strings followed by
+ * a colon; strings skipped whole, so a key's name inside a value is none) than `value`'s objects
+ * hold.
+ */
+export function repeatsAKey(text: string, value: object): boolean {
+  let keys = 0;
+  for (let at = text.indexOf('"'); at !== -1; at = text.indexOf('"', at + 1)) {
+    at = closingQuote(text, at);
+    let next = at + 1;
+    while (text[next] === ' ' || text[next] === '\n' || text[next] === '\r' || text[next] === '\t') next += 1;
+    if (text[next] === ':') keys += 1;
+  }
+  // A stack, not recursion: a body may nest as deep as JSON.parse allows.
+  const stack: unknown[] = [value];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item !== 'object' || item === null) continue;
+    if (!Array.isArray(item)) keys -= Object.keys(item).length;
+    for (const inner of Object.values(item)) stack.push(inner);
+  }
+  return keys !== 0;
 }
