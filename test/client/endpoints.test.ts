@@ -180,6 +180,13 @@ describe('PaymentsClient endpoints', () => {
 
   it('applies mobileMoneyBrand, paymentMethods, payoutRecipientKey and cardFieldEncoding', async () => {
     service.documented();
+    // The service names its brand in the mobile-money reply: the one the client is configured with.
+    service.on('api/payment/payment-initiate-callback/', async ({ request }) => {
+      const body = (await request.clone().json()) as { card_details?: unknown };
+      return HttpResponse.json(
+        body.card_details ? documentedReplies.card : { message: 'M-PESA Payment Initiated', status: 200 },
+      );
+    });
     const configured = client({
       mobileMoneyBrand: 'M-PESA',
       paymentMethods: { card: 'VISA' },

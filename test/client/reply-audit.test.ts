@@ -238,6 +238,51 @@ describe('a mobile-money initiation answered as a card payment', () => {
   );
 });
 
+describe('a mobile-money initiation whose brand part is no brand word', () => {
+  const reply = (message: string) =>
+    http('200 OK', ['content-type: application/json'], JSON.stringify({ message, status: 200 }));
+
+  it.each([
+    [undefined, 'No Payment Initiated'],
+    [undefined, 'Failed: Payment Initiated'],
+    [undefined, 'Duplicate request - no Payment Initiated'],
+    ['M-PESA', 'No Payment Initiated'],
+    ['M-PESA', 'Failed: Payment Initiated'],
+    ['M-PESA', 'Duplicate request - no Payment Initiated'],
+    ['M-PESA', 'MOBILE-MONEY Payment Initiated'],
+    ['M-PESA', 'Airtel Money Payment Initiated'],
+    ['M-PESA', 'MPESA Payment Initiated'],
+    ['M-PESA', 'M-PESA Payment Initiated.'],
+  ])('with mobileMoneyBrand %s, %j is an ApiError naming message', async (brand, message) => {
+    const baseUrl = await rawService(reply(message));
+    const client = new PaymentsClient({
+      baseUrl,
+      ...(brand === undefined ? {} : { mobileMoneyBrand: brand }),
+    });
+    const outcome = await settle(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(outcome).toEqual({ error: expect.any(ApiError) });
+    const error = (outcome as { error: ApiError }).error;
+    expect(error.status).toBe(200);
+    expect(error.issues).toEqual([expect.objectContaining({ path: ['message'] })]);
+  });
+
+  it.each([
+    ['M-PESA', 'M-PESA Payment Initiated'],
+    ['M-PESA', 'M-Pesa Payment Initiated'],
+    ['Airtel Money', 'AIRTEL MONEY Payment Initiated'],
+    // The merchant's own word is taken as it is, also where it is no brand word the client would
+    // take from an unconfigured reply.
+    ['Airtel Money (UG)', 'Airtel Money (UG) Payment Initiated'],
+  ])('with mobileMoneyBrand %s, %j resolves (ASCII letter case ignored)', async (brand, message) => {
+    const baseUrl = await rawService(reply(message));
+    const client = new PaymentsClient({ baseUrl, mobileMoneyBrand: brand });
+    await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+      message,
+      status: 200,
+    });
+  });
+});
+
 describe('replies the API reference never describes', () => {
   const json = ['content-type: application/json'];
   it.each([

@@ -48,6 +48,51 @@ describe('initiation response schemas (spec §2.8)', () => {
     expect(result.error?.issues[0]?.message).toMatch(/^expected .*(Payment|Payout) Initiated/);
   });
 
+  // Spec §2.8: the message is "<brand> Payment Initiated". Words that are no brand before
+  // " Payment Initiated" — a failure, a negation, a sentence — do not say a prompt reached the phone.
+  it.each([
+    'No Payment Initiated',
+    'no Payment Initiated',
+    'Failed: Payment Initiated',
+    'Duplicate request - no Payment Initiated',
+    'Duplicate Payment Initiated',
+    'Not Payment Initiated',
+    'None Payment Initiated',
+    'Never Payment Initiated',
+    'Error Payment Initiated',
+    'M-PESA Failed Payment Initiated',
+    'Insufficient funds Payment Initiated',
+    'Payment Declined - M-PESA Payment Initiated',
+    'Cancelled Payment Initiated',
+    'M-PESA  Payment Initiated',
+    'M-PESA (test) Payment Initiated',
+    'M-PESA. Payment Initiated',
+    '-MPESA Payment Initiated',
+    '2024 Payment Initiated',
+    `${'M'.repeat(33)} Payment Initiated`,
+  ])('refuses a mobile-money reply whose brand part is no brand word: %j', (message) => {
+    const result = mobileMoneyPaymentResponseSchema.safeParse({ message, status: 200 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['message']);
+    expect(result.error?.issues[0]?.message).toMatch(/^expected '<brand> Payment Initiated'/);
+  });
+
+  it.each([
+    'MOBILE-MONEY Payment Initiated',
+    'M-PESA Payment Initiated',
+    'Airtel Money Payment Initiated',
+    'MTN MoMo Payment Initiated',
+    'T-Kash Payment Initiated',
+    'EcoCash Payment Initiated',
+    'Tigo Pesa Payment Initiated',
+    `${'M'.repeat(32)} Payment Initiated`,
+  ])('takes a mobile-money reply with a brand word: %j', (message) => {
+    expect(mobileMoneyPaymentResponseSchema.parse({ message, status: 200 })).toEqual({
+      message,
+      status: 200,
+    });
+  });
+
   it('takes a checkout reply, tolerating a numeric order_id', () => {
     const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id: 1003 };
     expect(checkoutSessionResponseSchema.parse(reply)).toEqual({ ...reply, order_id: '1003' });
