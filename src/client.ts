@@ -34,6 +34,7 @@ import {
   cardPaymentResponseSchema,
   checkoutSessionResponseSchema,
   mobileMoneyPaymentResponseSchema,
+  mobileMoneyPaymentResponseSchemaFor,
   payoutResponseSchema,
   type CardPaymentResponse,
   type CheckoutSessionResponse,
@@ -95,7 +96,15 @@ export interface ClientOptions {
   retry?: RetryOptions | number | undefined;
   /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
   fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
-  /** The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference). Default `'MOBILE-MONEY'`. */
+  /**
+   * The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference): the default
+   * mobile-money `payment_method`, and, when set, the only `<brand>` a mobile-money reply
+   * (`<brand> Payment Initiated`) is taken with, ASCII letter case ignored (`M-Pesa` for `M-PESA`);
+   * a reply naming another is an `ApiError`. Unset: `'MOBILE-MONEY'` is sent, and a reply is taken
+   * with any brand word (ASCII letters and digits joined by single spaces or hyphens, at most 32
+   * characters) that does not read as a failure or a negation (`No`, `Failed`, `Duplicate`). Default
+   * `'MOBILE-MONEY'`.
+   */
   mobileMoneyBrand?: string | undefined;
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
@@ -307,6 +316,8 @@ export class PaymentsClient {
   readonly #http: Http;
   readonly #cardMethod: string;
   readonly #mobileMoneyMethod: string;
+  /** The mobile-money reply's schema: with the client's `mobileMoneyBrand` when it has one. */
+  readonly #mobileMoneyReply: typeof mobileMoneyPaymentResponseSchema;
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
   readonly #transactions: ClientOptions['transactions'];
@@ -324,6 +335,10 @@ export class PaymentsClient {
     const brand = options.mobileMoneyBrand ?? 'MOBILE-MONEY';
     this.#cardMethod = options.paymentMethods?.card ?? 'CARD';
     this.#mobileMoneyMethod = options.paymentMethods?.mobileMoney ?? brand;
+    this.#mobileMoneyReply =
+      options.mobileMoneyBrand === undefined
+        ? mobileMoneyPaymentResponseSchema
+        : mobileMoneyPaymentResponseSchemaFor(options.mobileMoneyBrand);
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
     this.#transactions = options.transactions;
@@ -369,7 +384,9 @@ export class PaymentsClient {
 
   /**
    * Endpoint 2: sends an STK push to the customer's phone. Resolves with
-   * `{ message: '<BRAND> Payment Initiated', status: 200 }`.
+   * `{ message: '<BRAND> Payment Initiated', status: 200 }`: `<BRAND>` the client's
+   * `mobileMoneyBrand` (ASCII letter case ignored) when it has one, else a brand word that does not
+   * read as a failure or a negation; any other message is an `ApiError` naming `message`.
    *
    * @example
    * ```ts
@@ -387,7 +404,7 @@ export class PaymentsClient {
     return this.#send('mobile_money', body, options, {
       operation: 'initiateMobileMoneyPayment',
       path: endpointPaths.payment,
-      schema: mobileMoneyPaymentResponseSchema,
+      schema: this.#mobileMoneyReply,
     });
   }
 

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { asciiLower } from '../internal/values.js';
 
 const PLAIN_DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
@@ -78,8 +79,6 @@ export function sameAmount(expected: unknown, actual: unknown): boolean {
   const b = readDecimal(actual);
   return a !== undefined && b !== undefined && canonical(a) === canonical(b);
 }
-
-const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
  * True when two currency codes are equal ignoring ASCII case only (`'kes'` = `'KES'`; no

@@ -85,6 +85,7 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
+import { FAILURE_WORDS } from '../internal/failure-words.js';
 import { isPlainObject, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -643,13 +644,6 @@ export const currencyEntries = (data: Readonly<Record<string, unknown>>): [strin
 /** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>
   typeof a === 'string' && typeof b === 'string' && sameCurrency(a, b);
-
-/**
- * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
- * `Payment Unsuccessful`, `declined`, …), whole words, any letter case.
- */
-const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out)\b/i;
 
 /** A success whose message reads as a failure's: the message is a signal the table cannot overrule. */
 function failureMessage(

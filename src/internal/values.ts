@@ -35,3 +35,6 @@ export const isNameLike = (key: string): boolean => /^[A-Za-z_][A-Za-z_ .-]{0,31
 /** An unknown key in a message: `"publicOrign"`, or `of 26 characters (not shown…)`. */
 export const keyShown = (key: string): string =>
   isNameLike(key) ? JSON.stringify(key) : `of ${key.length} characters (not shown)`;
+
+/** `text` with its ASCII capitals in lower case, and nothing else changed (no Unicode case folding). */
+export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -1,7 +1,10 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
 // documented keys must have the documented types, and a message the documented text: a 200 with
-// another message is not a reply the service describes as "initiated".
+// another message is not a reply the service describes as "initiated" (for mobile money, a brand
+// part that is no brand word, or not the client's mobileMoneyBrand, neither).
 import * as z from 'zod/v4/mini';
+import { FAILURE_WORDS, NEGATION_WORDS } from '../internal/failure-words.js';
+import { asciiLower } from '../internal/values.js';
 import { expecting, httpUrlWire, int } from './fields.js';
 
 /** `message` of a reply: exactly the documented text (`pattern` matches it). */
@@ -33,25 +36,85 @@ export const cardPaymentResponseSchema = z.looseObject({
  */
 export type CardPaymentResponse = z.output<typeof cardPaymentResponseSchema>;
 
+/** The longest brand part a mobile-money reply is taken with when the client has no `mobileMoneyBrand`. */
+const MAX_BRAND_LENGTH = 32;
+
+/**
+ * A brand word (`M-PESA`, `Airtel Money`, `MTN MoMo`): ASCII letters and digits, a letter among
+ * them, in runs joined by one space or one hyphen.
+ */
+const BRAND_WORD = /^(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)*$/;
+
+const EXPECTED_BRAND_REPLY = "expected '<brand> Payment Initiated'";
+
+/**
+ * What is wrong with the `message` of a mobile-money reply, or `undefined` when it is
+ * `<brand> Payment Initiated` (spec §2.8) with, as `<brand>`:
+ *
+ * - `brand` (the client's `mobileMoneyBrand`) when given, ASCII letter case ignored (`M-Pesa` is
+ *   `M-PESA`; no Unicode case folding, no blanks trimmed), as the callback handler compares a
+ *   currency or the `CARD` method word;
+ * - else a brand word (letters and digits joined by single spaces or hyphens, at most 32
+ *   characters) that does not read as a failure or a negation ({@link FAILURE_WORDS}, the callback
+ *   verdict's, and {@link NEGATION_WORDS}): `No Payment Initiated`, `Failed: Payment Initiated` or
+ *   `Duplicate request - no Payment Initiated` does not say a prompt reached the phone.
+ *
+ * Either way a brand holding `card` anywhere, in any case (`Card`, `VISA Card`, `Mastercard`), is
+ * refused: the service shares the path and took the request for a card payment, so no prompt
+ * reached the phone. Messages never quote the reply or the brand.
+ */
+export function mobileMoneyMessageProblem(message: string, brand?: string): string | undefined {
+  // `.` stops at a line break: a message of two lines is refused here.
+  const part = /^(.*) Payment Initiated$/.exec(message)?.[1];
+  if (part === undefined) return EXPECTED_BRAND_REPLY;
+  if (/[Cc][Aa][Rr][Dd]/.test(part)) {
+    return `${EXPECTED_BRAND_REPLY}, not the card reply (a brand holding "card": the service took the request for a card payment)`;
+  }
+  if (brand !== undefined) {
+    return asciiLower(part) === asciiLower(brand)
+      ? undefined
+      : `${EXPECTED_BRAND_REPLY} with the client's mobileMoneyBrand as <brand> (ASCII letter case ignored)`;
+  }
+  if (part.length > MAX_BRAND_LENGTH || !BRAND_WORD.test(part)) {
+    return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>: ASCII letters and digits joined by single spaces or hyphens, at most ${MAX_BRAND_LENGTH} characters`;
+  }
+  if (FAILURE_WORDS.test(part) || NEGATION_WORDS.test(part)) {
+    return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>, not words that read as a failure or a negation`;
+  }
+  return undefined;
+}
+
+/**
+ * The schema of a mobile-money reply whose brand part must be `brand` (ASCII letter case ignored),
+ * or, without it, a brand word: see {@link mobileMoneyMessageProblem}. The client builds its own
+ * with its `mobileMoneyBrand`.
+ */
+export const mobileMoneyPaymentResponseSchemaFor = (brand?: string) =>
+  z.looseObject({
+    message: z.string().check(
+      z.refine((message) => mobileMoneyMessageProblem(message, brand) === undefined, {
+        error: (issue) => mobileMoneyMessageProblem(issue.input as string, brand),
+        params: { code: 'invalid_format' },
+      }),
+    ),
+    status: status200,
+  });
+
 /**
  * Endpoint 2 reply: `{ message: '<BRAND> Payment Initiated', status: 200 }`. The message carries
- * the service's brand word (M-PESA or another): any non-blank words are taken before
- * ` Payment Initiated`, so parsing never depends on the client's `mobileMoneyBrand` — except a
- * brand holding `card` anywhere, in any case (`Card`, `VISA Card`, `Mastercard`): the service
- * shares the path and took the request for a card payment, so no prompt reached the phone.
+ * the service's brand word (M-PESA or another). This schema knows no client's `mobileMoneyBrand`,
+ * so it takes any brand word: ASCII letters and digits joined by single spaces or hyphens, at most
+ * 32 characters, none of them a failure's or a negation's (`No`, `Failed`, `Duplicate`, `not`) and
+ * none holding `card` in any case (`Card`, `VISA Card`, `Mastercard`: the service shares the path
+ * and took the request for a card payment, so no prompt reached the phone). A client with
+ * `mobileMoneyBrand` takes only that brand (ASCII letter case ignored).
  *
  * @example
  * ```ts
  * mobileMoneyPaymentResponseSchema.parse({ message: 'M-PESA Payment Initiated', status: 200 });
  * ```
  */
-export const mobileMoneyPaymentResponseSchema = z.looseObject({
-  message: initiatedMessage(
-    /^(?!.*[Cc][Aa][Rr][Dd])\S(?:.*\S)? Payment Initiated$/,
-    "'<brand> Payment Initiated' (not the card reply)",
-  ),
-  status: status200,
-});
+export const mobileMoneyPaymentResponseSchema = mobileMoneyPaymentResponseSchemaFor();
 /**
  * Reply of `initiateMobileMoneyPayment`.
  *
