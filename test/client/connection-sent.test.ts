@@ -74,6 +74,64 @@ describe('with the transactions option', () => {
   });
 });
 
+describe('with the retry option', () => {
+  // A retry of a request the service may have received can charge twice: a network failure is
+  // retried only when the request provably never left this process (what makes sent false).
+  it.each([
+    ['{ limit: 1, statusCodes: [503] }', { limit: 1, statusCodes: [503], backoffLimit: 10 }],
+    ['a limit of 2', 2],
+  ])('never sends again after a reset that followed the whole request (%s)', async (_name, retry) => {
+    let received = 0;
+    const server = await startServer((request) => {
+      request.resume();
+      request.on('end', () => {
+        received++;
+        request.socket.destroy();
+      });
+    });
+    try {
+      const client = new PaymentsClient({ baseUrl: server.url, retry });
+      const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).sent).toBe(true);
+      expect(received).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still retries a refused connection: nothing was sent', async () => {
+    const attempts: number[] = [];
+    const client = new PaymentsClient({
+      baseUrl: await refusedUrl(),
+      retry: { limit: 2, backoffLimit: 10 },
+      hooks: { beforeRequest: (event) => void attempts.push(event.attempt) },
+    });
+    const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).sent).toBe(false);
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it("never retries a custom fetch's failure, a refused connection included: it may follow an attempt of its own", async () => {
+    let calls = 0;
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example.com',
+      retry: { limit: 2, backoffLimit: 10 },
+      fetch: async () => {
+        calls++;
+        throw Object.assign(new TypeError('fetch failed'), {
+          cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }),
+        });
+      },
+    });
+    const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).sent).toBe(true);
+    expect(calls).toBe(1);
+  });
+});
+
 describe('a custom fetch', () => {
   it('is never taken at its word: its ECONNREFUSED may follow an attempt of its own that went out (a retrying wrapper)', async () => {
     let calls = 0;
