@@ -90,8 +90,12 @@ export interface ClientOptions {
    * Opt-in retries of payments and checkout sessions: a number (the retry limit) or
    * {@link RetryOptions}. Default: **no retries** — initiations are not idempotent (the service has
    * no idempotency key), so a retried POST can charge a customer twice. A payout is never retried:
-   * a retry under its `reference_id` could be a second transfer. When enabled, 408/429/500/502/503/504 and connection
-   * failures are retried with exponential backoff, honouring `Retry-After` on 429 and 503.
+   * a retry under its `reference_id` could be a second transfer. When enabled, 408/429/500/502/503/504 are retried
+   * with exponential backoff, honouring `Retry-After` on 429 and 503, and so is a connection failure
+   * that provably sent nothing (the built-in fetch's refused connection, unresolved name or connect
+   * timeout: a `ConnectionError` whose `sent` is false). A failure after the request may have gone
+   * out (a reset, a TLS failure, any failure of a custom `fetch`) is never retried: the service may
+   * have received it.
    */
   retry?: RetryOptions | number | undefined;
   /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */

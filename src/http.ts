@@ -116,7 +116,10 @@ export interface ClientHooks {
 
 /**
  * Opt-in retries (of payments and checkout sessions: a payout is never retried). Initiations are
- * not idempotent: a retried POST may charge twice.
+ * not idempotent: a retried POST may charge twice. A failure to get a response is retried only when
+ * the request provably never left this process (the built-in fetch's refused connection, unresolved
+ * name or connect timeout, whose `ConnectionError.sent` is false), or, with `retryOnTimeout`, when it
+ * timed out; a reset or any other failure after sending, and any failure of a custom `fetch`, is not.
  *
  * @example
  * ```ts
@@ -440,6 +443,12 @@ const neverConnected = (error: unknown, url: URL): boolean =>
   );
 
 /**
+ * The failures of attempts that provably never left this process ({@link neverConnected}, the
+ * built-in fetch's), as `sendWith` saw them: the only network failures the `retry` option retries.
+ */
+const unsentFailures = new WeakSet<object>();
+
+/**
  * fetch's own timeouts (undici's `headersTimeout` and `bodyTimeout`, 300 s by default, or a
  * dispatcher's shorter ones), given {@link rootCause}'s text: the request was sent and its answer
  * did not come in time — a timeout like the client's own, retried only with `retryOnTimeout`.
@@ -493,7 +502,11 @@ function retryAfterMs(headers: Headers): number | undefined {
   return seconds >= Date.parse('2024-01-01') ? seconds - Date.now() : seconds;
 }
 
-const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HTTPError }: KyModule) => {
+const kyRetry = (
+  retry: RetryOptions | number | undefined,
+  timeout: number,
+  { HTTPError, TimeoutError: KyTimeoutError }: KyModule,
+) => {
   const options = typeof retry === 'number' ? { limit: retry } : retry;
   if (options === undefined || !(options.limit > 0)) return 0;
   const afterStatusCodes = [413, 429, 503];
@@ -510,16 +523,23 @@ const kyRetry = (retry: RetryOptions | number | undefined, timeout: number, { HT
     // A hook's error is no reason to send the POST again, nor a wait longer than the merchant
     // allows (ky would shorten it: retrying sooner than the service asked), nor one that cannot be
     // read. A redirect is never retried: statusCodes holds error statuses only (400–599, checked
-    // by the client).
+    // by the client). A failure to get a response is retried only when the request never went out
+    // (a reset after sending may follow a request the service received: a retry could charge
+    // twice), or, with retryOnTimeout, when it is a timeout.
     shouldRetry: ({ error }: { error: Error }) => {
       if (error instanceof PassThrough) return false;
-      // fetch's own timeout: the service may be processing the request, as after the client's.
-      if (!retryOnTimeout && fetchTimedOut(rootCause(error))) return false;
-      if (error instanceof HTTPError && afterStatusCodes.includes(error.response.status)) {
-        const wait = retryAfterMs(error.response.headers);
-        if (wait !== undefined && !(wait <= maxRetryAfter)) return false;
+      if (error instanceof HTTPError) {
+        if (afterStatusCodes.includes(error.response.status)) {
+          const wait = retryAfterMs(error.response.headers);
+          if (wait !== undefined && !(wait <= maxRetryAfter)) return false;
+        }
+        return undefined;
       }
-      return undefined;
+      // The client's timeout: ky retries it only with retryOnTimeout.
+      if (error instanceof KyTimeoutError) return undefined;
+      // fetch's own timeout: the service may be processing the request, as after the client's.
+      if (fetchTimedOut(rootCause(error))) return retryOnTimeout ? undefined : false;
+      return unsentFailures.has(error) ? undefined : false;
     },
   };
 };
@@ -815,7 +835,8 @@ const sendWith =
     };
     // Whether the service may have this attempt: an answer says it does, and so does any failure
     // but the built-in fetch's before connecting. A custom fetch is not taken at its word: a
-    // wrapper that retries may have sent an attempt of its own before the one refused.
+    // wrapper that retries may have sent an attempt of its own before the one refused. A failure
+    // known to have sent nothing joins unsentFailures: the only ones the retry option retries.
     return (async () => {
       call.inFlight++;
       try {
@@ -826,6 +847,7 @@ const sendWith =
         return response;
       } catch (error) {
         if (custom !== undefined || !neverConnected(error, new URL(call.url))) call.sent = true;
+        else if (typeof error === 'object' && error !== null) unsentFailures.add(error);
         throw error;
       } finally {
         call.inFlight--;

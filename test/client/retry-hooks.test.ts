@@ -42,7 +42,9 @@ describe('hooks under opted-in retries', () => {
     }
   });
 
-  it('a connection dropped after each request: three attempts logged before the ConnectionError', async () => {
+  // A drop after the request went out may follow a request the service received: not retried
+  // (a refused connection is: connection-sent.test.ts).
+  it('a connection dropped after the request: one attempt logged, none retried, before the ConnectionError', async () => {
     let requests = 0;
     const server = await startServer((request) => {
       request.resume();
@@ -60,8 +62,8 @@ describe('hooks under opted-in retries', () => {
       });
       const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConnectionError);
-      expect(requests).toBe(3);
-      expect(before.map((event) => event.attempt)).toEqual([1, 2, 3]);
+      expect(requests).toBe(1);
+      expect(before.map((event) => event.attempt)).toEqual([1]);
     } finally {
       await server.close();
     }
