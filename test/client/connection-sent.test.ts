@@ -151,6 +151,53 @@ describe('a custom fetch', () => {
   });
 });
 
+describe('a globalThis.fetch replaced after the SDK loaded', () => {
+  // An APM or retry wrapper installed as the global fetch is a custom fetch the SDK was not told
+  // about: its ECONNREFUSED may follow an attempt of its own that reached the service.
+  it('is not taken at its word either: sent once, retried by itself, then refused is sent: true', async () => {
+    let received = 0;
+    const server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        received++;
+        response.writeHead(503, { 'content-type': 'application/json' });
+        response.end('{"error":"busy"}');
+      });
+    });
+    const refused = await refusedUrl();
+    const original = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      await original(input, init); // the first try reaches the service
+      return original(String(input).replace(server.url, refused), init); // its own retry is refused
+    };
+    try {
+      const attempts: number[] = [];
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        retry: { limit: 2, backoffLimit: 10 },
+        hooks: { beforeRequest: (event) => void attempts.push(event.attempt) },
+      });
+      const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+      expect(received).toBe(1);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).sent).toBe(true);
+      expect((error as ConnectionError).message).toMatch(/may have received/);
+      // Not provably unsent, so not retried either.
+      expect(attempts).toEqual([1]);
+    } finally {
+      globalThis.fetch = original;
+      await server.close();
+    }
+  });
+
+  it('the global fetch put back as it was: a refused connection is sent: false again', async () => {
+    const original = globalThis.fetch;
+    globalThis.fetch = async (input, init) => original(input, init);
+    globalThis.fetch = original;
+    expect((await failure(await refusedUrl())).sent).toBe(false);
+  });
+});
+
 describe('an attempt still in flight', () => {
   it('counts as sent: a custom fetch that ignores the signal, the call aborted while it runs', async () => {
     let received = false;
