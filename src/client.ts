@@ -98,7 +98,12 @@ export interface ClientOptions {
    * have received it.
    */
   retry?: RetryOptions | number | undefined;
-  /** A fetch implementation, called with a `Request`. Default: the global `fetch`. */
+  /**
+   * A fetch implementation, called with a `Request`. Default: the global `fetch`. A custom one's
+   * failure is never taken to mean nothing was sent (`ConnectionError.sent` is true, and `retry`
+   * does not retry it): it may have retried by itself. So is a `globalThis.fetch` other than the
+   * one there when the SDK loaded (a wrapper installed since).
+   */
   fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
   /**
    * The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference): the default

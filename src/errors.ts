@@ -181,8 +181,9 @@ export class ApiError extends PaymentsError {
  * call left this process (the built-in fetch's connection was refused, the name did not resolve,
  * fetch refused the port, or the signal aborted it before sending), so it may be sent again (a
  * payout tracked by the client's `transactions` option: under a new `reference_id`); `true`
- * otherwise (a reset after sending; any failure of a custom `fetch`, which may retry on its own):
- * treat the payment as pending and wait for its callback.
+ * otherwise (a reset after sending; any failure of a custom `fetch`, which may retry on its own,
+ * and of a `globalThis.fetch` other than the one there when the SDK loaded — a wrapper installed
+ * since, msw's interceptor): treat the payment as pending and wait for its callback.
  *
  * @example
  * ```ts

@@ -813,6 +813,12 @@ export class Http {
 }
 
 /**
+ * The global `fetch` when this module loaded: the runtime's own, unless something replaced it
+ * before. Reading it loads nothing (Node's `fetch` loads its implementation on its first call).
+ */
+const loadedFetch: typeof fetch | undefined = globalThis.fetch;
+
+/**
  * The `fetch` ky calls for one call's attempts: it sends ky's request (URL, method, headers, its
  * signal — ky's timeout and the caller's abort) with the call's body text. ky carries the call
  * without its body: a `Request` built from another `Request` (what ky hands to fetch) pipes its
@@ -835,18 +841,22 @@ const sendWith =
     };
     // Whether the service may have this attempt: an answer says it does, and so does any failure
     // but the built-in fetch's before connecting. A custom fetch is not taken at its word: a
-    // wrapper that retries may have sent an attempt of its own before the one refused. A failure
-    // known to have sent nothing joins unsentFailures: the only ones the retry option retries.
+    // wrapper that retries may have sent an attempt of its own before the one refused. Nor is a
+    // global fetch other than the one there when this module loaded (an APM or retry wrapper put
+    // in its place since, msw's interceptor). A failure known to have sent nothing joins
+    // unsentFailures: the only ones the retry option retries.
+    const globalFetch = globalThis.fetch;
+    const builtIn = custom === undefined && globalFetch === loadedFetch;
     return (async () => {
       call.inFlight++;
       try {
         const response = await (custom === undefined
-          ? globalThis.fetch(request.url, options)
+          ? globalFetch(request.url, options)
           : custom(new Request(request.url, options), init));
         call.sent = true;
         return response;
       } catch (error) {
-        if (custom !== undefined || !neverConnected(error, new URL(call.url))) call.sent = true;
+        if (!builtIn || !neverConnected(error, new URL(call.url))) call.sent = true;
         else if (typeof error === 'object' && error !== null) unsentFailures.add(error);
         throw error;
       } finally {
