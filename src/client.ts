@@ -107,11 +107,11 @@ export interface ClientOptions {
   fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
   /**
    * The mobile-money brand word ("MOBILE-MONEY" stands for it in the API reference): the default
-   * mobile-money `payment_method`, and, when set, the only `<brand>` a mobile-money reply
-   * (`<brand> Payment Initiated`) is taken with, ASCII letter case ignored (`M-Pesa` for `M-PESA`);
-   * a reply naming another is an `ApiError`. Unset: `'MOBILE-MONEY'` is sent, and a reply is taken
-   * with any brand word (ASCII letters and digits joined by single spaces or hyphens, at most 32
-   * characters) that does not read as a failure or a negation (`No`, `Failed`, `Duplicate`). Default
+   * mobile-money `payment_method`. A mobile-money reply (`<brand> Payment Initiated`) is taken with
+   * any brand word as `<brand>` (ASCII letters and digits joined by single spaces or hyphens, at
+   * most 32 characters) that does not read as a failure or a negation (`No`, `Failed`,
+   * `Duplicate`), and with this word as it is, ASCII letter case ignored (`M-Pesa` for `M-PESA`),
+   * brand word or not; it never narrows what is taken (the service's brand word varies). Default
    * `'MOBILE-MONEY'`.
    */
   mobileMoneyBrand?: string | undefined;
@@ -325,7 +325,7 @@ export class PaymentsClient {
   readonly #http: Http;
   readonly #cardMethod: string;
   readonly #mobileMoneyMethod: string;
-  /** The mobile-money reply's schema: with the client's `mobileMoneyBrand` when it has one. */
+  /** The mobile-money reply's schema: also taking the client's `mobileMoneyBrand` when it has one. */
   readonly #mobileMoneyReply: typeof mobileMoneyPaymentResponseSchema;
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
@@ -393,9 +393,9 @@ export class PaymentsClient {
 
   /**
    * Endpoint 2: sends an STK push to the customer's phone. Resolves with
-   * `{ message: '<BRAND> Payment Initiated', status: 200 }`: `<BRAND>` the client's
-   * `mobileMoneyBrand` (ASCII letter case ignored) when it has one, else a brand word that does not
-   * read as a failure or a negation; any other message is an `ApiError` naming `message`.
+   * `{ message: '<BRAND> Payment Initiated', status: 200 }`: `<BRAND>` a brand word that does not
+   * read as a failure or a negation, or the client's `mobileMoneyBrand` (ASCII letter case
+   * ignored); any other message is an `ApiError` naming `message`.
    *
    * @example
    * ```ts

@@ -53,8 +53,8 @@ const EXPECTED_BRAND_REPLY = "expected '<brand> Payment Initiated'";
  *
  * - `brand` (the client's `mobileMoneyBrand`) when given, ASCII letter case ignored (`M-Pesa` is
  *   `M-PESA`; no Unicode case folding, no blanks trimmed), as the callback handler compares a
- *   currency or the `CARD` method word;
- * - else a brand word (letters and digits joined by single spaces or hyphens, at most 32
+ *   currency or the `CARD` method word, whatever characters it holds;
+ * - or a brand word (letters and digits joined by single spaces or hyphens, at most 32
  *   characters) that does not read as a failure or a negation ({@link FAILURE_WORDS}, the callback
  *   verdict's, and {@link NEGATION_WORDS}): `No Payment Initiated`, `Failed: Payment Initiated` or
  *   `Duplicate request - no Payment Initiated` does not say a prompt reached the phone.
@@ -70,11 +70,7 @@ export function mobileMoneyMessageProblem(message: string, brand?: string): stri
   if (/[Cc][Aa][Rr][Dd]/.test(part)) {
     return `${EXPECTED_BRAND_REPLY}, not the card reply (a brand holding "card": the service took the request for a card payment)`;
   }
-  if (brand !== undefined) {
-    return asciiLower(part) === asciiLower(brand)
-      ? undefined
-      : `${EXPECTED_BRAND_REPLY} with the client's mobileMoneyBrand as <brand> (ASCII letter case ignored)`;
-  }
+  if (brand !== undefined && asciiLower(part) === asciiLower(brand)) return undefined;
   if (part.length > MAX_BRAND_LENGTH || !BRAND_WORD.test(part)) {
     return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>: ASCII letters and digits joined by single spaces or hyphens, at most ${MAX_BRAND_LENGTH} characters`;
   }
@@ -85,9 +81,10 @@ export function mobileMoneyMessageProblem(message: string, brand?: string): stri
 }
 
 /**
- * The schema of a mobile-money reply whose brand part must be `brand` (ASCII letter case ignored),
- * or, without it, a brand word: see {@link mobileMoneyMessageProblem}. The client builds its own
- * with its `mobileMoneyBrand`.
+ * The schema of a mobile-money reply whose brand part is a brand word or `brand` (ASCII letter
+ * case ignored): see {@link mobileMoneyMessageProblem}. The client builds its own with its
+ * `mobileMoneyBrand`, which only widens what it takes: the service's brand word varies, and a
+ * reply naming another brand still says a prompt reached the phone.
  */
 export const mobileMoneyPaymentResponseSchemaFor = (brand?: string) =>
   z.looseObject({
@@ -107,7 +104,7 @@ export const mobileMoneyPaymentResponseSchemaFor = (brand?: string) =>
  * 32 characters, none of them a failure's or a negation's (`No`, `Failed`, `Duplicate`, `not`) and
  * none holding `card` in any case (`Card`, `VISA Card`, `Mastercard`: the service shares the path
  * and took the request for a card payment, so no prompt reached the phone). A client with
- * `mobileMoneyBrand` takes only that brand (ASCII letter case ignored).
+ * `mobileMoneyBrand` also takes that word as it is (ASCII letter case ignored), brand word or not.
  *
  * @example
  * ```ts

@@ -249,9 +249,6 @@ describe('a mobile-money initiation whose brand part is no brand word', () => {
     ['M-PESA', 'No Payment Initiated'],
     ['M-PESA', 'Failed: Payment Initiated'],
     ['M-PESA', 'Duplicate request - no Payment Initiated'],
-    ['M-PESA', 'MOBILE-MONEY Payment Initiated'],
-    ['M-PESA', 'Airtel Money Payment Initiated'],
-    ['M-PESA', 'MPESA Payment Initiated'],
     ['M-PESA', 'M-PESA Payment Initiated.'],
   ])('with mobileMoneyBrand %s, %j is an ApiError naming message', async (brand, message) => {
     const baseUrl = await rawService(reply(message));
@@ -273,14 +270,23 @@ describe('a mobile-money initiation whose brand part is no brand word', () => {
     // The merchant's own word is taken as it is, also where it is no brand word the client would
     // take from an unconfigured reply.
     ['Airtel Money (UG)', 'Airtel Money (UG) Payment Initiated'],
-  ])('with mobileMoneyBrand %s, %j resolves (ASCII letter case ignored)', async (brand, message) => {
-    const baseUrl = await rawService(reply(message));
-    const client = new PaymentsClient({ baseUrl, mobileMoneyBrand: brand });
-    await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
-      message,
-      status: 200,
-    });
-  });
+    // The service's brand word varies (DESIGN: parsing never depends on mobileMoneyBrand): another
+    // brand word still says a prompt reached the phone, and refusing it would report a payment
+    // under way as failed.
+    ['M-PESA', 'MOBILE-MONEY Payment Initiated'],
+    ['M-PESA', 'Airtel Money Payment Initiated'],
+    ['M-PESA', 'MPESA Payment Initiated'],
+  ])(
+    'with mobileMoneyBrand %s, %j resolves (its word, ASCII letter case ignored, or any brand word)',
+    async (brand, message) => {
+      const baseUrl = await rawService(reply(message));
+      const client = new PaymentsClient({ baseUrl, mobileMoneyBrand: brand });
+      await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+        message,
+        status: 200,
+      });
+    },
+  );
 });
 
 describe('replies the API reference never describes', () => {
