@@ -6,6 +6,7 @@ import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient } from '../../src/index.js';
 import { bigCardNumber, cardPaymentInput, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { startServer } from '../helpers/servers.js';
 
 const documented = '{"message":"Mobile Payout Initiated","status":200}';
 
@@ -356,5 +357,47 @@ describe('a POST the service may have received', () => {
     await expect(client.initiatePayout(payoutInput)).resolves.toEqual(JSON.parse(documented));
     await expect(client.initiatePayout(payoutInput)).rejects.toMatchObject({ name: 'ConnectionError' });
     expect(received).toBe(2);
+  });
+});
+
+describe('a mobile-money reply that names the payment_method the call sent', () => {
+  // MOBILE-MONEY stands for the brand in identifiers and message texts (spec): a service may
+  // echo the method it was sent, also one that is no brand word.
+  it.each([
+    ['its own payment_method', {}, 'MPESA_KE'],
+    [
+      "the client's paymentMethods.mobileMoney",
+      { paymentMethods: { mobileMoney: 'M-PESA (KE)' } },
+      undefined,
+    ],
+    ['its own, with mobileMoneyBrand another', { mobileMoneyBrand: 'M-PESA' }, 'Orange Money CI.'],
+  ])('is taken with %s as <brand> (ASCII letter case ignored)', async (_name, options, method) => {
+    const server = await startServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      request.on('end', () => {
+        const sent = JSON.parse(text) as { customer_details: { payment_method: string } };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            message: `${sent.customer_details.payment_method.toUpperCase()} Payment Initiated`,
+            status: 200,
+          }),
+        );
+      });
+    });
+    try {
+      const client = new PaymentsClient({ baseUrl: server.url, ...options });
+      const input = {
+        ...mobileMoneyPaymentInput,
+        customer_details: {
+          ...mobileMoneyPaymentInput.customer_details,
+          ...(method === undefined ? {} : { payment_method: method }),
+        },
+      };
+      await expect(client.initiateMobileMoneyPayment(input)).resolves.toMatchObject({ status: 200 });
+    } finally {
+      await server.close();
+    }
   });
 });
