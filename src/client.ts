@@ -325,13 +325,13 @@ export class PaymentsClient {
   readonly #http: Http;
   readonly #cardMethod: string;
   readonly #mobileMoneyMethod: string;
-  /** The mobile-money reply's schema: also taking the client's `mobileMoneyBrand` when it has one. */
-  readonly #mobileMoneyReply: typeof mobileMoneyPaymentResponseSchema;
   readonly #payoutRecipientKey: PayoutRecipientKey;
   readonly #cardFieldEncoding: CardFieldEncoding;
   readonly #transactions: ClientOptions['transactions'];
   /** Whether calls go through the merchant's `fetch`, which may retry without the SDK seeing it. */
   readonly #ownFetch: boolean;
+  /** The client's `mobileMoneyBrand`, a word a mobile-money reply may name the brand by. */
+  readonly #brand: string | undefined;
   readonly #totalTimeout: number | undefined;
 
   constructor(options: ClientOptions) {
@@ -344,14 +344,11 @@ export class PaymentsClient {
     const brand = options.mobileMoneyBrand ?? 'MOBILE-MONEY';
     this.#cardMethod = options.paymentMethods?.card ?? 'CARD';
     this.#mobileMoneyMethod = options.paymentMethods?.mobileMoney ?? brand;
-    this.#mobileMoneyReply =
-      options.mobileMoneyBrand === undefined
-        ? mobileMoneyPaymentResponseSchema
-        : mobileMoneyPaymentResponseSchemaFor(options.mobileMoneyBrand);
     this.#payoutRecipientKey = options.payoutRecipientKey ?? 'customer_details';
     this.#cardFieldEncoding = options.cardFieldEncoding ?? 'integer';
     this.#transactions = options.transactions;
     this.#ownFetch = options.fetch !== undefined;
+    this.#brand = options.mobileMoneyBrand;
     this.#totalTimeout = options.totalTimeout;
     this.#http = new Http({
       baseUrl: asPrefix(options.baseUrl),
@@ -410,10 +407,16 @@ export class PaymentsClient {
     options?: RequestOptions,
   ): Promise<MobileMoneyPaymentResponse> {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
+    // The reply may name the brand by the client's word or by the method sent (spec: MOBILE-MONEY
+    // stands for the brand in identifiers and message texts).
+    const words = [this.#brand, body.customer_details.payment_method].filter(
+      (word): word is string => typeof word === 'string',
+    );
     return this.#send('mobile_money', body, options, {
       operation: 'initiateMobileMoneyPayment',
       path: endpointPaths.payment,
-      schema: this.#mobileMoneyReply,
+      schema:
+        words.length === 0 ? mobileMoneyPaymentResponseSchema : mobileMoneyPaymentResponseSchemaFor(words),
     });
   }
 

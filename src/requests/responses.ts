@@ -1,7 +1,7 @@
 // Initiation responses (spec §2.8). Extra keys a provider adds are kept (loose objects); the
 // documented keys must have the documented types, and a message the documented text: a 200 with
 // another message is not a reply the service describes as "initiated" (for mobile money, a brand
-// part that is no brand word, or not the client's mobileMoneyBrand, neither).
+// part that is no brand word, nor a word the client named the brand by).
 import * as z from 'zod/v4/mini';
 import { FAILURE_WORDS, NEGATION_WORDS } from '../internal/failure-words.js';
 import { asciiLower } from '../internal/values.js';
@@ -51,9 +51,9 @@ const EXPECTED_BRAND_REPLY = "expected '<brand> Payment Initiated'";
  * What is wrong with the `message` of a mobile-money reply, or `undefined` when it is
  * `<brand> Payment Initiated` (spec §2.8) with, as `<brand>`:
  *
- * - `brand` (the client's `mobileMoneyBrand`) when given, ASCII letter case ignored (`M-Pesa` is
- *   `M-PESA`; no Unicode case folding, no blanks trimmed), as the callback handler compares a
- *   currency or the `CARD` method word, whatever characters it holds;
+ * - one of `words` (the client's `mobileMoneyBrand`, the `payment_method` the call sent), ASCII
+ *   letter case ignored (`M-Pesa` is `M-PESA`; no Unicode case folding, no blanks trimmed), as the
+ *   callback handler compares a currency or the `CARD` method word, whatever characters it holds;
  * - or a brand word (letters and digits joined by single spaces or hyphens, at most 32
  *   characters) that does not read as a failure or a negation ({@link FAILURE_WORDS}, the callback
  *   verdict's, and {@link NEGATION_WORDS}): `No Payment Initiated`, `Failed: Payment Initiated` or
@@ -63,14 +63,17 @@ const EXPECTED_BRAND_REPLY = "expected '<brand> Payment Initiated'";
  * refused: the service shares the path and took the request for a card payment, so no prompt
  * reached the phone. Messages never quote the reply or the brand.
  */
-export function mobileMoneyMessageProblem(message: string, brand?: string): string | undefined {
+export function mobileMoneyMessageProblem(
+  message: string,
+  words: readonly string[] = [],
+): string | undefined {
   // `.` stops at a line break: a message of two lines is refused here.
   const part = /^(.*) Payment Initiated$/.exec(message)?.[1];
   if (part === undefined) return EXPECTED_BRAND_REPLY;
   if (/[Cc][Aa][Rr][Dd]/.test(part)) {
     return `${EXPECTED_BRAND_REPLY}, not the card reply (a brand holding "card": the service took the request for a card payment)`;
   }
-  if (brand !== undefined && asciiLower(part) === asciiLower(brand)) return undefined;
+  if (words.some((word) => asciiLower(part) === asciiLower(word))) return undefined;
   if (part.length > MAX_BRAND_LENGTH || !BRAND_WORD.test(part)) {
     return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>: ASCII letters and digits joined by single spaces or hyphens, at most ${MAX_BRAND_LENGTH} characters`;
   }
@@ -81,16 +84,17 @@ export function mobileMoneyMessageProblem(message: string, brand?: string): stri
 }
 
 /**
- * The schema of a mobile-money reply whose brand part is a brand word or `brand` (ASCII letter
- * case ignored): see {@link mobileMoneyMessageProblem}. The client builds its own with its
- * `mobileMoneyBrand`, which only widens what it takes: the service's brand word varies, and a
- * reply naming another brand still says a prompt reached the phone.
+ * The schema of a mobile-money reply whose brand part is a brand word or one of `words` (ASCII
+ * letter case ignored): see {@link mobileMoneyMessageProblem}. The client builds one per call with
+ * its `mobileMoneyBrand` and the `payment_method` sent, which only widen what it takes: the
+ * service's brand word varies, and a reply naming another brand still says a prompt reached the
+ * phone.
  */
-export const mobileMoneyPaymentResponseSchemaFor = (brand?: string) =>
+export const mobileMoneyPaymentResponseSchemaFor = (words: readonly string[] = []) =>
   z.looseObject({
     message: z.string().check(
-      z.refine((message) => mobileMoneyMessageProblem(message, brand) === undefined, {
-        error: (issue) => mobileMoneyMessageProblem(issue.input as string, brand),
+      z.refine((message) => mobileMoneyMessageProblem(message, words) === undefined, {
+        error: (issue) => mobileMoneyMessageProblem(issue.input as string, words),
         params: { code: 'invalid_format' },
       }),
     ),
@@ -104,7 +108,8 @@ export const mobileMoneyPaymentResponseSchemaFor = (brand?: string) =>
  * 32 characters, none of them a failure's or a negation's (`No`, `Failed`, `Duplicate`, `not`) and
  * none holding `card` in any case (`Card`, `VISA Card`, `Mastercard`: the service shares the path
  * and took the request for a card payment, so no prompt reached the phone). A client with
- * `mobileMoneyBrand` also takes that word as it is (ASCII letter case ignored), brand word or not.
+ * `mobileMoneyBrand` also takes that word as it is (ASCII letter case ignored), brand word or not,
+ * and so does a call the `payment_method` it sent.
  *
  * @example
  * ```ts
