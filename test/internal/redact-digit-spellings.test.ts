@@ -95,6 +95,23 @@ describe('the text next to an echoed card number or cvc', () => {
   });
 });
 
+describe('numbers next to each other that together hold the card digits', () => {
+  // Sixteen digits of the card run on in one number are the card; spread over two numbers of a
+  // list, or split by a separator inside a longer number, they are not, and masking them broke
+  // the JSON (two numbers became one masked text).
+  it.each([
+    ['two numbers of a list', '{"ids":[1004111111,1111111110]}'],
+    ['two numbers of a list, a space between', '{"ids":[1004111111, 1111111110]}'],
+    ['two numbers inside a text, a dash between', '{"note":"1004111111-1111111110"}'],
+  ])('leaves them alone: %s', (_name, text) => {
+    expect(redactText(text, secrets)).toBe(text);
+  });
+
+  it('masks the card run on in one number (a PAN with the expiry after it)', () => {
+    expect(redactText(`pan_exp=${cardNumber}1231`, secrets)).toBe('pan_exp=**** 11111231');
+  });
+});
+
 describe('a reply that nearly holds the card number again and again', () => {
   // Each gap between two digits has one reading: `&1;` is an entity, never `&`, `1`, `;` as well,
   // and `%11` an escape, so a near match fails without trying every split of the gaps. 1 MiB is
