@@ -50,6 +50,7 @@ describe('the cvc', () => {
     ['the fraction of a decimal', 'rate 0.737'],
     ['inside a larger number', 'id 1737 and 7370'],
     ['a part of a version number', 'v1.737.2'],
+    ['the mantissa of another number', '{"amount":737.0e5,"fee":737e2,"tax":737.00E-3}'],
   ])('is left alone as %s', (_name, text) => {
     expect(redactText(text, card)).toBe(text);
   });
