@@ -198,10 +198,13 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
         return printed - card <= 1n && card - printed <= 1n ? masked : match;
       },
     ]);
-    // The card's own digits are the card wherever they stand, also inside a longer run of digits
-    // (a PAN with the expiry run onto it, 42424242424242421231); only not inside a `\u` escape.
+    // The card as a number of its own, its digits in any spelling and with any separators; and
+    // its 16 plain digits side by side wherever they stand, also inside a longer run of digits (a
+    // PAN with the expiry run onto it, 42424242424242421231), only not inside a `\u` escape. Not
+    // across a separator inside a longer run: two numbers of a list are not one card.
     const spelled = (digits: string) => [...digits].map(digit).join(separator);
-    list.push([new RegExp(`${notInEscape}${spelled(cardNumber)}`, 'gu'), masked]);
+    list.push([new RegExp(`${notAfterDigit}${spelled(cardNumber)}${notBeforeDigit}`, 'gu'), masked]);
+    list.push([new RegExp(`${notInEscape}${cardNumber}`, 'g'), masked]);
     // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full: the card only
     // as a double prints it, a number of its own, not a part of a longer run.
     const rounded = String(Number(cardNumber));
@@ -213,13 +216,13 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // Three digits (checked above): nothing in it a pattern would read as syntax. Side by side or
     // with the same space or dash between each two ("7 3 7"; not "7 3-7", nor "7.3.7", a version),
     // or side by side with a fraction of zeros, as a service that read it into a double prints it
-    // (737.0, 737.00). Not next to a digit, nor to a '.' that joins it to a digit, so a part of a
-    // larger number (1737, 737.45, 737.05, 0.737, v737.0.1) is left alone and a cvc ending a
-    // sentence ("cvc 737.") is not.
+    // (737.0, 737.00). Not next to a digit, nor to a '.' that joins it to a digit, nor before an
+    // exponent, so a part of a larger number (1737, 737.45, 737.05, 0.737, v737.0.1, 737.0e5) is
+    // left alone and a cvc ending a sentence ("cvc 737.") is not.
     const [a, b, c] = [...cvc].map(digit);
     list.push([
       new RegExp(
-        `${notAfterDigit}(?<!\\d\\.)${a}(?:${b}${c}(?:\\.0+)?|([ -])${b}\\1${c})${notBeforeDigit}(?!\\.\\d)`,
+        `${notAfterDigit}(?<!\\d\\.)${a}(?:${b}${c}(?:\\.0+)?|([ -])${b}\\1${c})${notBeforeDigit}(?!\\.\\d|[eE][+-]?\\d)`,
         'gu',
       ),
       '[redacted]',
