@@ -33,7 +33,6 @@ import {
 import {
   cardPaymentResponseSchema,
   checkoutSessionResponseSchema,
-  mobileMoneyPaymentResponseSchema,
   mobileMoneyPaymentResponseSchemaFor,
   payoutResponseSchema,
   type CardPaymentResponse,
@@ -409,14 +408,13 @@ export class PaymentsClient {
     const body = buildMobileMoneyPaymentRequest(input, { paymentMethod: this.#mobileMoneyMethod });
     // The reply may name the brand by the client's word or by the method sent (spec: MOBILE-MONEY
     // stands for the brand in identifiers and message texts).
-    const words = [this.#brand, body.customer_details.payment_method].filter(
-      (word): word is string => typeof word === 'string',
-    );
+    const method = body.customer_details.payment_method;
     return this.#send('mobile_money', body, options, {
       operation: 'initiateMobileMoneyPayment',
       path: endpointPaths.payment,
-      schema:
-        words.length === 0 ? mobileMoneyPaymentResponseSchema : mobileMoneyPaymentResponseSchemaFor(words),
+      schema: mobileMoneyPaymentResponseSchemaFor(
+        this.#brand === undefined ? [method] : [method, this.#brand],
+      ),
     });
   }
 

@@ -124,8 +124,10 @@ function htmlPattern(spelling: string): string {
   let out = '';
   for (const [index, char] of chars.entries()) {
     if (/[0-9A-Za-z]/.test(char)) {
-      const afterPercent = /%[0-9A-Fa-f]?$/.test(chars.slice(Math.max(0, index - 2), index).join(''));
-      out += afterPercent && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
+      // One of the two hex digits of a percent-escape: right after the `%`, or after its first digit.
+      const hex =
+        chars[index - 1] === '%' || (chars[index - 2] === '%' && /[0-9A-Fa-f]/.test(chars[index - 1] ?? ''));
+      out += hex && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
       continue;
     }
     const code = char.codePointAt(0) ?? 0;
