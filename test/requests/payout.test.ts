@@ -139,6 +139,31 @@ describe('buildPayoutRequest', () => {
       'webhook_endpoint.webhook_url: invalid_url',
     ]);
   });
+
+  it.each(['UK', 'EU', 'ZZ', 'XK', 'YU', 'uk'])(
+    'refuses %s, two letters that are no ISO 3166-1 country code, and names the field',
+    (country_code) => {
+      const input = { ...payoutInput, destination: { ...payoutInput.destination, country_code } };
+      const error = captureError(() => build(input));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(issuesOf(() => build(input))).toEqual(['destination.country_code: invalid_country']);
+      expect((error as ValidationError).message).toContain('ISO 3166-1');
+    },
+  );
+
+  it.each(['KE', 'gb', 'Ug', 'TZ', 'AX', 'SS'])(
+    'accepts the ISO 3166-1 country code %s, upper-cased',
+    (country_code) => {
+      const body = build({ ...payoutInput, destination: { ...payoutInput.destination, country_code } });
+      expect(body.destination.country_code).toBe(country_code.toUpperCase());
+    },
+  );
+
+  it('refuses a wire body whose country_code is no ISO 3166-1 code', () => {
+    const body = build(payoutInput) as WithCustomerDetails;
+    const wire = { ...body, destination: { ...body.destination, country_code: 'UK' } };
+    expect(payoutRequestSchema.safeParse(wire).success).toBe(false);
+  });
 });
 
 describe('payoutRequestSchema', () => {

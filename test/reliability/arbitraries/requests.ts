@@ -174,7 +174,7 @@ const badQuantity = [DROP, 0, -1, 1.5, 'x', null];
 const badPrice = [DROP, -1, 'x', Number.NaN, null];
 const badOrderId = [-1, 1.5, 'abc', null, 2 ** 60];
 const badReferenceId = [12345, '012345678901', 1_234_567_890_123, 'abc', -1, 1.5, null];
-const badCountry = [DROP, 'KEN', 'K', '12', '', 5];
+const badCountry = [DROP, 'KEN', 'K', '12', '', 5, 'UK', 'EU', 'zz'];
 
 type Target = { readonly path: Path; readonly values: readonly Replacement[] };
 
