@@ -8,6 +8,7 @@ import {
   checkExpiryYear,
   isValidCardNumber,
 } from '../validation/card.js';
+import { checkCountryCode } from '../validation/country.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkPhoneNumber, type PhoneNumberPurpose } from '../validation/phone.js';
@@ -92,6 +93,11 @@ export const amountInput = (min: 0 | 1) =>
 export const currencyInput = checked<string, string>(
   checkCurrency,
   'expected a 3-letter currency code such as KES',
+);
+
+export const countryCodeInput = checked<string, string>(
+  checkCountryCode,
+  'expected a 2-letter ISO country code such as KE',
 );
 
 export const httpUrlInput = checked<string, string>(checkHttpUrl, 'expected an absolute http(s) URL string');

@@ -2,14 +2,15 @@
 import * as z from 'zod/v4/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
+import { checkCountryCode } from '../validation/country.js';
 import { generateReferenceId } from '../validation/reference-id.js';
 import {
   amountInput,
+  countryCodeInput,
   currencyInput,
   currencyWire,
   emailInput,
   emailWire,
-  expecting,
   httpUrlInput,
   httpUrlWire,
   nonEmptyStringWire,
@@ -39,9 +40,11 @@ const recipientWire = z.strictObject({
   email: emailWire,
 });
 
-const countryCodeWire = z
-  .string()
-  .check(z.regex(/^[A-Z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' }));
+const countryCodeWire = z.string().check(
+  z.refine((value) => /^[A-Z]{2}$/.test(value) && checkCountryCode(value).ok, {
+    error: 'expected an upper-case ISO 3166-1 alpha-2 country code such as KE',
+  }),
+);
 
 const payoutCommonWire = {
   destination: z.strictObject({
@@ -102,12 +105,7 @@ export const payoutInputSchema = z.strictObject({
   }),
   destination: z.strictObject({
     type: textInput('destination.type'),
-    country_code: z.pipe(
-      z
-        .string({ error: expecting('expected a 2-letter ISO country code such as KE') })
-        .check(z.regex(/^[A-Za-z]{2}$/, { error: 'expected a 2-letter ISO country code such as KE' })),
-      z.transform((value: string) => value.toUpperCase()),
-    ),
+    country_code: countryCodeInput,
     // Choice: the receiving wallet number follows the payout phone rule of spec §2.7.
     mobile_number: phoneInput('payout'),
     wallet_name: textInput('wallet_name'),
