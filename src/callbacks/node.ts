@@ -405,7 +405,16 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       // (HTTP/2). Both APIs set `aborted` only for a body not read to its end.
       if ((req as { aborted?: unknown }).aborted === true) throw new Error(CLIENT_GONE);
       const bytes = bufferedBody(req);
-      if (bytes === undefined) return readNodeBody(req, max, timeoutMs);
+      if (bytes === undefined) {
+        // Bytes already flowed to another 'data' listener (a middleware that taps the stream and
+        // calls next() at once): what is left to read is not the posted body.
+        if (req.readableDidRead) {
+          throw new PaymentsError(
+            `toNodeListener: the body was already read from the request stream by another listener before the route read it; mount the webhook route before that middleware, or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
+          );
+        }
+        return readNodeBody(req, max, timeoutMs);
+      }
       // What a parser left can be shorter than what was posted (express.text() drops a byte order
       // mark): the declared length is held to the cap as well, as when reading the stream.
       const declared = Number(req.headers['content-length']);
