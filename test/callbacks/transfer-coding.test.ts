@@ -1,0 +1,103 @@
+// node:http undoes only the chunked transfer coding: a body sent with `Transfer-Encoding: gzip,
+// chunked` reaches the route still gzipped. Like a Content-Encoding, it is refused 415 before it
+// is read, never read as the posted JSON and refused 400 (which the sender does not retry).
+import { once } from 'node:events';
+import http, { type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCallbackHandler, signCallbackUrl, toNodeListener } from '../../src/callbacks/index.js';
+import { callbackFixtures, createCallbackRequest } from '../../src/testing/index.js';
+
+const secret = 'whsec_transfer_coding_0123456789';
+const fixture = callbackFixtures['payout.succeeded'];
+const reference = String(fixture.reference_id);
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
+});
+
+function route() {
+  const events: string[] = [];
+  const errors: [number, string][] = [];
+  const handler = createCallbackHandler({
+    secret,
+    onEvent: (event) => void events.push(event.type),
+    onError: (_error, { status, reason }) => void errors.push([status, reason]),
+  });
+  return { events, errors, handler };
+}
+
+describe('a body with a transfer coding other than chunked', () => {
+  it.each(['gzip, chunked', 'deflate,chunked', 'x-custom, chunked'])(
+    'toNodeListener answers %s with 415 unsupported_encoding, unread',
+    async (coding) => {
+      const { events, errors, handler } = route();
+      const server = http.createServer(toNodeListener(handler));
+      servers.push(server);
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const port = (server.address() as AddressInfo).port;
+      const url = new URL(await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference }));
+      const gzipped = gzipSync(JSON.stringify(fixture));
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.on('data', (data) => {
+          socket.destroy();
+          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data.toString())?.[1]));
+        });
+        socket.on('error', reject);
+        socket.write(
+          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+            `Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n${gzipped.length.toString(16)}\r\n`,
+        );
+        socket.write(gzipped);
+        socket.write('\r\n0\r\n\r\n');
+      });
+      expect(status).toBe(415);
+      expect(events).toEqual([]);
+      expect(errors).toEqual([[415, 'unsupported_encoding']]);
+    },
+  );
+
+  it('the Fetch handler answers a Request carrying Transfer-Encoding: gzip, chunked with 415', async () => {
+    const { events, errors, handler } = route();
+    const signed = await createCallbackRequest('payout.succeeded', { secret });
+    const headers = new Headers(signed.headers);
+    headers.set('transfer-encoding', 'gzip, chunked');
+    headers.delete('content-length');
+    const response = await handler(
+      new Request(signed.url, { method: 'POST', headers, body: gzipSync(await signed.text()) }),
+    );
+    expect(response.status).toBe(415);
+    expect(events).toEqual([]);
+    expect(errors).toEqual([[415, 'unsupported_encoding']]);
+  });
+
+  it('chunked alone is read as the body (200)', async () => {
+    const { events, handler } = route();
+    const server = http.createServer(toNodeListener(handler));
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const url = await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference });
+    const body = JSON.stringify(fixture);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    expect(events).toEqual(['payout.succeeded']);
+  });
+});
