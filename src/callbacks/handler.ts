@@ -114,7 +114,7 @@ export interface ExpectedPayment {
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
  * | `payload_too_large` | 413 | not retry: the body is over `maxBodyBytes` | `PaymentsError` |
- * | `unsupported_encoding` | 415 | not retry: a Content-Encoding other than `identity` on a body the route reads itself (the Fetch handler; `toNodeListener` unless a body parser already decoded it) | `PaymentsError` |
+ * | `unsupported_encoding` | 415 | not retry: a Content-Encoding other than `identity` on a body the route reads itself, or a Transfer-Encoding other than `chunked` (the Fetch handler; `toNodeListener` unless a body parser already decoded it) | `PaymentsError` |
  * | `invalid_payload` | 400 | not retry: not JSON, JSON that writes a key twice in one object, none of the eight documented payloads, or an amount that is not a plain decimal | `CallbackParseError` |
  * | `contradictory_outcome` | 422 | retry: the outcome signals disagree (also the documented contradiction with `onContradiction: 'reject'`); the order stays pending | `CallbackParseError` |
  * | `unrecognised_status` | 422 | retry: an outcome signal has a value the SDK does not know | `CallbackParseError` |
@@ -326,6 +326,13 @@ export type BodyRead = Uint8Array | 'too_large' | 'timeout' | 'unsupported_encod
 export const isEncoded = (value: string | null | undefined): boolean =>
   value != null && value.trim().toLowerCase() !== 'identity';
 
+/**
+ * Whether a Transfer-Encoding header value names a coding other than `chunked`, the one an HTTP/1.1
+ * server undoes itself (node:http passes a `gzip, chunked` body on still gzipped).
+ */
+export const isTransferCoded = (value: string | null | undefined): boolean =>
+  value != null && value.split(',').some((coding) => coding.trim().toLowerCase() !== 'chunked');
+
 /** The core's answer: what an adapter writes back. */
 export interface CallbackAnswer {
   readonly status: number;
@@ -397,7 +404,8 @@ const inboundFromRequest = (request: Request): InboundCallback => ({
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
  * (the rest is never read), or `'timeout'` when it has not ended in time; unread,
- * `'unsupported_encoding'` when its Content-Encoding is not `identity`.
+ * `'unsupported_encoding'` when its Content-Encoding is not `identity` or it has a transfer coding
+ * other than `chunked`.
  *
  * A Request whose body the runtime holds (built with `new Request`, a subclass included) is read
  * chunk by chunk and cancelled once over the cap or out of time, whatever its Content-Length says:
@@ -412,7 +420,12 @@ async function readBody(request: Request, max: number, timeoutMs: number): Promi
       "The callback Request's body was already read before the handler (a middleware's c.req.json() or request.json()): give the handler the request untouched, mounting the route before whatever reads the body",
     );
   }
-  if (isEncoded(request.headers.get('content-encoding'))) return 'unsupported_encoding';
+  if (
+    isEncoded(request.headers.get('content-encoding')) ||
+    isTransferCoded(request.headers.get('transfer-encoding'))
+  ) {
+    return 'unsupported_encoding';
+  }
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > max) return 'too_large';
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -756,7 +769,7 @@ class Stranded {
  * | 409 `unknown_reference` / `transaction_kind_mismatch` | `tracker` set and no transaction of the callback's kind was recorded under the reference |
  * | 409 `conflicting_outcome` | `tracker` set and the transaction was already settled with the other outcome (nothing applied) |
  * | 413 `payload_too_large` | body over `maxBodyBytes` (by Content-Length, or while streaming) |
- * | 415 `unsupported_encoding` | a Content-Encoding other than `identity` on a body the route reads itself (not one a body parser already decoded under `toNodeListener`); the body is not read |
+ * | 415 `unsupported_encoding` | a Content-Encoding other than `identity` on a body the route reads itself (not one a body parser already decoded under `toNodeListener`), or a Transfer-Encoding other than `chunked`; the body is not read |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
  * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed (a claim the store failed to release: by the next delivery reaching this handler; 503 elsewhere until `processingTimeoutMs`). Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a value `express.json()` parsed, without `req.rawBody`; a parsed form; text that was not UTF-8), or a middleware read the body and left `req.body` unset |
@@ -929,7 +942,14 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
       );
     }
     if (body === 'unsupported_encoding') {
-      return refuse(request, 415, body, new PaymentsError('Content-Encoding must be absent or identity'));
+      return refuse(
+        request,
+        415,
+        body,
+        new PaymentsError(
+          'Content-Encoding must be absent or identity, and Transfer-Encoding chunked or absent',
+        ),
+      );
     }
 
     const parsed = safeParseCallback(body, parseOptions);

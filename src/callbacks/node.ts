@@ -12,6 +12,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import {
   callbackCoreOf,
   isEncoded,
+  isTransferCoded,
   type BodyRead,
   type CallbackHandler,
   type InboundCallback,
@@ -404,6 +405,8 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       // data, end or error will come, and a message whole in memory arms no timer) or was dumped
       // (HTTP/2). Both APIs set `aborted` only for a body not read to its end.
       if ((req as { aborted?: unknown }).aborted === true) throw new Error(CLIENT_GONE);
+      // node:http undoes only chunked: the bytes of any other transfer coding are still coded.
+      if (isTransferCoded(req.headers['transfer-encoding'])) return 'unsupported_encoding';
       const bytes = bufferedBody(req);
       if (bytes === undefined) {
         // Bytes already flowed to another 'data' listener (a middleware that taps the stream and
