@@ -7,6 +7,7 @@ import { ValidationError } from '../../src/errors.js';
 import {
   createTransactionTracker,
   TransactionConflictError,
+  type TransactionRecord,
   type TransactionStore,
 } from '../../src/transactions/index.js';
 
@@ -26,6 +27,90 @@ export function describeStoreContract(name: string, makeStore: () => Transaction
         // `read` is the record before the restart: the write is refused, the restart kept.
         expect(await store.update(expired, 'pending', read)).toBe(false);
         expect(await store.get(card.reference)).toEqual(restarted);
+      });
+    });
+
+    // A callback's settle reads the record, then writes it. Between the two, another instance's
+    // cron expires the attempt it read and the customer initiates the payment again: the client
+    // records the reference pending again with a new createdAt (the write below is the one it
+    // makes). The settlement is decided against the attempt stored when it writes.
+    describe('settle while the attempt it read is expired and initiated again', () => {
+      /** `store`, running `between` just before the first write of a settled record. */
+      const interleaved = (store: TransactionStore, between: () => Promise<void>): TransactionStore => {
+        let ran = false;
+        return {
+          insert: (record) => store.insert(record),
+          get: (reference) => store.get(reference),
+          listPending: (query) => store.listPending(query),
+          async update(record, from, previous) {
+            if (!ran && (record.state === 'succeeded' || record.state === 'failed')) {
+              ran = true;
+              await between();
+            }
+            return store.update(record, from, previous);
+          },
+        };
+      };
+      /** Expires the stored attempt (if pending) and records a new one at `at`, as the client does. */
+      const expireAndInitiateAgain = async (store: TransactionStore, at: number) => {
+        const cron = createTransactionTracker({ store, now: () => at - 1 });
+        const { record: expired } = await cron.expireIfPending(card.reference);
+        const { reference, kind, amount, currency } = expired;
+        const attempt: TransactionRecord = {
+          reference,
+          kind,
+          amount,
+          currency,
+          state: 'pending',
+          createdAt: at,
+          updatedAt: at,
+        };
+        expect(await store.update(attempt, 'expired', expired)).toBe(true);
+        return attempt;
+      };
+
+      it('settles the new attempt, keeping its createdAt, when the one it read was pending', async () => {
+        const store = makeStore();
+        await createTransactionTracker({ store, now: () => 1_000 }).begin(card);
+        let interleavedAt: number | undefined;
+        const webhook = createTransactionTracker({
+          store: interleaved(store, async () => {
+            interleavedAt = (await expireAndInitiateAgain(store, 5_000)).createdAt;
+          }),
+          now: () => 6_000,
+        });
+        const settled = await webhook.settle(card.reference, { outcome: 'succeeded', transactionId: 'T-1' });
+        expect(interleavedAt).toBe(5_000);
+        // The first callback of either attempt settles the pending one, on time.
+        expect(settled.result).toBe('settled');
+        expect(settled.record).toMatchObject({ state: 'succeeded', createdAt: 5_000, settledAt: 6_000 });
+        expect(settled.record.late).toBeUndefined();
+        expect(await store.get(card.reference)).toEqual(settled.record);
+      });
+
+      it('settles the new attempt late, keeping its createdAt and expiredAt, when the one it read was expired', async () => {
+        const store = makeStore();
+        const shop = createTransactionTracker({ store, now: () => 1_000 });
+        await shop.begin(card);
+        await shop.expire(card.reference);
+        const webhook = createTransactionTracker({
+          store: interleaved(store, async () => {
+            await expireAndInitiateAgain(store, 5_000);
+            // The new attempt is given up on too.
+            await createTransactionTracker({ store, now: () => 5_500 }).expire(card.reference);
+          }),
+          now: () => 6_000,
+        });
+        const settled = await webhook.settle(card.reference, { outcome: 'succeeded', transactionId: 'T-1' });
+        expect(settled.result).toBe('late');
+        expect(settled.record).toMatchObject({
+          state: 'succeeded',
+          late: true,
+          createdAt: 5_000,
+          expiredAt: 5_500,
+          settledAt: 6_000,
+        });
+        expect(await store.get(card.reference)).toEqual(settled.record);
       });
     });
 
