@@ -11,9 +11,9 @@
 // - created_at is bigint: ms since the epoch overflow Postgres' 32-bit integer.
 // - record is text, not jsonb: `update` compares the stored text with JSON.stringify(previous),
 //   which only matches text kept as written. On jsonb, compare as jsonb (`record = $7::jsonb`),
-//   never `record::text = $7`: jsonb reorders keys and adds spaces, so that never matches: a
-//   failed payment's record could never be settled again, no record expired, and no payment made
-//   again recorded. jsonb also refuses "\u0000" in a string.
+//   never `record::text = $7`: jsonb reorders keys and adds spaces, so that never matches: no
+//   record could be settled or expired, and no payment made again recorded. jsonb also refuses
+//   "\u0000" in a string.
 // - a parameter only tested for NULL needs a type: `CAST($6 AS text) IS NULL`.
 // - rows changed are counted with RETURNING: pg reports them as rowCount, PGlite as affectedRows.
 // - pg parses json and jsonb columns into objects itself: parse only a string.

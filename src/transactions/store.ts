@@ -176,14 +176,16 @@ export interface TransactionStore {
    * state never both succeed. An `expired` or `pending` record may become `pending` again, with a
    * new `createdAt` (a new attempt): `listPending` lists it from then on. When `previous` is given
    * (the record `get` answered, or an equal copy of it), only if the stored record is still that
-   * one, unchanged: the tracker passes it when it rewrites a failed record, whose state alone does
-   * not show that another payment's failure was written meanwhile, and when it expires or records a
-   * new attempt, whose state alone does not show that another attempt was started meanwhile (compare the stored JSON text with `JSON.stringify(previous)`, which
-   * needs the record kept as `JSON.stringify(record)` wrote it, byte for byte; a Postgres `jsonb`
+   * one, unchanged: the tracker passes it with every write, each built from the record it read —
+   * a failed record's state alone does not show that another payment's failure was written
+   * meanwhile, nor a pending or expired one's that another attempt was started meanwhile (compare
+   * the stored JSON text with `JSON.stringify(previous)`, which needs the record kept as
+   * `JSON.stringify(record)` wrote it, byte for byte; a Postgres `jsonb`
    * column reorders keys, so compare it as jsonb, `record = $n::jsonb`, never as text). The
    * parameter is optional in the types, yet honouring it is required for correctness: a store that
    * ignores it may, of two such writes at the same moment, keep one failure only, apply a
-   * payment's success together with its own failure, or expire an attempt just started.
+   * payment's success together with its own failure, or expire or settle an attempt just started
+   * as the one before it (its createdAt lost).
    */
   update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**

@@ -777,8 +777,10 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             ? withFailed(current, current.outcome, MAX_FAILED_PAYMENTS + 1)
             : {}),
         };
-        // From failed, only if no other payment's failure was written since it was read.
-        if (await store.update(next, current.state, another ? current : undefined)) {
+        // Only on the record as read: `next` keeps its attempt's createdAt (and expiredAt), so an
+        // attempt initiated since (pending again, maybe expired again) is read and decided anew,
+        // as is, from failed, another payment's failure written since.
+        if (await store.update(next, current.state, current)) {
           notify(next);
           return { result: late ? 'late' : 'settled', record: next };
         }

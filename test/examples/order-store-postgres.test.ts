@@ -194,7 +194,7 @@ describe('the Postgres store through the tracker', () => {
 });
 
 describe('what the docs warn against, shown on Postgres', () => {
-  it('comparing a jsonb record as text never matches: a failed payment’s record can never be settled again', async () => {
+  it('comparing a jsonb record as text never matches: no transaction can be settled', async () => {
     const store = withUpdate(jsonb, async (record, from, previous) => {
       const { affectedRows } = await jsonb.query(
         `UPDATE transactions SET state = $1, created_at = $2, record = $3
@@ -205,11 +205,10 @@ describe('what the docs warn against, shown on Postgres', () => {
     });
     const tracker = createTransactionTracker({ store });
     await tracker.begin(mobileMoney);
-    await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-A' });
-    await expect(tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-B' })).rejects.toThrow(
+    await expect(tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-A' })).rejects.toThrow(
       /store\.update answered false 32 times in a row/,
     );
-    expect((await tracker.get('ORD-1'))?.state).toBe('failed');
+    expect((await tracker.get('ORD-1'))?.state).toBe('pending');
   });
 
   it('a store that ignores previous accepts both outcomes of one payment settled at the same moment', async () => {
