@@ -136,3 +136,67 @@ describe('the in-memory store', () => {
     expect((await tracker.get('PENDING'))?.state).toBe('pending');
   });
 });
+
+// A merchant's code that changes a record it was handed (marks its own copy paid, say) changes its
+// copy only: the store, and so the next callback, stale() and waitFor, still say what was written.
+describe('the records the in-memory store hands out are the caller’s own', () => {
+  const order = { reference: 'ORD-1', kind: 'mobile_money', amount: 1500, currency: 'KES' } as const;
+  const markPaid = (record: TransactionRecord | undefined): void => {
+    (record as { state: string }).state = 'succeeded';
+  };
+
+  it('a pending record from begin, get, stale or listPending, marked paid by the caller, is still pending', async () => {
+    let t = 1_000;
+    const store = createMemoryTransactionStore({ now: () => t });
+    const tracker = createTransactionTracker({ store, now: () => t });
+    markPaid(await tracker.begin(order));
+    markPaid(await tracker.begin(order)); // found recorded
+    markPaid(await tracker.get('ORD-1'));
+    markPaid(await store.get('ORD-1'));
+    t += 1;
+    const listed = await tracker.stale({ olderThan: 0 });
+    expect(listed).toHaveLength(1);
+    listed.forEach(markPaid);
+    (await store.listPending({ kind: 'mobile_money', createdBefore: t, limit: 10 })).forEach(markPaid);
+    markPaid(await store.insert({ ...listed[0]!, state: 'pending' })); // found recorded
+
+    expect(await store.get('ORD-1')).toMatchObject({ state: 'pending', createdAt: 1_000 });
+    expect(await tracker.stale({ olderThan: 0 })).toHaveLength(1);
+    await expect(
+      tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-1' }),
+    ).resolves.toMatchObject({ result: 'settled' });
+  });
+
+  it('a failed record from settle, waitFor or get, changed by the caller, stays the failure it was', async () => {
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(order);
+    const waiting = tracker.waitFor('ORD-1', { timeout: 1_000 });
+    const changed = (record: TransactionRecord | undefined): void => {
+      markPaid(record);
+      (record!.outcome as { transactionId: string }).transactionId = 'T-2';
+    };
+    changed((await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-1' })).record);
+    changed(await waiting);
+    changed(await tracker.waitFor('ORD-1', { timeout: 1_000 }));
+    changed(await tracker.get('ORD-1'));
+
+    expect(await store.get('ORD-1')).toMatchObject({ state: 'failed', outcome: { transactionId: 'T-1' } });
+    // T-1's success is the same payment contradicting its failure, not another payment.
+    await expect(
+      tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-1' }),
+    ).rejects.toMatchObject({ reason: 'conflicting_outcome' });
+  });
+
+  it('an expired record from expire, changed by the caller, is still expired: its callback is late', async () => {
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(order);
+    markPaid(await tracker.expire('ORD-1'));
+    markPaid((await tracker.expireIfPending('ORD-1')).record);
+    expect(await store.get('ORD-1')).toMatchObject({ state: 'expired' });
+    await expect(
+      tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-1' }),
+    ).resolves.toMatchObject({ result: 'late' });
+  });
+});
