@@ -296,8 +296,11 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryTransactionStoreOptions> = {
  * and the client refuses to send one recorded only while its record is kept). When nothing else
  * can make room, the write is refused with {@link TransactionStoreFullError} and nothing changes:
  * `insert` (`begin`), and `update` for a settlement, whose record is larger than the pending one
- * (the transaction stays pending; the callback's retry settles it once there is room). Right for
- * one process; behind a load balancer use a shared store (`hosted-payments/redis`).
+ * (the transaction stays pending; the callback's retry settles it once there is room). It keeps
+ * a copy of each record it is given and hands out a copy of what it holds, as a database does: a
+ * caller that changes a record it got (from `get`, `listPending`, the tracker's `begin`, `settle`,
+ * `waitFor`) changes its own object only. Right for one process; behind a load balancer use a
+ * shared store (`hosted-payments/redis`).
  *
  * @example
  * ```ts
@@ -367,27 +370,27 @@ export function createMemoryTransactionStore(
     insert: (record) =>
       promised(() => {
         const existing = slots.get(record.reference);
-        if (existing !== undefined) return existing.record;
+        if (existing !== undefined) return structuredClone(existing.record);
         const size = recordBytes(record);
         makeRoom(size);
-        slots.set(record.reference, { record, bytes: size });
+        slots.set(record.reference, { record: structuredClone(record), bytes: size });
         bytes += size;
         if (record.state === 'pending') pending++;
         return record;
       }),
-    get: (reference) => promised(() => slots.get(reference)?.record),
+    get: (reference) =>
+      promised(() => {
+        const slot = slots.get(reference);
+        return slot === undefined ? undefined : structuredClone(slot.record);
+      }),
     update: (record, from, previous) =>
       promised(() => {
         const { reference } = record;
         const slot = slots.get(reference);
         if (slot === undefined || slot.record.state !== from) return false;
-        // `get` hands out the stored object itself; a copy of it (the tracker's `begin` hands back
-        // one) is compared as the JSON text, as the other stores do. Another write replaced it.
-        if (
-          previous !== undefined &&
-          slot.record !== previous &&
-          JSON.stringify(slot.record) !== JSON.stringify(previous)
-        ) {
+        // `previous` is a copy (every read hands one out), compared as the JSON text, as the other
+        // stores compare it. Another write replaced it.
+        if (previous !== undefined && JSON.stringify(slot.record) !== JSON.stringify(previous)) {
           return false;
         }
         const size = recordBytes(record);
@@ -403,7 +406,7 @@ export function createMemoryTransactionStore(
         if (wasFinished) finishedBytes -= slot.bytes;
         if (from === 'pending') pending--;
         if (record.state === 'pending') pending++;
-        slots.set(reference, { record, bytes: size });
+        slots.set(reference, { record: structuredClone(record), bytes: size });
         finished.delete(reference);
         if (record.state !== 'pending' && droppable(record)) {
           // Never earlier than the last entry, so the queue stays in drop order with any clock.
@@ -433,7 +436,10 @@ export function createMemoryTransactionStore(
             out.push(record);
           }
         }
-        return out.sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+        return out
+          .sort((a, b) => a.createdAt - b.createdAt)
+          .slice(0, limit)
+          .map((record) => structuredClone(record));
       }),
     stats: () => ({ entries: slots.size, pending, bytes }),
   };

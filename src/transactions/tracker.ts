@@ -689,8 +689,9 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       ) {
         throw new TransactionConflictError('reference_in_use', stored, 'pending');
       }
-      // Found recorded, it is handed back as a copy: the memory store hands back the very record
-      // an earlier `begin` stored, which only that begin's caller may find fresh.
+      // Found recorded, it is handed back as a copy: a store that keeps the objects it is given
+      // (a Map of them) hands back the very record an earlier `begin` stored, which only that
+      // begin's caller may find fresh.
       return inserted ? stored : { ...stored };
     },
 
