@@ -219,3 +219,36 @@ describe('the in-memory store never drops a payout record for room', () => {
     });
   });
 });
+
+describe('stats() of the in-memory store', () => {
+  const payoutOf = (reference: string) =>
+    ({ reference, kind: 'payout', amount: 1000, currency: 'KES' }) as const;
+
+  it('counts the payout records it keeps, in any state, so a store full of them says so', async () => {
+    let t = 1_000;
+    const store = createMemoryTransactionStore({ maxEntries: 4, finishedTtlMs: 1_000, now: () => t });
+    const tracker = createTransactionTracker({ store, now: () => t });
+    expect(store.stats()).toEqual({ entries: 0, pending: 0, payouts: 0, bytes: 0 });
+    await tracker.begin(payoutOf('483920175581'));
+    await tracker.settle('483920175581', paidOut('PYT0000000021'));
+    await tracker.begin(payoutOf('483920175582'));
+    await tracker.expire('483920175582');
+    await tracker.begin(payoutOf('483920175583'));
+    await tracker.begin(card('ORD-A'));
+    await tracker.settle('ORD-A', { outcome: 'succeeded' });
+    expect(store.stats()).toMatchObject({ entries: 4, pending: 1, payouts: 3 });
+
+    t += 2_000; // ORD-A's settled record ages out for ORD-B
+    await tracker.begin(card('ORD-B'));
+    await expect(tracker.begin(card('ORD-C'))).rejects.toBeInstanceOf(TransactionStoreFullError);
+    // Full: two pending records (one a payout) and three payout records, none of which can go.
+    expect(store.stats()).toMatchObject({ entries: 4, pending: 2, payouts: 3 });
+
+    await tracker.settle('483920175583', {
+      ...paidOut('PYT0000000023'),
+      outcome: 'failed',
+      eventType: 'payout.failed',
+    });
+    expect(store.stats()).toMatchObject({ entries: 4, pending: 1, payouts: 3 });
+  });
+});
