@@ -154,7 +154,8 @@ export class TransactionTimeoutError extends PaymentsError {
  * The in-memory store is full of pending transactions and payout records (it never drops either
  * to make room, nor the record being written): `begin` is refused, and so is a `settle` whose
  * settled record, larger than the pending one, does not fit (the transaction stays pending).
- * Expire some pending ones, raise `maxEntries`/`maxBytes`, or use a shared store.
+ * The store's `stats()` says how many of each it holds (`pending`, `payouts`). Expire some pending
+ * ones, raise `maxEntries`/`maxBytes`, or use a shared store.
  *
  * @example
  * ```ts

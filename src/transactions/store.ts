@@ -237,12 +237,23 @@ export interface MemoryTransactionStoreOptions {
  * @example
  * ```ts
  * const store: MemoryTransactionStore = createMemoryTransactionStore();
- * console.log('transaction store bytes:', store.stats().bytes);
+ * const { entries, pending, payouts, bytes } = store.stats();
+ * console.log(`transaction store: ${entries} records (${pending} pending, ${payouts} payouts), ${bytes} bytes`);
  * ```
  */
 export interface MemoryTransactionStore extends TransactionStore {
-  /** Records held and their estimated size in bytes. */
-  stats(): { readonly entries: number; readonly pending: number; readonly bytes: number };
+  /**
+   * What it holds: `entries` records, `pending` of them pending, `payouts` of them payout records
+   * (in any state; a pending payout counts in both), and their estimated size in `bytes`. Pending
+   * and payout records are never dropped: when they fill `maxEntries` or `maxBytes`, writes are
+   * refused with `TransactionStoreFullError`.
+   */
+  stats(): {
+    readonly entries: number;
+    readonly pending: number;
+    readonly payouts: number;
+    readonly bytes: number;
+  };
 }
 
 // A record's footprint: its strings at two bytes a character plus the object, Map entries and
@@ -330,6 +341,7 @@ export function createMemoryTransactionStore(
   // would free.
   let finishedBytes = 0;
   let pending = 0;
+  let payouts = 0;
 
   const front = (): Drop | undefined => {
     while (head < queue.length) {
@@ -376,6 +388,7 @@ export function createMemoryTransactionStore(
         slots.set(record.reference, { record: structuredClone(record), bytes: size });
         bytes += size;
         if (record.state === 'pending') pending++;
+        if (record.kind === 'payout') payouts++;
         return record;
       }),
     get: (reference) =>
@@ -406,6 +419,8 @@ export function createMemoryTransactionStore(
         if (wasFinished) finishedBytes -= slot.bytes;
         if (from === 'pending') pending--;
         if (record.state === 'pending') pending++;
+        if (slot.record.kind === 'payout') payouts--;
+        if (record.kind === 'payout') payouts++;
         slots.set(reference, { record: structuredClone(record), bytes: size });
         finished.delete(reference);
         if (record.state !== 'pending' && droppable(record)) {
@@ -441,6 +456,6 @@ export function createMemoryTransactionStore(
           .slice(0, limit)
           .map((record) => structuredClone(record));
       }),
-    stats: () => ({ entries: slots.size, pending, bytes }),
+    stats: () => ({ entries: slots.size, pending, payouts, bytes }),
   };
 }
