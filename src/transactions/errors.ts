@@ -161,7 +161,7 @@ export class TransactionTimeoutError extends PaymentsError {
  * ```ts
  * export async function POST(): Promise<Response> {
  *   try {
- *     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: '15.00', currency: 'USD' });
+ *     await tracker.begin({ reference: 'ORD-1', kind: 'card', amount: 1500, currency: 'KES' });
  *   } catch (error) {
  *     if (error instanceof TransactionStoreFullError) return new Response('busy', { status: 503 });
  *     throw error;
