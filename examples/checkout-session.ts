@@ -15,8 +15,13 @@ process.once('SIGINT', () => {
 });
 
 const orderId = Math.floor(Date.now() / 1000) % 1_000_000_000;
-// order_id is what the checkout callback carries back: sign the URL for it.
-const callback_url = await signCallbackUrl(env.webhookUrl, {
+// order_id is what the checkout callback carries back: sign the URL for it. A checkout callback
+// has no transaction id, so give each session's URL a parameter of its own before signing it:
+// two sessions of one order (a second tab) paid by the same method and amount would otherwise
+// send identical callbacks, and the second payment would be dropped as a duplicate.
+const sessionUrl = new URL(env.webhookUrl);
+sessionUrl.searchParams.set('session', crypto.randomUUID());
+const callback_url = await signCallbackUrl(sessionUrl, {
   secret: env.secret,
   reference: String(orderId),
 });
