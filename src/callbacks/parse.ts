@@ -56,13 +56,14 @@ export interface ParseCallbackOptions {
 }
 
 /**
- * What {@link safeParseCallback} returns; check `success` first.
+ * What {@link safeParseCallback} returns; check `success` first, then `event.paid`.
  *
  * @example
  * ```ts
- * const result = safeParseCallback(body);
- * if (result.success) await fulfil(result.event);
- * else console.warn(result.error.reason, result.error.message);
+ * const result = safeParseCallback(body); // a body you hold: a test fixture, one a verified route stored
+ * if (!result.success) console.warn(result.error.reason, result.error.message);
+ * else if (result.event.paid) console.log('paid', result.event.reference, result.event.amount);
+ * else console.log('not paid', result.event.reference, result.event.message);
  * ```
  */
 export type SafeParseCallbackResult =
@@ -324,14 +325,18 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  * options it cannot read throw (a `TypeError`: an `onContradiction` other than `'warn'` or
  * `'reject'`, a key it does not know): that is the code's mistake, not the sender's.
  *
+ * It reads a body; it does not say who sent it. A webhook route is `createCallbackHandler`: it
+ * verifies the signed URL first (unsigned, anyone can post a `checkout.succeeded`), deduplicates,
+ * and answers an outcome it could not decide with a status the sender retries (422), not 400.
+ * By hand, call `verifyCallbackUrl` before reading the body (see {@link parseCallback}).
+ *
  * @example
  * ```ts
- * export async function POST(request: Request): Promise<Response> {
- *   const result = safeParseCallback(await request.text());
- *   if (!result.success) return Response.json({ error: result.error.reason }, { status: 400 });
- *   await fulfil(result.event);
- *   return new Response(null, { status: 200 });
- * }
+ * // A body you already hold: a test fixture, or a delivery your verified route stored.
+ * const result = safeParseCallback(body);
+ * if (result.success && result.event.paid) console.log('paid', result.event.type, result.event.amount);
+ * else if (result.success) console.log('not paid', result.event.type, result.event.message);
+ * else console.warn('refused', result.error.reason, result.error.message); // never guessed
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {
