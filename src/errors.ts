@@ -338,14 +338,20 @@ export type CallbackVerificationReason =
  * @example
  * ```ts
  * export async function POST(request: Request): Promise<Response> {
+ *   let reference: string;
  *   try {
- *     const { reference } = await verifyCallbackUrl(request.url, { secret });
- *     await settle(reference, await request.json());
- *     return new Response(null, { status: 200 });
+ *     ({ reference } = await verifyCallbackUrl(request.url, { secret }));
  *   } catch (error) {
- *     if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ *     // 401 (not retried) only for the request's faults; no_secret / weak_secret are the deploy's
+ *     // configuration: rethrown, a 500 the sender retries.
+ *     const requestFaults = ['invalid_url', 'missing_reference', 'missing_signature', 'bad_signature'];
+ *     if (error instanceof CallbackVerificationError && requestFaults.includes(error.reason)) {
+ *       return new Response(null, { status: 401 });
+ *     }
  *     throw error;
  *   }
+ *   await settle(reference, parseCallback(await request.text())); // by event.paid, once per callbackDedupeKey
+ *   return new Response(null, { status: 200 });
  * }
  * ```
  */

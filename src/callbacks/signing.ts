@@ -326,16 +326,23 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
  *
  * @example
  * ```ts
+ * // createCallbackHandler does all of this (and deduplicates); by hand:
  * export async function POST(request: Request): Promise<Response> {
+ *   const secrets = [process.env.WEBHOOK_SECRET!, process.env.WEBHOOK_SECRET_PREVIOUS!];
+ *   let reference: string;
  *   try {
- *     const secrets = [process.env.WEBHOOK_SECRET!, process.env.WEBHOOK_SECRET_PREVIOUS!];
- *     const { reference } = await verifyCallbackUrl(request.url, { secret: secrets, origin: 'https://shop.example' });
- *     await settle(reference, parseCallback(await request.text()));
- *     return new Response(null, { status: 200 });
+ *     ({ reference } = await verifyCallbackUrl(request.url, { secret: secrets, origin: 'https://shop.example' }));
  *   } catch (error) {
- *     if (error instanceof CallbackVerificationError) return new Response(null, { status: 401 });
+ *     // 401 (not retried) only for the request's faults; no_secret / weak_secret are this deploy's
+ *     // configuration: rethrown, a 500 the sender retries once the secret is fixed.
+ *     const requestFaults = ['invalid_url', 'missing_reference', 'missing_signature', 'bad_signature'];
+ *     if (error instanceof CallbackVerificationError && requestFaults.includes(error.reason)) {
+ *       return new Response(null, { status: 401 });
+ *     }
  *     throw error;
  *   }
+ *   await settle(reference, parseCallback(await request.text())); // by event.paid, once per callbackDedupeKey
+ *   return new Response(null, { status: 200 });
  * }
  * ```
  */
