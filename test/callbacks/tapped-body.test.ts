@@ -115,4 +115,20 @@ describe('toNodeListener behind a middleware that taps the body stream and calls
     expect(events).toEqual(['payout.succeeded']);
     expect(errors).toEqual([]);
   });
+
+  it('a middleware that peeks at the first chunk and puts it back (unshift) leaves the whole body to read: 200', async () => {
+    const { events, errors, listener } = route();
+    const port = await listen(
+      http.createServer((req, res) => {
+        req.once('data', (chunk: Buffer) => {
+          req.pause();
+          req.unshift(chunk);
+          setImmediate(() => void listener(req, res));
+        });
+      }),
+    );
+    expect(await postInOneWrite(port, await target(port, '/hooks'))).toBe(200);
+    expect(events).toEqual(['payout.succeeded']);
+    expect(errors).toEqual([]);
+  });
 });

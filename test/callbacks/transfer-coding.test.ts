@@ -82,6 +82,34 @@ describe('a body with a transfer coding other than chunked', () => {
     expect(errors).toEqual([[415, 'unsupported_encoding']]);
   });
 
+  it.each([', chunked', 'chunked, ', 'identity, chunked', 'Chunked'])(
+    'toNodeListener reads a body sent Transfer-Encoding: %s (empty items and identity code nothing): 200',
+    async (coding) => {
+      const { events, errors, handler } = route();
+      const server = http.createServer(toNodeListener(handler));
+      servers.push(server);
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const port = (server.address() as AddressInfo).port;
+      const url = new URL(await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference }));
+      const body = JSON.stringify(fixture);
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.on('data', (data) => {
+          socket.destroy();
+          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data.toString())?.[1]));
+        });
+        socket.on('error', reject);
+        socket.write(
+          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+            `Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n` +
+            `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+        );
+      });
+      expect({ status, events, errors }).toEqual({ status: 200, events: ['payout.succeeded'], errors: [] });
+    },
+  );
+
   it('chunked alone is read as the body (200)', async () => {
     const { events, handler } = route();
     const server = http.createServer(toNodeListener(handler));
