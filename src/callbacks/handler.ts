@@ -328,10 +328,12 @@ export const isEncoded = (value: string | null | undefined): boolean =>
 
 /**
  * Whether a Transfer-Encoding header value names a coding other than `chunked`, the one an HTTP/1.1
- * server undoes itself (node:http passes a `gzip, chunked` body on still gzipped).
+ * server undoes itself (node:http passes a `gzip, chunked` body on still gzipped). Empty list items
+ * (a repeated header line left empty) and `identity` code nothing.
  */
 export const isTransferCoded = (value: string | null | undefined): boolean =>
-  value != null && value.split(',').some((coding) => coding.trim().toLowerCase() !== 'chunked');
+  value != null &&
+  value.split(',').some((item) => !['', 'chunked', 'identity'].includes(item.trim().toLowerCase()));
 
 /** The core's answer: what an adapter writes back. */
 export interface CallbackAnswer {

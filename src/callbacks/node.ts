@@ -409,14 +409,22 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       if (isTransferCoded(req.headers['transfer-encoding'])) return 'unsupported_encoding';
       const bytes = bufferedBody(req);
       if (bytes === undefined) {
-        // Bytes already flowed to another 'data' listener (a middleware that taps the stream and
-        // calls next() at once): what is left to read is not the posted body.
-        if (req.readableDidRead) {
+        // Bytes may already have flowed to another 'data' listener (a middleware that taps the
+        // stream and calls next() at once), or been put back (unshift): the body read is the
+        // posted one only if it holds every declared byte. Without a Content-Length, no telling.
+        const touched = req.readableDidRead;
+        const read = await readNodeBody(req, max, timeoutMs);
+        const declared = req.headers['content-length'];
+        if (
+          touched &&
+          typeof read !== 'string' &&
+          (declared === undefined || read.byteLength !== Number(declared))
+        ) {
           throw new PaymentsError(
             `toNodeListener: the body was already read from the request stream by another listener before the route read it; mount the webhook route before that middleware, or keep the posted bytes as req.rawBody (${KEEP_RAW_BODY})`,
           );
         }
-        return readNodeBody(req, max, timeoutMs);
+        return read;
       }
       // What a parser left can be shorter than what was posted (express.text() drops a byte order
       // mark): the declared length is held to the cap as well, as when reading the stream.
