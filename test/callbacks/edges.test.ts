@@ -4,10 +4,10 @@
 import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import http2 from 'node:http2';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createCallbackHandler,
   signCallbackUrl,
@@ -16,22 +16,14 @@ import {
   type CallbackHandlerOptions,
 } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
 const body = JSON.stringify(payoutSuccess);
 const secret = 'whsec_0123456789abcdef';
 
-const servers: (Server | http2.Http2Server)[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
 
-async function listen(server: Server | http2.Http2Server): Promise<string> {
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = async (server: Server | http2.Http2Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 function route(options: Partial<CallbackHandlerOptions> = {}) {
   const events: CallbackEvent[] = [];

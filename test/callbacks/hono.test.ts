@@ -1,31 +1,18 @@
 // The Fetch handler as a Hono route on @hono/node-server, over real sockets: what a merchant on
 // Hono (or any framework that hands the handler its Request) runs in production.
 import { once } from 'node:events';
-import type http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createCallbackHandler, signCallbackUrl, type CallbackEvent } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { closeServer } from '../helpers/servers.js';
 
 const checkoutFailure = callbackFixtures['checkout.failed']; // order_id '1003'
 const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
 const secret = 'whsec_0123456789abcdef';
-
-const servers: ServerType[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise((resolve) => {
-          (server as http.Server).closeAllConnections?.();
-          server.close(resolve);
-        }),
-    ),
-  );
-});
 
 async function honoRoute(options: { maxBodyBytes?: number; bodyTimeoutMs?: number } = {}) {
   const events: CallbackEvent[] = [];
@@ -33,7 +20,7 @@ async function honoRoute(options: { maxBodyBytes?: number; bodyTimeoutMs?: numbe
   const app = new Hono();
   app.post('/hooks', (c) => handler(c.req.raw));
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-  servers.push(server);
+  onTestFinished(() => closeServer(server));
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, events };

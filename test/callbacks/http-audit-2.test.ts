@@ -3,21 +3,18 @@
 // one leading BOM; express.text() decodes the body and drops it, so the text it leaves is 3 bytes
 // shorter than the Content-Length.
 import { once } from 'node:events';
-import http, { type Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import http from 'node:http';
+import net from 'node:net';
 import express, { type RequestHandler } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCallbackHandler, signCallbackUrl, toNodeListener } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const secret = 'whsec_http_audit_2_0123456789';
 const body = JSON.stringify(callbackFixtures['payout.succeeded']); // reference_id '123456789012'
 const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
 
 function route() {
   const events: string[] = [];
@@ -68,11 +65,7 @@ describe('toNodeListener behind express.text(): a body that starts with a byte o
       const app = express();
       app.use(parser);
       app.post('/hooks', toNodeListener(handler));
-      const server = http.createServer(app);
-      servers.push(server);
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      const { port } = server.address() as AddressInfo;
+      const port = await listenForThisTest(http.createServer(app));
       const url = new URL(
         await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference: '123456789012' }),
       );

@@ -2,10 +2,10 @@
 // has read the body, and with a body parser the docs list as supported.
 import { once } from 'node:events';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import http2, { type Http2Server } from 'node:http2';
-import net, { type AddressInfo } from 'node:net';
+import http2 from 'node:http2';
+import net from 'node:net';
 import express from 'express';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createCallbackHandler,
   signCallbackUrl,
@@ -13,22 +13,11 @@ import {
   type CallbackHandlerError,
 } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest as listen } from '../helpers/servers.js';
 
 const secret = 'whsec_http_audit_0123456789';
 const payout = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
 const body = JSON.stringify(payout);
-
-const servers: (Server | Http2Server)[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function listen(server: Server | Http2Server): Promise<number> {
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
-}
 
 function route() {
   const events: string[] = [];

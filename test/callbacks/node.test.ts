@@ -1,9 +1,7 @@
-import { once } from 'node:events';
 import http, { type Server } from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createCallbackHandler,
   signCallbackUrl,
@@ -11,23 +9,14 @@ import {
   type CallbackEvent,
 } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const checkoutFailure = callbackFixtures['checkout.failed']; // order_id '1003'
 const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123456789012'
 
 const secret = 'whsec_0123456789abcdef';
-const servers: Server[] = [];
 
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = async (server: Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 function makeHandler(options: { maxBodyBytes?: number; publicOrigin?: string } = {}) {
   const events: CallbackEvent[] = [];

@@ -3,12 +3,10 @@
 // refuses it (500 handler_failed, the sender retries), unless the request also carries the posted
 // bytes as req.rawBody (NestJS's `rawBody: true`, or express.json() with a `verify` hook keeping
 // them), which it then reads as the raw route does.
-import { once } from 'node:events';
 import http, { type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createCallbackHandler,
   signCallbackUrl,
@@ -18,6 +16,7 @@ import {
 } from '../../src/callbacks/index.js';
 import { PaymentsError } from '../../src/errors.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const secret = 'whsec_0123456789abcdef';
 const reference = 'ORDER-1';
@@ -32,17 +31,8 @@ const repeatedKey = JSON.stringify(callbackFixtures['payment.card.failed']).repl
   '"paid":"False","amount captured":"1500","payment status":"Payment complete.","paid":"True"',
 );
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
 
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = async (server: Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 interface Refusal {
   status: number;

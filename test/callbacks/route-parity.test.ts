@@ -5,9 +5,8 @@
 // the Retry-After, X-Callback-Duplicate and Allow headers, and the same onEvent calls (type, paid,
 // reference). A door may answer otherwise only where ALLOWED_DIFFERENCES names it, with its reason
 // and the answer it gives instead.
-import { once } from 'node:events';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import {
 import { callbackPayloadTypes } from '../../src/sandbox/payloads.js';
 import { callbackFixtures } from '../../src/testing/index.js';
 import { anyValidPayload, garbageBody, mutatedPayload } from '../reliability/arbitraries/callbacks.js';
+import { closeServer, listenOnLoopback } from '../helpers/servers.js';
 
 const secret = 'whsec_route_parity_0123456789';
 const publicOrigin = 'https://shop.example';
@@ -175,9 +175,7 @@ const ports: Partial<Record<Door, number>> = {};
 
 async function listen(server: Server): Promise<number> {
   servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
+  return listenOnLoopback(server);
 }
 
 beforeAll(async () => {
@@ -202,17 +200,7 @@ beforeAll(async () => {
   ports['express.json() + rawBody'] = await listen(http.createServer(keeping));
 });
 
-afterAll(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise((resolve) => {
-          server.closeAllConnections();
-          server.close(resolve);
-        }),
-    ),
-  );
-});
+afterAll(() => Promise.all(servers.splice(0).map(closeServer)));
 
 const headerOf = (value: string | null | undefined): string | undefined => value ?? undefined;
 

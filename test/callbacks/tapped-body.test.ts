@@ -3,57 +3,23 @@
 // no longer read. Sent in one TCP segment, as a small callback usually is, the body has flowed to
 // that listener before the route reads: the route must answer 500 handler_failed (the sender
 // retries), never parse what is left as the body and answer a 400 the sender gives up on.
-import { once } from 'node:events';
-import http, { type Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import http from 'node:http';
 import express from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCallbackHandler, signCallbackUrl, toNodeListener } from '../../src/callbacks/index.js';
 import { callbackFixtures } from '../../src/testing/index.js';
+import { listenForThisTest as listen, statusOfRawRequest } from '../helpers/servers.js';
 
 const secret = 'whsec_tapped_body_0123456789';
 const body = JSON.stringify(callbackFixtures['payout.succeeded']);
 const reference = String(callbackFixtures['payout.succeeded'].reference_id);
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise((resolve) => {
-          server.closeAllConnections();
-          server.close(resolve);
-        }),
-    ),
-  );
-});
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return (server.address() as AddressInfo).port;
-}
-
 /** Request line, headers and body in one write: one TCP segment on loopback. */
-function postInOneWrite(port: number, target: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let text = '';
-    socket.on('data', (data) => {
-      text += data.toString();
-      const status = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (status !== null && text.includes('\r\n\r\n')) {
-        socket.destroy();
-        resolve(Number(status[1]));
-      }
-    });
-    socket.on('error', reject);
-    socket.write(
-      `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
-}
+const postInOneWrite = (port: number, target: string): Promise<number> =>
+  statusOfRawRequest(
+    port,
+    `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 
 function route() {
   const events: string[] = [];

@@ -1,29 +1,16 @@
 // node:http undoes only the chunked transfer coding: a body sent with `Transfer-Encoding: gzip,
 // chunked` reaches the route still gzipped. Like a Content-Encoding, it is refused 415 before it
 // is read, never read as the posted JSON and refused 400 (which the sender does not retry).
-import { once } from 'node:events';
-import http, { type Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCallbackHandler, signCallbackUrl, toNodeListener } from '../../src/callbacks/index.js';
 import { callbackFixtures, createCallbackRequest } from '../../src/testing/index.js';
+import { listenForThisTest, statusOfRawRequest } from '../helpers/servers.js';
 
 const secret = 'whsec_transfer_coding_0123456789';
 const fixture = callbackFixtures['payout.succeeded'];
 const reference = String(fixture.reference_id);
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise((resolve) => {
-          server.closeAllConnections();
-          server.close(resolve);
-        }),
-    ),
-  );
-});
 
 function route() {
   const events: string[] = [];
@@ -36,32 +23,31 @@ function route() {
   return { events, errors, handler };
 }
 
+/**
+ * Posts the fixture to a fresh toNodeListener route with `Transfer-Encoding: <coding>`, framed
+ * chunked as one chunk of `body` (the fixture's JSON unless given), on a raw socket; answers the
+ * status and what the route saw.
+ */
+async function postCoded(coding: string, body: string | Uint8Array = JSON.stringify(fixture)) {
+  const { events, errors, handler } = route();
+  const port = await listenForThisTest(http.createServer(toNodeListener(handler)));
+  const url = new URL(await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference }));
+  const status = await statusOfRawRequest(
+    port,
+    `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n` +
+      `${Buffer.byteLength(body).toString(16)}\r\n`,
+    body,
+    '\r\n0\r\n\r\n',
+  );
+  return { status, events, errors };
+}
+
 describe('a body with a transfer coding other than chunked', () => {
   it.each(['gzip, chunked', 'deflate,chunked', 'x-custom, chunked'])(
     'toNodeListener answers %s with 415 unsupported_encoding, unread',
     async (coding) => {
-      const { events, errors, handler } = route();
-      const server = http.createServer(toNodeListener(handler));
-      servers.push(server);
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      const port = (server.address() as AddressInfo).port;
-      const url = new URL(await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference }));
-      const gzipped = gzipSync(JSON.stringify(fixture));
-      const status = await new Promise<number>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.on('data', (data) => {
-          socket.destroy();
-          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data.toString())?.[1]));
-        });
-        socket.on('error', reject);
-        socket.write(
-          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-            `Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n${gzipped.length.toString(16)}\r\n`,
-        );
-        socket.write(gzipped);
-        socket.write('\r\n0\r\n\r\n');
-      });
+      const { status, events, errors } = await postCoded(coding, gzipSync(JSON.stringify(fixture)));
       expect(status).toBe(415);
       expect(events).toEqual([]);
       expect(errors).toEqual([[415, 'unsupported_encoding']]);
@@ -85,38 +71,14 @@ describe('a body with a transfer coding other than chunked', () => {
   it.each([', chunked', 'identity, chunked', 'Chunked'])(
     'toNodeListener reads a body sent Transfer-Encoding: %s (empty items and identity code nothing): 200',
     async (coding) => {
-      const { events, errors, handler } = route();
-      const server = http.createServer(toNodeListener(handler));
-      servers.push(server);
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      const port = (server.address() as AddressInfo).port;
-      const url = new URL(await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference }));
-      const body = JSON.stringify(fixture);
-      const status = await new Promise<number>((resolve, reject) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.on('data', (data) => {
-          socket.destroy();
-          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data.toString())?.[1]));
-        });
-        socket.on('error', reject);
-        socket.write(
-          `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
-            `Content-Type: application/json\r\nTransfer-Encoding: ${coding}\r\n\r\n` +
-            `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`,
-        );
-      });
+      const { status, events, errors } = await postCoded(coding);
       expect({ status, events, errors }).toEqual({ status: 200, events: ['payout.succeeded'], errors: [] });
     },
   );
 
   it('chunked alone is read as the body (200)', async () => {
     const { events, handler } = route();
-    const server = http.createServer(toNodeListener(handler));
-    servers.push(server);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const port = (server.address() as AddressInfo).port;
+    const port = await listenForThisTest(http.createServer(toNodeListener(handler)));
     const url = await signCallbackUrl(`http://127.0.0.1:${port}/hooks`, { secret, reference });
     const body = JSON.stringify(fixture);
     const response = await fetch(url, {

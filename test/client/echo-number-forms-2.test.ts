@@ -2,34 +2,28 @@
 // 15 (.NET Framework) significant digits gives the card back with its Luhn digit; a leading-zero
 // cvc echoed as an integer inside an escaped JSON string. And a number that is not the card
 // (4.0E15) is left as it is.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { expect, it } from 'vitest';
 import { ApiError, PaymentsClient, type ResponseLogEvent } from '../../src/index.js';
 import { cardPaymentInput } from '../helpers/inputs.js';
-
-let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-});
+import { listenForThisTest } from '../helpers/servers.js';
 
 async function echoed(
   body: string,
   card: Partial<typeof cardPaymentInput.card_details>,
   encoding?: 'string',
 ) {
-  server = createServer((request, response) => {
+  const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       response.writeHead(400, { 'content-type': 'application/json' });
       response.end(body);
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = await listenForThisTest(server);
   const events: ResponseLogEvent[] = [];
   const client = new PaymentsClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: `http://127.0.0.1:${port}`,
     ...(encoding === undefined ? {} : { cardFieldEncoding: encoding }),
     hooks: { afterResponse: (event) => void events.push(event) },
   });

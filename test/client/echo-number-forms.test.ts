@@ -2,28 +2,22 @@
 // afterResponse hook's responseBody: a cvc with a leading zero, sent as the string "012" and read
 // into an integer (Jackson's default), echoed as 12; a card number read into a double and printed
 // as Java does, 4.11111111111102E15, which drops the trailing zero the E15 gives back.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { expect, it } from 'vitest';
 import { ApiError, PaymentsClient, type ResponseLogEvent } from '../../src/index.js';
 import { cardPaymentInput } from '../helpers/inputs.js';
-
-let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-});
+import { listenForThisTest } from '../helpers/servers.js';
 
 async function replying(status: number, body: string): Promise<string> {
-  server = createServer((request, response) => {
+  const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(body);
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = await listenForThisTest(server);
+  return `http://127.0.0.1:${port}`;
 }
 
 async function failure(client: PaymentsClient, input: typeof cardPaymentInput, events: ResponseLogEvent[]) {

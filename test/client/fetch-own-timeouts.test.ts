@@ -4,11 +4,11 @@
 // dispatcher the merchant set with a shorter one); when one fired, the SDK saw a plain network
 // error, ky retried it, and the payment was posted three times. It is a TimeoutError, not retried.
 // (A payment: a payout is never retried, whatever the options.)
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { afterEach, expect, it } from 'vitest';
 import { PaymentsClient, TimeoutError } from '../../src/index.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
 const global = globalThis as unknown as Record<
@@ -16,17 +16,14 @@ const global = globalThis as unknown as Record<
   { constructor: new (o: object) => unknown } | undefined
 >;
 let saved: unknown;
-let server: Server | undefined;
 
 afterEach(() => {
   if (saved !== undefined) (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = saved;
-  server?.closeAllConnections();
-  server?.close();
 });
 
 it('does not resend a payment whose response headers timed out when retryOnTimeout is false', async () => {
   let received = 0;
-  server = createServer((request, response) => {
+  const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       received += 1; // the service takes the payment, then answers late
@@ -37,8 +34,8 @@ it('does not resend a payment whose response headers timed out when retryOnTimeo
       }, 1_000);
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = await listenForThisTest(server);
+  const url = `http://127.0.0.1:${port}`;
   await fetch(`${url}/warm-up`).then((r) => r.text()); // makes Node create its global dispatcher
   received = 0;
   // What `setGlobalDispatcher(new Agent({ headersTimeout: 300 }))` does (or undici's own 300 s

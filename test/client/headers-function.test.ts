@@ -2,21 +2,15 @@
 // the call (its retries, after backoff or Retry-After) sends the same headers: one value per call,
 // as an idempotency or correlation key wants. docs/client.md said "before every request", which
 // read as per attempt; a token it fetches must outlive the call's retries.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import { expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
-
-let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-});
+import { listenForThisTest } from '../helpers/servers.js';
 
 it('is called once per call; its retries send the same headers', async () => {
   const seen: string[] = [];
-  server = createServer((request, response) => {
+  const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       seen.push(String(request.headers['x-token']));
@@ -25,10 +19,10 @@ it('is called once per call; its retries send the same headers', async () => {
       response.end(ok ? '{"message":"MOBILE-MONEY Payment Initiated","status":200}' : '{}');
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = await listenForThisTest(server);
   let minted = 0;
   const client = new PaymentsClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: `http://127.0.0.1:${port}`,
     headers: () => ({ 'x-token': `t${++minted}` }),
     retry: { limit: 2, backoffLimit: 10 },
   });

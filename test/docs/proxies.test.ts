@@ -3,22 +3,14 @@
 // for it, `publicOrigin` is the setting for the host, and a path a proxy stripped a prefix from or
 // added one to verifies once the route is given back the path that was signed (the recipes, as
 // the docs print them).
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import express, { type Express } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCallbackHandler, toNodeListener, type CallbackHandler } from '../../src/callbacks/index.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 const secret = 'whsec_proxies_0123456789abcdef';
-const servers: Server[] = [];
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((done) => server.close(done));
-  }
-});
 
 /** A handler and how many events reached its onEvent. */
 function counted(options: { publicOrigin?: string } = {}): {
@@ -45,12 +37,7 @@ async function signedCallback(url: string): Promise<{ target: string; body: stri
   return { target: signed.pathname + signed.search, body: await request.text() };
 }
 
-async function listen(app: Express | http.RequestListener): Promise<number> {
-  const server = http.createServer(app);
-  servers.push(server);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return (server.address() as AddressInfo).port;
-}
+const listen = (app: Express | http.RequestListener): Promise<number> => listenForThisTest(http.createServer(app));
 
 /** POSTs `body` to `target` on the local port with exactly these headers, as a proxy would forward it. */
 function post(port: number, target: string, headers: Record<string, string>, body: string): Promise<number> {
