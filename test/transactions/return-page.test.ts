@@ -1,0 +1,62 @@
+// docs/transactions.md's return page (`returnPageMessage`, run as pasted): the customer's browser
+// comes back to success_url or failed_url with an order id anyone can change. The page shows only
+// what the order's callback settled, and an order id nothing recorded (a link edited by hand, an
+// order of another shop's) is a page that says so, not a 500.
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  type TransactionTracker,
+} from '../../src/transactions/index.js';
+import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
+
+type ReturnPageMessage = (tracker: TransactionTracker, orderId: string) => Promise<string>;
+
+afterAll(removeDocumentedFiles);
+afterEach(() => void vi.useRealTimers());
+
+const order = { reference: 'ORD-RETURN', kind: 'checkout', amount: 1500, currency: 'KES' } as const;
+
+async function page() {
+  const tracker = createTransactionTracker({ store: createMemoryTransactionStore() });
+  const returnPageMessage = await documentedFunction<ReturnPageMessage>('returnPageMessage');
+  return { tracker, message: (orderId: string) => returnPageMessage(tracker, orderId) };
+}
+
+describe('the documented return page', () => {
+  it('says an order its callback paid is paid, once the callback arrives during the wait', async () => {
+    const { tracker, message } = await page();
+    await tracker.begin(order);
+    const shown = message('ORD-RETURN');
+    await tracker.settle('ORD-RETURN', { outcome: 'succeeded', transactionId: 'CS-1' });
+    expect(await shown).toBe('Paid: thank you.');
+  });
+
+  it('says a declined payment did not go through, and an expired one is not paid', async () => {
+    const { tracker, message } = await page();
+    await tracker.begin(order);
+    await tracker.settle('ORD-RETURN', { outcome: 'failed', transactionId: 'CS-1' });
+    expect(await message('ORD-RETURN')).toMatch(/did not go through/);
+    await tracker.begin({ ...order, reference: 'ORD-EXPIRED' });
+    await tracker.expire('ORD-EXPIRED');
+    expect(await message('ORD-EXPIRED')).toBe('Not paid.');
+  });
+
+  it('says it is still confirming a payment whose callback has not come within the wait', async () => {
+    const { tracker, message } = await page();
+    await tracker.begin(order);
+    vi.useFakeTimers();
+    const shown = message('ORD-RETURN');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await shown).toMatch(/Confirming/);
+  });
+
+  it('answers an order id nothing recorded with a page that says so, never "paid"', async () => {
+    const { message } = await page();
+    const shown = await message('ORD-NEVER-RECORDED').then(
+      (text) => ({ text }),
+      (error: unknown) => ({ thrown: (error as Error).name }),
+    );
+    expect(shown).toEqual({ text: expect.stringMatching(/no such order|cannot find/i) });
+  });
+});
