@@ -8,8 +8,8 @@
 // browser would), payout success and an over-balance failure. Each flow waits on
 // tracker.waitFor(reference); each callback is printed as it arrives. One more mobile-money
 // payment goes to the sandbox's no-callback test phone: its callback never comes, so it is listed
-// by tracker.stale and expired. The exit code is 0 only when every expected outcome arrived and
-// the lost payment was found and expired.
+// by tracker.stale and expired with tracker.expireIfPending, as a cron does. The exit code is 0
+// only when every expected outcome arrived and the lost payment was found and expired.
 //
 // It imports the package by name, exactly as your code will; `npm run demo` bundles it from this
 // repository's source (tsconfig `paths`), so it needs no build first.
@@ -291,17 +291,22 @@ async function main(): Promise<number> {
       );
     }
     const staleReferences = stale.map((record) => record.reference);
-    const expired = staleReferences.includes(LOST_REFERENCE)
-      ? await tracker.expire(LOST_REFERENCE)
-      : undefined;
-    if (expired !== undefined) {
+    // With the listed attempt's createdAt, as a cron does (docs/transactions.md): an attempt the
+    // customer initiated again since is left pending ('initiated_again'), and of several instances
+    // only one is told 'expired' — the one that cancels the order.
+    const listed = stale.find((record) => record.reference === LOST_REFERENCE);
+    const expiry =
+      listed === undefined
+        ? undefined
+        : await tracker.expireIfPending(LOST_REFERENCE, { createdAt: listed.createdAt });
+    if (expiry !== undefined) {
       console.log(
-        `  tracker.expire('${LOST_REFERENCE}') → state: ${expired.state} (cancel the order; a late genuine callback would still settle it)`,
+        `  tracker.expireIfPending('${LOST_REFERENCE}', { createdAt }) → ${expiry.result} (cancel the order on 'expired' only; a late genuine callback would still settle it)`,
       );
     }
     const lostHandled =
       gaveUp &&
-      expired?.state === 'expired' &&
+      expiry?.result === 'expired' &&
       staleReferences.length === 1 &&
       (await tracker.waitFor(LOST_REFERENCE)).state === 'expired';
 

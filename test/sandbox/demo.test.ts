@@ -39,7 +39,7 @@ describe('examples/demo.ts', () => {
     expect(result.stdout).toMatch(
       /tracker\.stale\(\{ olderThan: 1500 \}\) → ORDER-MM-3: mobile_money, 300 KES/,
     );
-    expect(result.stdout).toContain("tracker.expire('ORDER-MM-3') → state: expired");
+    expect(result.stdout).toContain("tracker.expireIfPending('ORDER-MM-3', { createdAt }) → expired");
     expect(result.stdout).toContain(
       '✓ ORDER-MM-3, whose callback never came, was found by tracker.stale and expired',
     );
