@@ -188,6 +188,18 @@ describe('the records the in-memory store hands out are the caller’s own', () 
     ).rejects.toMatchObject({ reason: 'conflicting_outcome' });
   });
 
+  it('two waitFor calls woken by one settle each get a record of their own, and settle its own', async () => {
+    const tracker = createTransactionTracker({ store: createMemoryTransactionStore() });
+    await tracker.begin(order);
+    const first = tracker.waitFor('ORD-1', { timeout: 1_000 });
+    const second = tracker.waitFor('ORD-1', { timeout: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // both have read the record pending
+    const { record: settled } = await tracker.settle('ORD-1', { outcome: 'failed', transactionId: 'T-1' });
+    markPaid(await first); // one caller's page marks its copy paid
+    expect((await second).state).toBe('failed');
+    expect(settled.state).toBe('failed');
+  });
+
   it('an expired record from expire, changed by the caller, is still expired: its callback is late', async () => {
     const store = createMemoryTransactionStore();
     const tracker = createTransactionTracker({ store });
