@@ -614,10 +614,11 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       defaultStaleAfterMs[kind],
     );
   }
-  // waitFor calls in this process, woken directly by this tracker's own transitions.
+  // waitFor calls in this process, woken directly by this tracker's own transitions, each with a
+  // copy of its own (the caller of the transition keeps the record it wrote).
   const waiters = new Map<string, Set<(record: TransactionRecord) => void>>();
   const notify = (record: TransactionRecord): void => {
-    for (const wake of waiters.get(record.reference) ?? []) wake(record);
+    for (const wake of waiters.get(record.reference) ?? []) wake(structuredClone(record));
   };
 
   /** The stored record, checked, or `undefined`. */
