@@ -5,6 +5,7 @@ import {
   TransactionStoreFullError,
   type SettleInput,
   type TransactionRecord,
+  type TransactionStore,
 } from '../../src/transactions/index.js';
 
 describe('the in-memory store', () => {
@@ -198,6 +199,29 @@ describe('the records the in-memory store hands out are the caller’s own', () 
     markPaid(await first); // one caller's page marks its copy paid
     expect((await second).state).toBe('failed');
     expect(settled.state).toBe('failed');
+  });
+
+  it('a record a custom store reads back with a function on it still settles and wakes the wait', async () => {
+    // An ORM's rows: read with a method on them, written as their fields.
+    const memory = createMemoryTransactionStore();
+    const fields = ({ toRow: _, ...record }: TransactionRecord & { toRow?: unknown }) => record;
+    const store: TransactionStore = {
+      ...memory,
+      get: async (reference) => {
+        const record = await memory.get(reference);
+        return record === undefined ? undefined : { ...record, toRow: () => 'row' };
+      },
+      update: (next, state, previous) =>
+        memory.update(fields(next), state, previous === undefined ? undefined : fields(previous)),
+    };
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(order);
+    const waiting = tracker.waitFor('ORD-1', { timeout: 1_000 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(
+      tracker.settle('ORD-1', { outcome: 'succeeded', transactionId: 'T-1' }),
+    ).resolves.toMatchObject({ result: 'settled' });
+    expect((await waiting).state).toBe('succeeded');
   });
 
   it('an expired record from expire, changed by the caller, is still expired: its callback is late', async () => {
