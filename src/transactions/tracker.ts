@@ -615,10 +615,20 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
     );
   }
   // waitFor calls in this process, woken directly by this tracker's own transitions, each with a
-  // copy of its own (the caller of the transition keeps the record it wrote).
+  // copy of its own (the caller of the transition keeps the record it wrote). A record a custom
+  // store built with something no copy can hold (a function) is handed as it is: the transition
+  // is written, and must not fail after.
   const waiters = new Map<string, Set<(record: TransactionRecord) => void>>();
   const notify = (record: TransactionRecord): void => {
-    for (const wake of waiters.get(record.reference) ?? []) wake(structuredClone(record));
+    for (const wake of waiters.get(record.reference) ?? []) {
+      let copy = record;
+      try {
+        copy = structuredClone(record);
+      } catch {
+        // handed as it is
+      }
+      wake(copy);
+    }
   };
 
   /** The stored record, checked, or `undefined`. */
