@@ -102,6 +102,8 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  *   "done" lets a replay through). The handler's keys are short and fixed-length
  *   (`callbackDedupeKey`: the type and a SHA-256), so a record costs about the same whatever the
  *   payload carried.
+ * - A `begin` whose reply a dropped connection lost, and that the client sends again once
+ *   reconnected (ioredis does by default), finds its own claim: `'new'`, as its first run answered.
  * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
  *   written anyway, and when `abandon` fails its claim may still be there; the next `begin` of the
  *   same key on this instance takes such a claim over. On another instance it blocks redeliveries
@@ -126,10 +128,13 @@ export type RedisDedupeStore = DedupeStore;
 // may have left (ARGV[3]…): one written after all has nobody processing under it, so it is taken
 // over rather than left to block every redelivery until it expires. So is a claim whose abandon
 // failed. A takeover writes the new value (ARGV[1]): an abandon of the old one that Redis runs
-// late then finds nothing of its own to delete.
+// late then finds nothing of its own to delete. The claim value is new for each call, so a key
+// holding it was written by this very script run before: the same command sent again after its
+// reply was lost (ioredis resends a command a dropped connection left unanswered), 'new' again.
 const beginScript = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'new' end
 local value = redis.call('GET', KEYS[1])
+if value == ARGV[1] then return 'new' end
 if value == 'done' then return 'done' end
 for i = 3, #ARGV do
   if value == ARGV[i] then
