@@ -5,6 +5,7 @@
 import type { TransactionKind, TransactionRecord, TransactionStore } from '../transactions/store.js';
 import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { randomHex } from '../internal/random.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
@@ -107,26 +108,34 @@ local function indexable(key)
 end
 `;
 
-// KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt. Returns
-// the existing record's JSON, or 1 when it stored this one.
+// Each write also stores the call's own random token (field 'write'): a record holding it was
+// written by this very command, run before and sent again after its reply was lost (ioredis
+// resends a command a dropped connection left unanswered), which answers as its first run did.
+
+// KEYS: record hash, pending index of its kind. ARGV: record JSON, reference, createdAt, the
+// call's token. Returns the existing record's JSON, or 1 when it stored this one.
 const insertScript = `${checks}
 if not finite(ARGV[3]) then return redis.error_reply('createdAt: expected a finite number of ms, got ' .. ARGV[3]) end
 if not indexable(KEYS[2]) then return redis.error_reply(KEYS[2] .. ': not a sorted set') end
 local existing = redis.call('HGET', KEYS[1], 'record')
-if existing then return existing end
-redis.call('HSET', KEYS[1], 'state', 'pending', 'record', ARGV[1])
+if existing then
+  if redis.call('HGET', KEYS[1], 'write') == ARGV[4] then return 1 end
+  return existing
+end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'record', ARGV[1], 'write', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 return 1
 `;
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
 // TTL ms for a finished payment record, channel, createdAt, the JSON of the record the write
-// replaces ('' for any record in state `from`), and the record's kind. A record made pending
+// replaces ('' for any record in state `from`), the record's kind, the call's token. A record made pending
 // again (an expired one re-initiated) goes back into the pending index at its new createdAt. A
 // finished payment record expires after the TTL; a payout record never expires, whatever its
 // state (its reference_id names one transfer, and is refused only while its record is kept). A
 // kind the script does not know is refused, nothing written.
 const updateScript = `${checks}
+if redis.call('HGET', KEYS[1], 'write') == ARGV[10] then return 1 end
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
 if ARGV[8] ~= '' and redis.call('HGET', KEYS[1], 'record') ~= ARGV[8] then return 0 end
 local payment = ARGV[9] == 'card' or ARGV[9] == 'mobile_money' or ARGV[9] == 'checkout'
@@ -142,7 +151,7 @@ else
   end
 end
 if not indexable(KEYS[2]) then return redis.error_reply(KEYS[2] .. ': not a sorted set') end
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'record', ARGV[1])
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'record', ARGV[1], 'write', ARGV[10])
 if ARGV[3] == 'pending' then
   redis.call('PERSIST', KEYS[1])
   redis.call('ZADD', KEYS[2], ARGV[7], ARGV[4])
@@ -303,6 +312,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         JSON.stringify(record),
         record.reference,
         record.createdAt,
+        randomHex(),
       );
       return reply === 1 ? record : parse(reply);
     },
@@ -329,6 +339,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         // again unless another write replaced it.
         previous === undefined ? '' : JSON.stringify(previous),
         record.kind,
+        randomHex(),
       );
       // 0: the stored state was not `from`. Any other reply (from a client wrapper, a proxy) says
       // nothing about the write: an error, never read as a refusal to retry.
