@@ -131,3 +131,35 @@ describe('a TTL longer than Redis can keep', () => {
     expect(await client.pttl(`${prefix}k`)).toBeGreaterThan(1e15);
   });
 });
+
+describe('a reply to complete or abandon the store does not recognise', () => {
+  // A client wrapper or proxy that answers for the server ('QUEUED' from a MULTI left open, 'OK'
+  // from a mock): the claim may still be there, so the call fails rather than pass for done.
+  const answering = (reply: unknown) =>
+    createRedisDedupeStore({
+      client: { eval: async (script: string) => (script.includes("'NX'") ? 'new' : reply) },
+      completeRetryMs: 0,
+    });
+
+  it.each(['QUEUED', 'OK', null, 0])('%j to complete: complete rejects naming the reply', async (reply) => {
+    const store = answering(reply);
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await expect(store.complete('k', 60_000)).rejects.toThrow(
+      `Redis dedupe store: unexpected reply to complete: ${String(reply)}`,
+    );
+  });
+
+  it.each(['QUEUED', 'OK', null])('%j to abandon: abandon rejects naming the reply', async (reply) => {
+    const store = answering(reply);
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await expect(store.abandon('k')).rejects.toThrow(
+      `Redis dedupe store: unexpected reply to abandon: ${String(reply)}`,
+    );
+  });
+
+  it.each([1, 0])('%j to abandon (released, or nothing of its own left): resolves', async (reply) => {
+    const store = answering(reply);
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await expect(store.abandon('k')).resolves.toBeUndefined();
+  });
+});
