@@ -260,7 +260,9 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       try {
         for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
           try {
-            await run(completeScript, key, ttl);
+            const reply = await run(completeScript, key, ttl);
+            if (reply !== 1)
+              throw new Error(`Redis dedupe store: unexpected reply to complete: ${String(reply)}`);
             return;
           } catch (error) {
             if (Date.now() + delay > deadline) throw error;
@@ -277,7 +279,11 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       claims.delete(key);
       if (claim === undefined) return;
       try {
-        await run(abandonScript, key, claim);
+        // 1: released; 0: nothing of its own left (expired, or taken over by another instance).
+        const reply = await run(abandonScript, key, claim);
+        if (reply !== 0 && reply !== 1) {
+          throw new Error(`Redis dedupe store: unexpected reply to abandon: ${String(reply)}`);
+        }
       } catch (error) {
         // The claim may still be there, and nobody is processing under it: the next begin of the
         // key on this instance takes it over rather than answer 'in_progress' until it expires.
