@@ -109,7 +109,7 @@ export interface ExpectedPayment {
  *
  * | reason | status | the sender should | `onError`'s error |
  * |---|---|---|---|
- * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not one `host[:port]` (missing, given twice, or an HTTP/2 `host` that is not its `:authority`), or a request-target that is not a path (or an absolute URL naming that host) or whose path the URL parser would rewrite (dot segments such as `..` or `%2e%2e`, a backslash) | `PaymentsError` |
+ * | `invalid_request` | 400 | not retry: under `toNodeListener`, a Host that is not one `host[:port]` (missing, given twice, or an HTTP/2 `host` that is not its `:authority`), or a request-target that is not a path (or an absolute URL naming that host) or whose path the URL parser would rewrite (dot segments such as `..` or `%2e%2e`, a backslash); the Fetch handler: a Host header that is not one `host[:port]` (Deno.serve and workerd build `request.url` from it), or a URL with a fragment | `PaymentsError` |
  * | `method_not_allowed` | 405 (`Allow: POST`) | not retry | `PaymentsError` |
  * | `invalid_signature` | 401 | not retry: the URL is not one you signed (or the secret changed) | `CallbackVerificationError` (its `reason` says which check failed) |
  * | `body_timeout` | 408 | retry: the body did not arrive within `bodyTimeoutMs` | `PaymentsError` |
@@ -395,13 +395,27 @@ const contextOf = <Fields extends object>(
 export const callbackCoreOf = (handler: CallbackHandler): CallbackCore | undefined =>
   (handler as CallbackHandler & { [CORE]?: CallbackCore })[CORE];
 
-/** The Fetch adapter's view of a `Request`. */
+// host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
+// address; nothing else (no userinfo, path, query or fragment).
+export const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * The Fetch adapter's view of a `Request`. Its URL is `undefined` (400 `invalid_request`) for a
+ * Host header that is not one host[:port] and for a URL with a fragment: Deno.serve and workerd
+ * build `request.url` as `http://` + Host + request-target, so such a Host would choose the path
+ * and query the signature is checked against, where the request-target alone names them.
+ */
 const inboundFromRequest = (request: Request): InboundCallback => ({
   method: request.method,
-  url: request.url,
+  url: fetchUrl(request),
   readBody: (max, timeoutMs) => readBody(request, max, timeoutMs),
   toRequest: () => request,
 });
+
+const fetchUrl = ({ url, headers }: Request): string | undefined => {
+  const host = headers.get('host');
+  return (host === null || HOST.test(host)) && !url.includes('#') ? url : undefined;
+};
 
 /**
  * Reads at most `max` bytes within `timeoutMs`: the body, `'too_large'` as soon as it is larger
@@ -762,7 +776,7 @@ class Stranded {
  * | status | when |
  * |---|---|
  * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
- * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid (a path with dot segments or a backslash included), or Host is given twice |
+ * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid (a path with dot segments or a backslash included), or Host is given twice; (Fetch) a Host header that is not one `host[:port]`, or a URL with a fragment |
  * | 400 `invalid_payload` | not JSON (or a key written twice), or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
  * | 405 `method_not_allowed` | not a POST |

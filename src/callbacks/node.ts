@@ -13,6 +13,7 @@ import {
   callbackCoreOf,
   isEncoded,
   isTransferCoded,
+  HOST,
   type BodyRead,
   type CallbackHandler,
   type InboundCallback,
@@ -204,10 +205,6 @@ function keptBytes(kept: unknown, declared: string | undefined, encoding: string
   }
   return bytes;
 }
-
-// host[:port]: a DNS name or IPv4 address (letters, digits, '.', '-', '_'), or a bracketed IPv6
-// address; nothing else (no userinfo, path, query or fragment).
-const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
 /** A Host or request-target the adapter cannot build a URL from. */
 class InvalidRequestTarget extends Error {}
