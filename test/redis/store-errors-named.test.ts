@@ -51,3 +51,24 @@ describe('a store call Redis refused', () => {
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 });
+
+describe('a record under the store’s key that is not JSON (another program wrote it)', () => {
+  const store = createRedisTransactionStore({ client: { eval: async () => '{not json' } });
+
+  it('get rejects naming the store and the key, the parser’s error as its cause', async () => {
+    const error = await store.get('ORD-1').catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe(
+      'Redis transaction store: hosted-payments:tx:r:ORD-1 holds a record that is not JSON (is another application using the prefix?)',
+    );
+    expect((error as Error).cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it('listPending rejects naming the pending index it read', async () => {
+    const listing = createRedisTransactionStore({ client: { eval: async () => ['{not json'] } });
+    await expect(
+      listing.listPending({ kind: 'card', createdBefore: Date.now(), limit: 10 }),
+    ).rejects.toThrow(
+      'Redis transaction store: a record listed in hosted-payments:tx:pending:card is not JSON (is another application using the prefix?)',
+    );
+  });
+});
