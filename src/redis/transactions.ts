@@ -191,8 +191,17 @@ const TRANSACTION_STORE_OPTIONS: OptionNames<RedisTransactionStoreOptions> = {
   commandTimeoutMs: true,
 };
 
-const parse = (text: unknown): TransactionRecord => {
-  const record: unknown = typeof text === 'string' ? JSON.parse(text) : undefined;
+/** A stored record's JSON text, read; `what` names it in the error for text that is not JSON. */
+const parse = (text: unknown, what = 'a record'): TransactionRecord => {
+  let record: unknown;
+  try {
+    record = typeof text === 'string' ? JSON.parse(text) : undefined;
+  } catch (error) {
+    throw new Error(
+      `Redis transaction store: ${what} is not JSON (is another application using the prefix?)`,
+      { cause: error },
+    );
+  }
   if (typeof record !== 'object' || record === null)
     throw new Error('Redis transaction store: unexpected reply');
   return record as TransactionRecord;
@@ -314,12 +323,14 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         record.createdAt,
         randomHex(),
       );
-      return reply === 1 ? record : parse(reply);
+      return reply === 1 ? record : parse(reply, `${recordKey(record.reference)} holds a record that`);
     },
 
     async get(reference) {
       const reply = await run(getScript, 1, recordKey(reference));
-      return reply === null || reply === undefined ? undefined : parse(reply);
+      return reply === null || reply === undefined
+        ? undefined
+        : parse(reply, `${recordKey(reference)} holds a record that`);
     },
 
     async update(record, from, previous) {
@@ -351,7 +362,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
       checkPendingQuery('listPending', { createdBefore, limit });
       const reply = await run(listPendingScript, 2, pendingKey(kind), recordKey(''), createdBefore, limit);
       if (!Array.isArray(reply)) throw new Error('Redis transaction store: unexpected reply');
-      return reply.map(parse);
+      return reply.map((text) => parse(text, `a record listed in ${pendingKey(kind)}`));
     },
 
     async watch(reference, listener) {
