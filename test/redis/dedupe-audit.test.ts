@@ -76,8 +76,10 @@ describe("a value under the store's key that the store did not write", () => {
   // Another application writing under the same prefix, or a hand-made store's '1' left behind:
   // the store cannot tell what it means, so it must not pass it off as a delivery in progress
   // (503 'already being processed', Retry-After: 5, for as long as the value stays).
-  it.each(['1', 'DONE', 'processed', ''])(
-    'refuses %j with 500 handler_failed naming the key, without calling onEvent',
+  // A claim this store writes always expires (PX): a 'processing:' value that never does was
+  // written by something else, and would hold the event 503 for ever.
+  it.each(['1', 'DONE', 'processed', '', 'processing:written-by-another-app'])(
+    'refuses %j (no TTL) with 500 handler_failed naming the key, without calling onEvent',
     async (value) => {
       const client = connect();
       const prefix = `foreign-${counter++}:`;
