@@ -131,6 +131,7 @@ export type RedisDedupeStore = DedupeStore;
 // late then finds nothing of its own to delete. The claim value is new for each call, so a key
 // holding it was written by this very script run before: the same command sent again after its
 // reply was lost (ioredis resends a command a dropped connection left unanswered), 'new' again.
+// Its claims always expire: a 'processing:' value that never does is another program's.
 const beginScript = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 'new' end
 local value = redis.call('GET', KEYS[1])
@@ -142,7 +143,7 @@ for i = 3, #ARGV do
     return 'new'
   end
 end
-if string.sub(value, 1, 11) == 'processing:' then return 'in_progress' end
+if string.sub(value, 1, 11) == 'processing:' and redis.call('PTTL', KEYS[1]) >= 0 then return 'in_progress' end
 return 'foreign'
 `;
 
