@@ -22,8 +22,8 @@ const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123
 const body = JSON.stringify(payoutSuccess);
 const secret = 'whsec_0123456789abcdef';
 
-
-const listen = async (server: Server | http2.Http2Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
+const listen = async (server: Server | http2.Http2Server): Promise<string> =>
+  `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 function route(options: Partial<CallbackHandlerOptions> = {}) {
   const events: CallbackEvent[] = [];

@@ -15,7 +15,6 @@ const secret = 'whsec_http_audit_2_0123456789';
 const body = JSON.stringify(callbackFixtures['payout.succeeded']); // reference_id '123456789012'
 const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
 
-
 function route() {
   const events: string[] = [];
   const errors: string[] = [];

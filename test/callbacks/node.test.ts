@@ -16,7 +16,8 @@ const payoutSuccess = callbackFixtures['payout.succeeded']; // reference_id '123
 
 const secret = 'whsec_0123456789abcdef';
 
-const listen = async (server: Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
+const listen = async (server: Server): Promise<string> =>
+  `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 function makeHandler(options: { maxBodyBytes?: number; publicOrigin?: string } = {}) {
   const events: CallbackEvent[] = [];

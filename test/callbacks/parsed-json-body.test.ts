@@ -31,8 +31,8 @@ const repeatedKey = JSON.stringify(callbackFixtures['payment.card.failed']).repl
   '"paid":"False","amount captured":"1500","payment status":"Payment complete.","paid":"True"',
 );
 
-
-const listen = async (server: Server): Promise<string> => `http://127.0.0.1:${await listenForThisTest(server)}`;
+const listen = async (server: Server): Promise<string> =>
+  `http://127.0.0.1:${await listenForThisTest(server)}`;
 
 interface Refusal {
   status: number;

@@ -37,7 +37,8 @@ async function signedCallback(url: string): Promise<{ target: string; body: stri
   return { target: signed.pathname + signed.search, body: await request.text() };
 }
 
-const listen = (app: Express | http.RequestListener): Promise<number> => listenForThisTest(http.createServer(app));
+const listen = (app: Express | http.RequestListener): Promise<number> =>
+  listenForThisTest(http.createServer(app));
 
 /** POSTs `body` to `target` on the local port with exactly these headers, as a proxy would forward it. */
 function post(port: number, target: string, headers: Record<string, string>, body: string): Promise<number> {

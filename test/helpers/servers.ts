@@ -61,7 +61,10 @@ export const closeServer = (server: Closable): Promise<void> =>
 /** Listens on 127.0.0.1 at a free port and answers the port; close it with {@link closeServer}. */
 export async function listenOnLoopback(server: Closable): Promise<number> {
   await new Promise<void>((resolve) => {
-    (server as unknown as { once(event: 'listening', listener: () => void): void }).once('listening', resolve);
+    (server as unknown as { once(event: 'listening', listener: () => void): void }).once(
+      'listening',
+      resolve,
+    );
     server.listen(0, '127.0.0.1');
   });
   return (server.address() as AddressInfo).port;

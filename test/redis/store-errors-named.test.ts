@@ -65,9 +65,7 @@ describe('a record under the store’s key that is not JSON (another program wro
 
   it('listPending rejects naming the pending index it read', async () => {
     const listing = createRedisTransactionStore({ client: { eval: async () => ['{not json'] } });
-    await expect(
-      listing.listPending({ kind: 'card', createdBefore: Date.now(), limit: 10 }),
-    ).rejects.toThrow(
+    await expect(listing.listPending({ kind: 'card', createdBefore: Date.now(), limit: 10 })).rejects.toThrow(
       'Redis transaction store: a record listed in hosted-payments:tx:pending:card is not JSON (is another application using the prefix?)',
     );
   });
