@@ -6,7 +6,7 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { randomHex } from '../internal/random.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
-import { prefixOption, scriptClient } from './options.js';
+import { bit, prefixOption, scriptClient } from './options.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -261,7 +261,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       try {
         for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
           try {
-            const reply = await run(completeScript, key, ttl);
+            const reply = bit(await run(completeScript, key, ttl));
             if (reply !== 1)
               throw new Error(`Redis dedupe store: unexpected reply to complete: ${String(reply)}`);
             return;
@@ -281,7 +281,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       if (claim === undefined) return;
       try {
         // 1: released; 0: nothing of its own left (expired, or taken over by another instance).
-        const reply = await run(abandonScript, key, claim);
+        const reply = bit(await run(abandonScript, key, claim));
         if (reply !== 0 && reply !== 1) {
           throw new Error(`Redis dedupe store: unexpected reply to abandon: ${String(reply)}`);
         }

@@ -19,3 +19,9 @@ export function prefixOption(where: string, prefix: unknown, fallback: string): 
     throw new TypeError(`${where}: prefix must be a string, got ${typeof prefix}`);
   return prefix;
 }
+
+/**
+ * A script's 0 or 1 reply as a number: ioredis with `stringNumbers: true` hands integer replies
+ * over as strings. Any other reply is returned as it is.
+ */
+export const bit = (reply: unknown): unknown => (reply === '0' ? 0 : reply === '1' ? 1 : reply);

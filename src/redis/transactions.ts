@@ -9,7 +9,7 @@ import { randomHex } from '../internal/random.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
-import { prefixOption, scriptClient } from './options.js';
+import { bit, prefixOption, scriptClient } from './options.js';
 
 /**
  * The part of an ioredis connection in subscriber mode the store uses. ioredis's `Redis` fits.
@@ -323,7 +323,7 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         record.createdAt,
         randomHex(),
       );
-      return reply === 1 ? record : parse(reply, `${recordKey(record.reference)} holds a record that`);
+      return bit(reply) === 1 ? record : parse(reply, `${recordKey(record.reference)} holds a record that`);
     },
 
     async get(reference) {
@@ -334,23 +334,25 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     },
 
     async update(record, from, previous) {
-      const reply = await run(
-        updateScript,
-        2,
-        recordKey(record.reference),
-        pendingKey(record.kind),
-        JSON.stringify(record),
-        from,
-        record.state,
-        record.reference,
-        finishedTtlMs,
-        channel,
-        record.createdAt,
-        // The stored text is JSON.stringify's, and `previous` was parsed from it: the same text
-        // again unless another write replaced it.
-        previous === undefined ? '' : JSON.stringify(previous),
-        record.kind,
-        randomHex(),
+      const reply = bit(
+        await run(
+          updateScript,
+          2,
+          recordKey(record.reference),
+          pendingKey(record.kind),
+          JSON.stringify(record),
+          from,
+          record.state,
+          record.reference,
+          finishedTtlMs,
+          channel,
+          record.createdAt,
+          // The stored text is JSON.stringify's, and `previous` was parsed from it: the same text
+          // again unless another write replaced it.
+          previous === undefined ? '' : JSON.stringify(previous),
+          record.kind,
+          randomHex(),
+        ),
       );
       // 0: the stored state was not `from`. Any other reply (from a client wrapper, a proxy) says
       // nothing about the write: an error, never read as a refusal to retry.
