@@ -51,9 +51,13 @@ describe('the documented return page', () => {
     expect(await shown).toMatch(/Confirming/);
   });
 
-  it('answers an order id nothing recorded with a page that says so, never "paid"', async () => {
+  it.each([
+    ['nothing recorded', 'ORD-NEVER-RECORDED'],
+    ['empty (`?order=`)', ''],
+    ['longer than any reference', 'X'.repeat(300)],
+  ])('answers an order id %s with a page that says so, never "paid"', async (_name, orderId) => {
     const { message } = await page();
-    const shown = await message('ORD-NEVER-RECORDED').then(
+    const shown = await message(orderId).then(
       (text) => ({ text }),
       (error: unknown) => ({ thrown: (error as Error).name }),
     );
