@@ -1,5 +1,6 @@
 // A ts block of the docs, run as a merchant pastes it: the block that contains `marker`, with the
-// package's name resolved to its source, written to .tmp/ and imported as a new module each call.
+// package's name and subpaths resolved to its source, written to .tmp/ and imported as a new
+// module each call.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,8 +23,9 @@ export async function documentedModule<T>(doc: string, marker: string): Promise<
     .find((code) => code.includes(marker));
   if (block === undefined) throw new Error(`${doc} has no ts block with ${marker}`);
   const code = block.replace(
-    /from 'hosted-payments\/([\w/]+)'/g,
-    (_, sub: string) => `from ${JSON.stringify(resolve('src', sub, 'index.ts'))}`,
+    /from 'hosted-payments(?:\/([\w/]+))?'/g,
+    (_, sub?: string) =>
+      `from ${JSON.stringify(sub === undefined ? resolve('src', 'index.ts') : resolve('src', sub, 'index.ts'))}`,
   );
   await mkdir(scratch, { recursive: true });
   const file = join(scratch, `block-${loads++}.ts`);
