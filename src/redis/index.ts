@@ -103,7 +103,8 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  *   (`callbackDedupeKey`: the type and a SHA-256), so a record costs about the same whatever the
  *   payload carried.
  * - A `begin` whose reply a dropped connection lost, and that the client sends again once
- *   reconnected (ioredis does by default), finds its own claim: `'new'`, as its first run answered.
+ *   reconnected (ioredis does by default) within `commandTimeoutMs`, finds its own claim: `'new'`,
+ *   as its first run answered.
  * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
  *   written anyway, and when `abandon` fails its claim may still be there; the next `begin` of the
  *   same key on this instance takes such a claim over. On another instance it blocks redeliveries
