@@ -129,11 +129,11 @@ return 1
 
 // KEYS: record hash, pending index of its kind. ARGV: record JSON, from, next state, reference,
 // TTL ms for a finished payment record, channel, createdAt, the JSON of the record the write
-// replaces ('' for any record in state `from`), the record's kind, the call's token. A record made pending
-// again (an expired one re-initiated) goes back into the pending index at its new createdAt. A
-// finished payment record expires after the TTL; a payout record never expires, whatever its
-// state (its reference_id names one transfer, and is refused only while its record is kept). A
-// kind the script does not know is refused, nothing written.
+// replaces ('' for any record in state `from`), the record's kind, the call's token. A record
+// made pending again (an expired one re-initiated) goes back into the pending index at its new
+// createdAt. A finished payment record expires after the TTL; a payout record never expires,
+// whatever its state (its reference_id names one transfer, and is refused only while its record
+// is kept). A kind the script does not know is refused, nothing written.
 const updateScript = `${checks}
 if redis.call('HGET', KEYS[1], 'write') == ARGV[10] then return 1 end
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
