@@ -404,6 +404,7 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       if ((req as { aborted?: unknown }).aborted === true) throw new Error(CLIENT_GONE);
       // node:http undoes only chunked: the bytes of any other transfer coding are still coded.
       if (isTransferCoded(req.headers['transfer-encoding'])) return 'unsupported_encoding';
+      const declared = req.headers['content-length'];
       const bytes = bufferedBody(req);
       if (bytes === undefined) {
         // Bytes may already have flowed to another 'data' listener (a middleware that taps the
@@ -411,7 +412,6 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
         // posted one only if it holds every declared byte. Without a Content-Length, no telling.
         const touched = req.readableDidRead;
         const read = await readNodeBody(req, max, timeoutMs);
-        const declared = req.headers['content-length'];
         if (
           touched &&
           typeof read !== 'string' &&
@@ -425,8 +425,7 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
       }
       // What a parser left can be shorter than what was posted (express.text() drops a byte order
       // mark): the declared length is held to the cap as well, as when reading the stream.
-      const declared = Number(req.headers['content-length']);
-      return bytes.byteLength > max || declared > max ? 'too_large' : bytes;
+      return bytes.byteLength > max || Number(declared) > max ? 'too_large' : bytes;
     },
     // An invalid Host or request-target has no URL of its own: the Request then names a
     // placeholder (`http://invalid.invalid/`), its headers still the ones received.
