@@ -1,7 +1,7 @@
 // Real servers on 127.0.0.1. For the client: failures msw cannot fake faithfully (refused and
 // reset connections, a server that never answers, a body that stalls). For the webhook route:
 // listening on a free port, closing with every connection, requests written byte for byte.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { onTestFinished } from 'vitest';
 
@@ -11,17 +11,9 @@ export interface TestServer {
 }
 
 export async function startServer(listener: RequestListener): Promise<TestServer> {
-  const server: Server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = createServer(listener);
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close: () => closeServer(server) };
 }
 
 /** A URL nothing listens on: a server started and closed again. */
@@ -48,6 +40,7 @@ interface Closable {
   listen(port: number, host: string): unknown;
   close(callback: () => void): unknown;
   address(): AddressInfo | string | null;
+  once(event: 'listening', listener: () => void): unknown;
   closeAllConnections?: () => void;
 }
 
@@ -61,10 +54,7 @@ export const closeServer = (server: Closable): Promise<void> =>
 /** Listens on 127.0.0.1 at a free port and answers the port; close it with {@link closeServer}. */
 export async function listenOnLoopback(server: Closable): Promise<number> {
   await new Promise<void>((resolve) => {
-    (server as unknown as { once(event: 'listening', listener: () => void): void }).once(
-      'listening',
-      resolve,
-    );
+    server.once('listening', resolve);
     server.listen(0, '127.0.0.1');
   });
   return (server.address() as AddressInfo).port;
