@@ -263,6 +263,9 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     replyWithin(client.eval(script, numkeys, ...args), commandTimeoutMs, 'Redis transaction store');
   const channel = `${prefix}settled`;
   const recordKey = (reference: string) => `${prefix}r:${reference}`;
+  /** A record read back from Redis, an error naming its key when it is not one. */
+  const readRecord = (reply: unknown, reference: string) =>
+    parse(reply, `${recordKey(reference)} holds a record that`);
   const pendingKey = (kind: TransactionKind) => `${prefix}pending:${kind}`;
 
   const listeners = new Map<string, Set<(record: TransactionRecord) => void>>();
@@ -323,14 +326,12 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
         record.createdAt,
         randomHex(),
       );
-      return bit(reply) === 1 ? record : parse(reply, `${recordKey(record.reference)} holds a record that`);
+      return bit(reply) === 1 ? record : readRecord(reply, record.reference);
     },
 
     async get(reference) {
       const reply = await run(getScript, 1, recordKey(reference));
-      return reply === null || reply === undefined
-        ? undefined
-        : parse(reply, `${recordKey(reference)} holds a record that`);
+      return reply === null || reply === undefined ? undefined : readRecord(reply, reference);
     },
 
     async update(record, from, previous) {
