@@ -6,6 +6,7 @@
 
 import type { PaymentMethodKind } from '../callbacks/events.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { rootCause } from '../internal/root-cause.js';
 import { sandboxTestValues } from './outcomes.js';
 
 /**
@@ -115,35 +116,24 @@ const alreadyCompleted = (checkoutLink: string, state: 'paid' | 'failed'): Error
 const decodeAttribute = (value: string): string =>
   value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
 
-/** The system code of a failed fetch (`ECONNREFUSED`), from its cause chain. */
-function systemCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-    current = current.cause;
-  }
-  return undefined;
-}
-
 /**
  * `fetch`, with a failure to connect said in the merchant's words: which sandbox did not answer
- * (origin and system code), the fetch error kept as `cause`.
+ * (origin, system code and address), the fetch error kept as `cause`.
  */
 async function reach(checkoutLink: string, url: string | URL, init?: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
-    let origin = String(url);
+    let target: URL;
     try {
-      origin = new URL(url).origin;
+      target = new URL(url);
     } catch {
       // An invalid URL: fetch's own TypeError says so.
       throw error;
     }
-    const code = systemCode(error);
+    const cause = rootCause(error, target);
     throw new Error(
-      `Could not complete the checkout ${checkoutLink}: no sandbox is answering at ${origin}${code ? ` (${code})` : ''}; is it still running (a test's sandbox.close() ends it), and is this link from it?`,
+      `Could not complete the checkout ${checkoutLink}: no sandbox is answering at ${target.origin}${cause === 'network error' ? '' : ` (${cause})`}; is it still running (a test's sandbox.close() ends it), and is this link from it?`,
       { cause: error },
     );
   }

@@ -13,7 +13,9 @@ describe('completeCheckout when no sandbox answers', () => {
     )) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toContain(link);
-    expect(error.message).toMatch(/no sandbox is answering at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(error.message).toMatch(
+      /no sandbox is answering at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED 127\.0\.0\.1:\d+\)/,
+    );
     expect(error.message).toContain('is it still running');
     expect(error.cause).toBeInstanceOf(TypeError);
     expect((error.cause as TypeError).message).toBe('fetch failed');
