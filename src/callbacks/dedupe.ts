@@ -8,6 +8,7 @@
 import type { CallbackEvent } from './events.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
+import { monotonicNow } from '../internal/timers.js';
 
 /**
  * What {@link DedupeStore.begin} found: `'new'` — the caller now holds the claim and must call
@@ -87,7 +88,7 @@ export interface MemoryDedupeStoreOptions {
    * or `processingTimeoutMs` is longer: set it at least as long as `dedupeTtlMs`.
    */
   readonly ttlMs?: number | undefined;
-  /** Clock, for tests. Default `Date.now`. */
+  /** Clock of its TTLs, for tests. Default: the monotonic clock (`performance.now()`). */
   readonly now?: (() => number) | undefined;
 }
 
@@ -166,7 +167,7 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     Math.floor(positiveOption(name, 'maxInProgress', options.maxInProgress, 10_000)),
   );
   const maxTtl = positiveOption(name, 'ttlMs', options.ttlMs, 86_400_000);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   // key → expiry. A Map iterates in insertion order: re-inserting on every write makes the first
   // entry of `done` the oldest. Evicting from the front with a fresh `done.keys().next()` each time
   // is O(deleted slots): V8 leaves deleted entries as holes at the front of its OrderedHashMap until

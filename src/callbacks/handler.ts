@@ -14,7 +14,7 @@
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
-import { MAX_TIMER_MS } from '../internal/timers.js';
+import { MAX_TIMER_MS, monotonicNow } from '../internal/timers.js';
 import { isNameLike, keyShown, shown, typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import {
@@ -756,7 +756,7 @@ class Stranded {
   take(key: string): { readonly at: number; readonly left: Left } | undefined {
     const claim = this.#claims.get(key);
     this.#claims.delete(key);
-    return claim !== undefined && Date.now() - claim.at < this.timeoutMs ? claim : undefined;
+    return claim !== undefined && monotonicNow() - claim.at < this.timeoutMs ? claim : undefined;
   }
 
   #remember(key: string, at: number, left: Left): void {
@@ -1037,7 +1037,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
           }
         };
         // Timed from before the call: the store may write the claim long before its reply arrives.
-        let askedAt = Date.now();
+        let askedAt = monotonicNow();
         let state = await begin();
         const left = state === 'in_progress' ? stranded.take(dedupeKey) : undefined;
         if (left?.left === 'complete') {
@@ -1047,7 +1047,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         }
         if (left?.left === 'abandon') {
           if (await stranded.settle(dedupeKey, left.at, 'abandon', () => store.abandon(dedupeKey))) {
-            askedAt = Date.now();
+            askedAt = monotonicNow();
             state = await begin();
           }
         }
@@ -1086,7 +1086,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
         const settled = await settlement!.settle(event, transaction, dedupeKey);
         if (!settled.ok) {
           // Only a claim still this delivery's (as below): an expired one may be another's now.
-          if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
+          if (claimed && monotonicNow() - claimedAt < processingTimeoutMs) {
             await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
           }
           claimed = false;
@@ -1111,7 +1111,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
     } catch (error) {
       // A claim older than processingTimeoutMs has expired and may be another delivery's now:
       // releasing it would let a third copy run while that one still does.
-      if (claimed && Date.now() - claimedAt < processingTimeoutMs) {
+      if (claimed && monotonicNow() - claimedAt < processingTimeoutMs) {
         await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
       }
       const failure =

@@ -5,3 +5,10 @@
  * @module
  */
 export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Milliseconds on the monotonic clock, for durations (claim ages, TTLs, retention): a step of the
+ * wall clock (NTP, a resumed VM) neither cuts nor stretches them. Test runners' fake timers move it
+ * as they move `Date`.
+ */
+export const monotonicNow = (): number => performance.now();

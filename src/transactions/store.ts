@@ -10,6 +10,7 @@ import { promised } from '../internal/promise.js';
 import { TransactionStoreFullError } from './errors.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from './options.js';
+import { monotonicNow } from '../internal/timers.js';
 
 /**
  * What is being paid or paid out: card payment, mobile-money (STK push) payment, hosted checkout,
@@ -227,7 +228,7 @@ export interface MemoryTransactionStoreOptions {
    * Default 24 h.
    */
   readonly finishedTtlMs?: number | undefined;
-  /** Clock, for tests. Default `Date.now`. */
+  /** Clock of its TTLs, for tests. Default: the monotonic clock (`performance.now()`). */
   readonly now?: (() => number) | undefined;
 }
 
@@ -326,7 +327,7 @@ export function createMemoryTransactionStore(
   const maxEntries = wholeNumberOption(where, 'maxEntries', options.maxEntries, 100_000);
   const maxBytes = wholeNumberOption(where, 'maxBytes', options.maxBytes, 64 * 1024 * 1024);
   const finishedTtlMs = wholeNumberOption(where, 'finishedTtlMs', options.finishedTtlMs, 24 * 60 * 60 * 1000);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   const slots = new Map<string, Slot>();
   // Settled and expired payment references in the order they finished, each with its drop time:
   // the front is the first to go. Payout records never enter it: they are kept, as pending ones

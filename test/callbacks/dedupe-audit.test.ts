@@ -60,7 +60,7 @@ describe('a claim whose store answered slowly', () => {
   // reply. When the first delivery's onEvent then throws, its claim may already be a second
   // delivery's; releasing it let a third copy run while the second still did.
   it('does not release a claim that lapsed while the reply was on its way', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     try {
       const inner = createMemoryDedupeStore();
       let slowReply: (() => void) | undefined;
