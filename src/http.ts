@@ -16,7 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
-import { MAX_TIMER_MS } from './internal/timers.js';
+import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
 import { repeatsAKey, stringifyWireBody } from './internal/json.js';
 import { rootCause } from './internal/root-cause.js';
 import {
@@ -371,7 +371,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   const code = rootCause(error, url);
   if (fetchTimedOut(code)) {
     return timedOut(
-      Math.max(Date.now() - call.attemptStarted, 0),
+      Math.max(monotonicNow() - call.attemptStarted, 0),
       `timed out in fetch itself (${code.split(' ')[0]}, before the client's ${call.timeout} ms) after`,
     );
   }
@@ -592,7 +592,7 @@ export class Http {
             }
             if (beforeSend) await passThrough(() => beforeSend(retryCount));
             // Each attempt's timeout runs from here to its last body byte.
-            call.attemptStarted = Date.now();
+            call.attemptStarted = monotonicNow();
           },
         ],
       },
@@ -620,7 +620,7 @@ export class Http {
     const wireText = stringifyWireBody(outgoing.body);
     const transport = await this.#load(outgoing.operation);
     const call = this.#callState(outgoing, wireText, options, headers, beforeSend);
-    const started = Date.now();
+    const started = monotonicNow();
     const { response, text, cut } = await this.#exchange(
       transport,
       call,
@@ -637,7 +637,7 @@ export class Http {
         status: response.status,
         responseHeaders: redactHeaders(headersOf(response), call.secrets),
         responseBody: redactText(text, call.secrets),
-        durationMs: Date.now() - started,
+        durationMs: monotonicNow() - started,
       });
     }
     const data = parseResponse(call, response, text, cut, outgoing.schema);
@@ -705,7 +705,7 @@ export class Http {
       logEvent,
       beforeSend,
       once: outgoing.once === true,
-      attemptStarted: Date.now(),
+      attemptStarted: monotonicNow(),
       attempt: 1,
       sent: false,
       inFlight: 0,
@@ -921,7 +921,7 @@ interface Body {
 }
 
 /**
- * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` (epoch ms) or the caller's abort. It reads through its own
+ * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms) or the caller's abort. It reads through its own
  * reader so that giving up cancels the stream and frees the socket, also with a custom `fetch`
  * that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
  * refused, leaving the connection open).
@@ -947,7 +947,7 @@ async function readBody(
     stop(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
   const timer = setTimeout(
     () => stop(new DOMException('the response body did not arrive in time', 'TimeoutError')),
-    Math.max(deadline - Date.now(), 0),
+    Math.max(deadline - monotonicNow(), 0),
   );
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });

@@ -7,6 +7,7 @@ import { randomHex } from '../internal/random.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
 import { bit, prefixOption, scriptClient } from './options.js';
+import { monotonicNow } from '../internal/timers.js';
 
 export type { DedupeState, DedupeStore };
 
@@ -258,7 +259,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
 
     async complete(key, ttlMs) {
       const ttl = toTtl(ttlMs, 'complete');
-      const deadline = Date.now() + completeRetryMs;
+      const deadline = monotonicNow() + completeRetryMs;
       try {
         for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
           try {
@@ -267,7 +268,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
               throw new Error(`Redis dedupe store: unexpected reply to complete: ${String(reply)}`);
             return;
           } catch (error) {
-            if (Date.now() + delay > deadline) throw error;
+            if (monotonicNow() + delay > deadline) throw error;
             await new Promise((resolve) => setTimeout(resolve, delay));
           }
         }
