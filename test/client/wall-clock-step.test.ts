@@ -30,3 +30,22 @@ it('reads a reply that arrives in time after the wall clock stepped forward past
     status: 200,
   });
 });
+
+it('reports durations in whole milliseconds (the afterResponse hook, as documented)', async () => {
+  server = await startServer((request, response) => {
+    request.resume();
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }));
+    }, 5);
+  });
+  const durations: number[] = [];
+  const client = new PaymentsClient({
+    baseUrl: server.url,
+    hooks: { afterResponse: (event) => void durations.push(event.durationMs) },
+  });
+  await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput);
+  expect(durations).toHaveLength(1);
+  expect(Number.isInteger(durations[0])).toBe(true);
+  expect(durations[0]).toBeGreaterThanOrEqual(4);
+});
