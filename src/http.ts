@@ -371,7 +371,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   const code = rootCause(error, url);
   if (fetchTimedOut(code)) {
     return timedOut(
-      Math.max(Math.round(monotonicNow() - call.attemptStarted), 0),
+      Math.max(monotonicNow() - call.attemptStarted, 0),
       `timed out in fetch itself (${code.split(' ')[0]}, before the client's ${call.timeout} ms) after`,
     );
   }
@@ -637,7 +637,7 @@ export class Http {
         status: response.status,
         responseHeaders: redactHeaders(headersOf(response), call.secrets),
         responseBody: redactText(text, call.secrets),
-        durationMs: Math.round(monotonicNow() - started),
+        durationMs: monotonicNow() - started,
       });
     }
     const data = parseResponse(call, response, text, cut, outgoing.schema);

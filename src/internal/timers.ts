@@ -7,9 +7,9 @@
 export const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * Milliseconds on the monotonic clock, for durations (claim ages, TTLs, retention): a step of the
- * wall clock (NTP, a resumed VM) neither cuts nor stretches them (on Workers both clocks move only
- * with I/O). Fake timers move it when they fake `performance` and advance time; `setSystemTime`
- * moves only `Date`.
+ * Whole milliseconds on the monotonic clock, as `Date.now()` counts them, for durations (claim
+ * ages, TTLs, retention): a step of the wall clock (NTP, a resumed VM) neither cuts nor stretches
+ * them (on Workers both clocks move only with I/O). Fake timers move it when they fake
+ * `performance` and advance time; `setSystemTime` moves only `Date`.
  */
-export const monotonicNow = (): number => performance.now();
+export const monotonicNow = (): number => Math.floor(performance.now());
