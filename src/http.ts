@@ -804,9 +804,12 @@ const sendWith =
     return (async () => {
       call.inFlight++;
       try {
-        const response = await (custom === undefined
-          ? globalFetch(request.url, options)
-          : custom(new Request(request.url, options), init));
+        const response = await untilAborted(
+          custom === undefined
+            ? globalFetch(request.url, options)
+            : custom(new Request(request.url, options), init),
+          request.signal,
+        );
         call.sent = true;
         return response;
       } catch (error) {
@@ -818,6 +821,19 @@ const sendWith =
       }
     })();
   };
+
+/**
+ * The fetch's answer, or the signal's reason once it aborts (ky's timeout, the call's deadline, the
+ * caller's abort): a custom or replaced `fetch` that ignores its signal does not hold the call.
+ */
+const untilAborted = (answer: Promise<Response>, signal: AbortSignal): Promise<Response> =>
+  new Promise((resolve, reject) => {
+    // What fetch itself rejects with on an abort: the signal's reason.
+    const abort = (): void => reject(signal.reason as Error);
+    if (signal.aborted) abort();
+    signal.addEventListener('abort', abort);
+    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 
 /** `application/json` or a `+json` type, with no charset or UTF-8. */
 const jsonType = /^application\/(?:[\w.-]+\+)?json *(?:; *charset="?utf-8"?)?$/i;
