@@ -210,8 +210,10 @@ export class ConnectionError extends PaymentsError {
 
 /**
  * The request did not complete within its `timeout` (one attempt, body included) or its
- * `totalTimeout` (the whole call); `timeout` says which number of ms elapsed. The service may
- * still have received it.
+ * `totalTimeout` (the whole call); `timeout` says which number of ms elapsed. `sent` is `true`
+ * when the service may still have received it (treat the payment as pending and wait for its
+ * callback), `false` when the deadline passed before any request of the call was sent (in a slow
+ * `beforeRequest` hook, or while the transaction store recorded it).
  *
  * @example
  * ```ts
@@ -226,11 +228,14 @@ export class TimeoutError extends PaymentsError {
   override readonly name = 'TimeoutError' as const;
   /** The timeout that elapsed, in milliseconds. */
   readonly timeout: number;
+  /** False when no request of the call left this process: nothing can have reached the service. */
+  readonly sent: boolean;
 
   /** @param message - what timed out; default `Request timed out after <timeout> ms`. */
-  constructor(timeout: number, options?: { cause?: unknown; message?: string | undefined }) {
+  constructor(timeout: number, options?: { cause?: unknown; message?: string | undefined; sent?: boolean }) {
     super(options?.message ?? `Request timed out after ${timeout} ms`, options);
     this.timeout = timeout;
+    this.sent = options?.sent ?? true;
   }
 }
 

@@ -288,9 +288,10 @@ interface CallState {
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
-  /** The whole-call deadline and its controller, when there is one. */
+  /** The whole-call deadline and its controller, when there is one; when it passes (`monotonicNow`). */
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
+  readonly deadlineAt: number;
   /** The hooks' event without its attempt number. */
   readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
   readonly beforeSend: BeforeSend | undefined;
@@ -351,15 +352,14 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (error instanceof PassThrough)
     return error.error instanceof Error ? error.error : new Error(String(error.error));
   const sent = maybeSent(call);
+  const outcome = sent ? MAYBE_RECEIVED : 'nothing was sent';
   if (call.signal?.aborted) {
-    const message = sent
-      ? `${call.operation} was aborted by the caller's signal once sent; the service may have received the request: keep it pending until its callback`
-      : `${call.operation} was aborted by the caller's signal; nothing was sent`;
+    const message = `${call.operation} was aborted by the caller's signal${sent ? ' once sent' : ''}; ${outcome}`;
     return new ConnectionError(message, { aborted: true, cause: call.signal.reason, sent });
   }
   const timedOut = (timeout: number, what: string) => {
-    const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; the service may have received the request: keep it pending until its callback`;
-    return new TimeoutError(timeout, { message, cause: new DOMException(message, 'TimeoutError') });
+    const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; ${outcome}`;
+    return new TimeoutError(timeout, { message, cause: new DOMException(message, 'TimeoutError'), sent });
   };
   if (call.deadline?.signal.aborted && call.totalTimeout !== undefined) {
     return timedOut(call.totalTimeout, 'did not complete within');
@@ -376,14 +376,15 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
     );
   }
   return new ConnectionError(
-    `Could not get a response to ${call.operation} from ${url.origin} (${code}); ${
-      sent
-        ? 'the service may have received the request: keep it pending until its callback'
-        : 'nothing was sent'
-    }`,
-    { cause: plainCause(error, call.secrets), sent },
+    `Could not get a response to ${call.operation} from ${url.origin} (${code}); ${outcome}`,
+    {
+      cause: plainCause(error, call.secrets),
+      sent,
+    },
   );
 }
+
+const MAYBE_RECEIVED = 'the service may have received the request: keep it pending until its callback';
 
 /**
  * A failure before any byte of the request left this process: the connection was refused, the
@@ -586,11 +587,22 @@ export class Http {
               });
             }
             // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
-            // that ignores signals, and beforeSend is not called.
-            if (call.signal?.aborted || call.deadline?.signal.aborted) {
-              throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
+            // that ignores signals, and beforeSend is not called. The deadline is read by time too:
+            // it may have passed while beforeSend ran, its timer not run yet (a synchronous store,
+            // a busy event loop).
+            const stopIfEnded = (): void => {
+              if (monotonicNow() >= call.deadlineAt) {
+                call.deadline?.abort(new DOMException('the call deadline passed', 'TimeoutError'));
+              }
+              if (call.signal?.aborted || call.deadline?.signal.aborted) {
+                throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
+              }
+            };
+            stopIfEnded();
+            if (beforeSend) {
+              await passThrough(() => beforeSend(retryCount));
+              stopIfEnded();
             }
-            if (beforeSend) await passThrough(() => beforeSend(retryCount));
             // Each attempt's timeout runs from here to its last body byte.
             call.attemptStarted = monotonicNow();
           },
@@ -702,6 +714,7 @@ export class Http {
       signal: options.signal,
       totalTimeout,
       deadline: totalTimeout === undefined ? undefined : new AbortController(),
+      deadlineAt: monotonicNow() + (totalTimeout ?? Infinity),
       logEvent,
       beforeSend,
       once: outgoing.once === true,

@@ -111,6 +111,7 @@ describe('errors', () => {
       name: 'TimeoutError',
       message: 'Request timed out after 250 ms',
       timeout: 250,
+      sent: true,
     });
     expect(json(new CallbackParseError('no', { reason: 'invalid_json', cause }))).toEqual({
       name: 'CallbackParseError',

@@ -6,7 +6,7 @@
  * @module
  */
 import { signCallbackUrl } from '../callbacks/signing.js';
-import { ApiError, ConnectionError, ValidationError } from '../errors.js';
+import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../errors.js';
 import type { BeforeSend } from '../http.js';
 import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
@@ -67,8 +67,12 @@ const untrackable = (place: Place, message: string): ValidationError =>
 const refused = (error: unknown): error is ApiError =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409;
 
-/** A call none of whose requests left this process (a refused connection): nothing to wait for. */
-const unsent = (error: unknown): boolean => error instanceof ConnectionError && !error.sent;
+/**
+ * A call none of whose requests left this process (a refused connection, a deadline that passed
+ * before sending): nothing to wait for.
+ */
+const unsent = (error: unknown): boolean =>
+  (error instanceof ConnectionError || error instanceof TimeoutError) && !error.sent;
 
 /** One call of this process under a reference, while it runs. */
 interface Attempt {
