@@ -187,8 +187,9 @@ export type CallbackHandlerError = CallbackVerificationError | CallbackParseErro
 export interface CallbackHandlerOptions<
   Reference extends string | undefined = string | undefined,
 > extends ParseCallbackOptions {
-  // onEvent and expected are methods (bivariant parameters), so that one implementation of
-  // createCallbackHandler serves both overloads (verified: reference is a string; verify: false).
+  // onEvent and expected are function-typed properties, not methods: a method's parameters are
+  // checked bivariantly, which let a function written for one event type (or for a verified
+  // reference under verify: false) compile, though the handler passes it every event.
   /**
    * The secret the callback URLs were signed with (`signCallbackUrl`), at least 16 characters; a
    * list during a rotation (each one checked at creation, any one may match). Requests whose URL
@@ -216,7 +217,7 @@ export interface CallbackHandlerOptions<
    * resolves, 500 when it throws or rejects. Required: anything but a function throws a
    * `TypeError` at creation.
    */
-  onEvent(event: CallbackEvent, context: CallbackContext<Reference>): unknown;
+  readonly onEvent: (event: CallbackEvent, context: CallbackContext<Reference>) => unknown;
   /** Where processed events are recorded; `false` turns deduplication off. Default: in-memory store. */
   readonly dedupe?: DedupeStore | false | undefined;
   /**
@@ -246,10 +247,12 @@ export interface CallbackHandlerOptions<
    * or a `currency` (other fields are ignored): a bare amount, an array, `null` or an object naming
    * neither (`{ total }`) is a bug in the lookup, answered 500 `handler_failed` (retried).
    */
-  expected?(
-    event: CallbackEvent,
-    context: Omit<CallbackContext<Reference>, 'dedupeKey'>,
-  ): ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>;
+  readonly expected?:
+    | ((
+        event: CallbackEvent,
+        context: Omit<CallbackContext<Reference>, 'dedupeKey' | 'transaction' | 'settlement'>,
+      ) => ExpectedPayment | undefined | Promise<ExpectedPayment | undefined>)
+    | undefined;
   /**
    * Settle pending transactions (`hosted-payments/transactions`): a callback for a reference it
    * never recorded is refused (409 `unknown_reference`), the callback is checked against the
@@ -816,7 +819,9 @@ export function createCallbackHandler(
   options: CallbackHandlerOptions<string> & { readonly verify?: undefined },
 ): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
-export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
+export function createCallbackHandler(given: CallbackHandlerOptions<never>): CallbackHandler {
+  // One body serves both overloads: verified, every reference it passes onEvent is a string.
+  const options = given as unknown as CallbackHandlerOptions;
   refuseUnknownOptions('createCallbackHandler', options, HANDLER_OPTIONS);
   const secret = usableSecrets(options);
   if (typeof options.onEvent !== 'function') {

@@ -40,9 +40,9 @@ describe('createCallbackHandler options', () => {
   });
 
   it('refuses a context typed as verified (reference: string) under verify: false', () => {
+    // @ts-expect-error with verify: false a card success carries no reference: undefined
     createCallbackHandler({
       verify: false,
-      // @ts-expect-error with verify: false a card success carries no reference: undefined
       onEvent: (_event: CallbackEvent, context: CallbackContext<string>) => markPaid(context.reference, '1'),
     });
     const options: CallbackHandlerOptions<string> = { verify: false, onEvent: () => undefined };
