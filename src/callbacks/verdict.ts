@@ -213,10 +213,7 @@ export function decideVerdict(
       },
     ]);
   }
-  const partial =
-    partialCapture(row, type, read.data) ??
-    zeroSuccess(row, type, read.data) ??
-    failureMessage(row, type, read.data);
+  const partial = successContradiction(row, type, read.data);
   if (partial !== undefined) return partial;
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
@@ -326,12 +323,9 @@ export const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLow
 const signalName = (key: string): SignalName | undefined => SIGNAL_NAMES.get(keyForm(key));
 
 /** Signal keys with case, blanks, '_' and '-' taken out → the signal they name. */
-const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map([
-  ['paid', 'paid'],
-  ['paymentstatus', 'payment_status'],
-  ['responsestatus', 'response_status'],
-  ['status', 'status'],
-]);
+const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map(
+  (['paid', 'payment_status', 'response_status', 'status'] as const).map((name) => [keyForm(name), name]),
+);
 
 /** The keys the eight payloads document that name no signal (`id`, `message`, `amount`, …). */
 const OTHER_KEYS: ReadonlySet<string> = new Set(
@@ -339,15 +333,6 @@ const OTHER_KEYS: ReadonlySet<string> = new Set(
     .flatMap((schema) => Object.keys(schema.shape))
     .filter((key) => signalName(key) === undefined),
 );
-
-/** The signal keys as the tables spell them. */
-const DOCUMENTED_SIGNALS: Readonly<Record<string, SignalName>> = {
-  paid: 'paid',
-  'payment status': 'payment_status',
-  payment_status: 'payment_status',
-  response_status: 'response_status',
-  status: 'status',
-};
 
 /** What each signal may hold, and how its value is read. */
 const SIGNAL_READERS: Readonly<Record<SignalName, readonly [string, (value: unknown) => Says]>> = {
@@ -370,11 +355,9 @@ const STRAY_STATUS: readonly [string, (value: unknown) => Says] = [
  * The keys a family documents that are not signals: the card `status` and the checkout
  * `response_status` are 200 in every described callback, success and failure alike.
  */
-const NOT_SIGNALS: Readonly<Record<Family, string | undefined>> = {
+const NOT_SIGNALS: Readonly<Partial<Record<Family, string>>> = {
   card: 'status',
-  mobile_money: undefined,
   checkout: 'response_status',
-  payout: undefined,
 };
 
 /**
@@ -386,9 +369,9 @@ function paymentStatus(payload: Record<string, unknown>, documentedKey: string):
   return (keys.length > 0 ? keys : [documentedKey]).map((key) => documented(payload, key));
 }
 
-/** A documented signal of the family, read through its reader. */
+/** A documented signal of the family (a key as the tables spell it), read through its reader. */
 function documented(payload: Record<string, unknown>, field: string): Signal {
-  const [expected, readValue] = SIGNAL_READERS[DOCUMENTED_SIGNALS[field]!];
+  const [expected, readValue] = SIGNAL_READERS[signalName(field)!];
   return signal(payload, field, expected, readValue);
 }
 
@@ -526,9 +509,8 @@ function checkAmounts(
   for (const key of AMOUNT_KEYS) {
     if (!(key in shape) || !present(payload, key)) continue;
     const value = payload[key];
-    const literal = typeof value === 'number' ? literals?.()?.get(key) : undefined;
     const got =
-      readDecimal(value) === undefined ? describeAmount(value) : literalProblem(literal, value as number);
+      readDecimal(value) === undefined ? describeAmount(value) : literalProblem(literals, key, value);
     if (got === undefined) continue;
     issues.push({
       path: [key],
@@ -561,27 +543,6 @@ function describeAmount(value: unknown): string {
 }
 
 /**
- * A success is paid in full: its captured amount (card `amount captured`, mobile-money
- * `amount_captured`) must be its `amount`. A zero, partial or excess capture leaves what was paid
- * unknown, so the payload is refused like signals that disagree — the amounts are not shown.
- */
-function partialCapture(
-  { label, captured, succeeded }: FamilyRow,
-  type: CallbackEventType,
-  data: Record<string, unknown>,
-): CallbackParseError | undefined {
-  if (captured === undefined || type !== succeeded || sameAmount(data[captured], data.amount)) {
-    return undefined;
-  }
-  return refuse(
-    'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback's ${captured} is not its amount (a zero, partial or excess capture)`,
-    [{ path: [captured], message: 'is not the amount', code: 'contradictory_outcome' }],
-    type,
-  );
-}
-
-/**
  * The integers (`status`, `response_status`, `timestamp`) as their text wrote them, when it is at
  * hand: `199.99999999999999999` is read as 200 by `JSON.parse`, and a `response_status` is an
  * outcome signal.
@@ -599,12 +560,9 @@ function checkIntegers(
   payload: Record<string, unknown>,
   literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
 ): ValidationIssue[] {
-  if (literals === undefined) return [];
   const issues: ValidationIssue[] = [];
   for (const key of integerKeys[type]) {
-    const value = payload[key];
-    if (typeof value !== 'number') continue;
-    const problem = literalProblem(literals()?.get(key), value);
+    const problem = literalProblem(literals, key, payload[key]);
     if (problem !== undefined) {
       issues.push({ path: [key], message: `expected integer, got ${problem}`, code: 'invalid_type' });
     }
@@ -613,19 +571,44 @@ function checkIntegers(
 }
 
 /**
- * A success moved money: one of zero (`0`, `0.00`) says paid for nothing, so it is refused like
- * signals that disagree rather than reported paid to a merchant who checks no amount.
+ * A success that its own data contradicts, refused like signals that disagree (`undefined` when
+ * none does), checked in this order:
+ * - A success is paid in full: its captured amount (card `amount captured`, mobile-money
+ *   `amount_captured`) must be its `amount`. A zero, partial or excess capture leaves what was
+ *   paid unknown — the amounts are not shown.
+ * - A success moved money: one of zero (`0`, `0.00`) says paid for nothing, so it is refused
+ *   rather than reported paid to a merchant who checks no amount.
+ * - A success whose message reads as a failure's: the message is a signal the table cannot
+ *   overrule.
  */
-function zeroSuccess(
-  { label, succeeded }: FamilyRow,
+function successContradiction(
+  { label, captured, succeeded }: FamilyRow,
   type: CallbackEventType,
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
-  if (type !== succeeded || !sameAmount(data.amount, 0)) return undefined;
+  if (type !== succeeded) return undefined;
+  // [the key, what the callback does (after `the ${label} callback`), the issue's message]
+  const [key, does, message] =
+    captured !== undefined && !sameAmount(data[captured], data.amount)
+      ? [
+          captured,
+          `'s ${captured} is not its amount (a zero, partial or excess capture)`,
+          'is not the amount',
+        ]
+      : sameAmount(data.amount, 0)
+        ? ['amount', ' says success with an amount of zero', 'is zero on a success']
+        : typeof data.message === 'string' && FAILURE_WORDS.test(data.message)
+          ? [
+              'message',
+              ' says success with a message that reads as a failure',
+              "reads as a failure's on a success",
+            ]
+          : [];
+  if (key === undefined) return undefined;
   return refuse(
     'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback says success with an amount of zero`,
-    [{ path: ['amount'], message: 'is zero on a success', code: 'contradictory_outcome' }],
+    `Callback outcome signals disagree: the ${label} callback${does}`,
+    [{ path: [key], message: message!, code: 'contradictory_outcome' }],
     type,
   );
 }
@@ -644,22 +627,6 @@ export const currencyEntries = (data: Readonly<Record<string, unknown>>): [strin
 /** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>
   typeof a === 'string' && typeof b === 'string' && sameCurrency(a, b);
-
-/** A success whose message reads as a failure's: the message is a signal the table cannot overrule. */
-function failureMessage(
-  { label, succeeded }: FamilyRow,
-  type: CallbackEventType,
-  data: Record<string, unknown>,
-): CallbackParseError | undefined {
-  if (type !== succeeded || typeof data.message !== 'string' || !FAILURE_WORDS.test(data.message))
-    return undefined;
-  return refuse(
-    'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback says success with a message that reads as a failure`,
-    [{ path: ['message'], message: "reads as a failure's on a success", code: 'contradictory_outcome' }],
-    type,
-  );
-}
 
 type Read =
   | { readonly data: Record<string, unknown>; readonly warnings: CallbackWarning[] }
@@ -686,10 +653,7 @@ function readVariant(
   for (const issue of first.error.issues) {
     const key = issueKey(issue);
     const value = data[key];
-    const problem =
-      typeof value === 'number' && literals !== undefined
-        ? literalProblem(literals()?.get(key), value)
-        : undefined;
+    const problem = literalProblem(literals, key, value);
     const conversion = problem === undefined ? tolerate(issue, value) : undefined;
     if (conversion === undefined) continue;
     data[key] = conversion.value;
@@ -752,9 +716,18 @@ function tolerate(issue: SchemaIssue, value: unknown): { value: unknown; what: s
 /** The schemas are flat objects of the payload's own keys: every issue is about one of them. */
 const issueKey = (issue: SchemaIssue): string => String(issue.path[0]);
 
-/** What is wrong with the literal a number was read from, when the text is at hand. */
-const literalProblem = (literal: string | undefined, value: number): string | undefined =>
-  literal === undefined ? undefined : numberLiteralProblem(literal, value);
+/**
+ * What is wrong with the literal a JSON number was read from, when the payload's text is at hand;
+ * undefined for any other value.
+ */
+const literalProblem = (
+  literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
+  key: string,
+  value: unknown,
+): string | undefined => {
+  const literal = typeof value === 'number' ? literals?.()?.get(key) : undefined;
+  return literal === undefined ? undefined : numberLiteralProblem(literal, value as number);
+};
 
 function describeIssue(
   issue: SchemaIssue,
@@ -767,10 +740,7 @@ function describeIssue(
   if (value === undefined) return { path, message: 'required key is missing', code: 'missing_key' };
   if (issue.code === 'invalid_type') {
     const expected = issue.expected === 'int' ? 'integer' : String(issue.expected);
-    const written =
-      typeof value === 'number' && literals !== undefined
-        ? literalProblem(literals()?.get(key), value)
-        : undefined;
+    const written = literalProblem(literals, key, value);
     const got =
       written !== undefined
         ? written
@@ -870,11 +840,7 @@ function refuse(
   issues: readonly ValidationIssue[],
   closestVariant?: CallbackEventType,
 ): CallbackParseError {
-  return new CallbackParseError(message, {
-    reason,
-    issues,
-    ...(closestVariant === undefined ? {} : { closestVariant }),
-  });
+  return new CallbackParseError(message, { reason, issues, closestVariant });
 }
 
 /** Step 4's refusal: the variant is known, the payload does not hold what its schema says. */
@@ -890,16 +856,9 @@ const notValid = (
     type,
   );
 
-/** Shallow own-key copy that cannot set a prototype (`__proto__` is defined, not assigned). */
-function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) {
-    Object.defineProperty(out, key, {
-      value: source[key],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
+/**
+ * Shallow own-key copy that cannot set a prototype: `Object.fromEntries` defines each key
+ * (`__proto__` included), it never assigns one.
+ */
+const copyOwn = (source: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(source));
