@@ -9,6 +9,7 @@ import type { CallbackEvent } from './events.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { monotonicNow } from '../internal/timers.js';
+import { encoder, nodeCrypto } from '../internal/bytes.js';
 
 /**
  * What {@link DedupeStore.begin} found: `'new'` — the caller now holds the claim and must call
@@ -254,9 +255,7 @@ interface NodeHashing {
 }
 
 function nodeSha256(): ((text: string) => string) | undefined {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = runtime?.getBuiltinModule?.('node:crypto') as NodeHashing | undefined;
-  const { hash, createHash } = module ?? {};
+  const { hash, createHash } = (nodeCrypto() as NodeHashing | undefined) ?? {};
   if (typeof hash === 'function') return (text) => hash('sha256', text, 'hex');
   return typeof createHash === 'function'
     ? (text) => createHash('sha256').update(text).digest('hex')
@@ -275,10 +274,10 @@ const K = new Int32Array([
   0xc67178f2,
 ]);
 
-const encoder = new TextEncoder();
 const schedule = new Int32Array(64);
 let buffer = new Uint8Array(1024);
 let view = new DataView(buffer.buffer);
+
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
 /**
@@ -315,14 +314,10 @@ export function sha256HexPortable(text: string): string {
   buffer[length] = 0x80;
   view.setUint32(blocks * 64 - 8, Math.floor(length / 0x20000000));
   view.setUint32(blocks * 64 - 4, (length * 8) >>> 0);
-  let h0 = 0x6a09e667;
-  let h1 = 0xbb67ae85;
-  let h2 = 0x3c6ef372;
-  let h3 = 0xa54ff53a;
-  let h4 = 0x510e527f;
-  let h5 = 0x9b05688c;
-  let h6 = 0x1f83d9ab;
-  let h7 = 0x5be0cd19;
+  // The hash state H0…H7, summed modulo 2^32 by the Int32Array itself.
+  const state = new Int32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
   const w = schedule;
   for (let block = 0; block < blocks; block++) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block * 64 + i * 4);
@@ -333,14 +328,14 @@ export function sha256HexPortable(text: string): string {
       const s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10);
       w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
     }
-    let a = h0;
-    let b = h1;
-    let c = h2;
-    let d = h3;
-    let e = h4;
-    let f = h5;
-    let g = h6;
-    let h = h7;
+    let a = state[0]!;
+    let b = state[1]!;
+    let c = state[2]!;
+    let d = state[3]!;
+    let e = state[4]!;
+    let f = state[5]!;
+    let g = state[6]!;
+    let h = state[7]!;
     for (let i = 0; i < 64; i++) {
       const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
@@ -353,17 +348,17 @@ export function sha256HexPortable(text: string): string {
       b = a;
       a = (t1 + t2) | 0;
     }
-    h0 = (h0 + a) | 0;
-    h1 = (h1 + b) | 0;
-    h2 = (h2 + c) | 0;
-    h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0;
-    h5 = (h5 + f) | 0;
-    h6 = (h6 + g) | 0;
-    h7 = (h7 + h) | 0;
+    state[0]! += a;
+    state[1]! += b;
+    state[2]! += c;
+    state[3]! += d;
+    state[4]! += e;
+    state[5]! += f;
+    state[6]! += g;
+    state[7]! += h;
   }
   let hex = '';
-  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) hex += (word >>> 0).toString(16).padStart(8, '0');
+  for (const word of state) hex += (word >>> 0).toString(16).padStart(8, '0');
   return hex;
 }
 

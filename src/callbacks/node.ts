@@ -19,7 +19,7 @@ import {
   type InboundCallback,
 } from './handler.js';
 import { PaymentsError } from '../errors.js';
-import { concatBytes } from '../internal/bytes.js';
+import { concatBytes, encoder } from '../internal/bytes.js';
 
 /**
  * The request `toNodeListener` accepts: node:http's, or Express's (which adds `body` when a body
@@ -88,20 +88,17 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
       req.off('error', onError);
       req.off('aborted', onAborted);
     };
+    const done = (read: BodyRead): void => {
+      stop();
+      resolve(read);
+    };
     const onData = (chunk: Uint8Array | string): void => {
       const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
       total += bytes.byteLength;
-      if (total > max) {
-        stop();
-        resolve('too_large');
-        return;
-      }
-      chunks.push(bytes);
+      if (total > max) done('too_large');
+      else chunks.push(bytes);
     };
-    const onEnd = (): void => {
-      stop();
-      resolve(concatBytes(chunks, total));
-    };
+    const onEnd = (): void => done(concatBytes(chunks, total));
     const onError = (error: Error): void => {
       stop();
       reject(error);
@@ -114,12 +111,7 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
     // its declared bytes, so it is always timed.
     const inMemory =
       req.complete || (req.httpVersionMajor === 1 && length !== undefined && req.readableLength >= length);
-    const timer = inMemory
-      ? undefined
-      : setTimeout(() => {
-          stop();
-          resolve('timeout');
-        }, timeoutMs);
+    const timer = inMemory ? undefined : setTimeout(() => done('timeout'), timeoutMs);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -127,8 +119,6 @@ function readNodeBody(req: NodeRequest, max: number, timeoutMs: number): Promise
     req.resume(); // in case something paused it before the route
   });
 }
-
-const encoder = new TextEncoder();
 
 const CLIENT_GONE = 'The client closed the connection before the body was read';
 
@@ -206,28 +196,15 @@ function keptBytes(kept: unknown, declared: string | undefined, encoding: string
   return bytes;
 }
 
-/** A Host or request-target the adapter cannot build a URL from. */
-class InvalidRequestTarget extends Error {}
-
-/** The WHATWG form of a `host[:port]` the client sent (lower-case, default port dropped). */
-function validHost(host: string | undefined, scheme: string): string {
-  if (host === undefined || !HOST.test(host)) throw new InvalidRequestTarget('Host');
-  try {
-    return new URL(`${scheme}://${host}`).host;
-  } catch {
-    throw new InvalidRequestTarget('Host');
-  }
-}
-
 /**
  * The Host the request names: its one Host header, or under HTTP/2 its `:authority` (a `host`
  * header beside it must agree); `undefined` for none, for Host given twice, or for a disagreement.
  */
 function hostOf(req: NodeRequest): string | undefined {
-  let lines = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') lines++;
   const { host, ':authority': authority } = req.headers;
-  if (lines > 1 || (host !== undefined && authority !== undefined && host !== authority)) return undefined;
+  if (repeats(req, 'host') || (host !== undefined && authority !== undefined && host !== authority)) {
+    return undefined;
+  }
   return host ?? (typeof authority === 'string' ? authority : undefined);
 }
 
@@ -236,43 +213,30 @@ function hostOf(req: NodeRequest): string | undefined {
  * the handler), the path and query from the request-target alone. An absolute-form target must
  * name the same authority as the Host header; any other form (`*`, authority-form, a fragment) is
  * refused, and so is a path the URL parser would not keep as written (see {@link asWritten}).
+ * `undefined` for a Host or request-target it cannot build the URL from; a Host or target the URL
+ * parser refuses throws its TypeError (the caller takes both alike).
  */
-function requestUrl(req: NodeRequest): URL {
+function requestUrl(req: NodeRequest): URL | undefined {
   const target = req.originalUrl ?? req.url ?? '';
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   const scheme = encrypted ? 'https' : 'http';
   const rawHost = hostOf(req);
-  if (rawHost === undefined || !HOST.test(rawHost)) throw new InvalidRequestTarget('Host');
-  if (target.includes('#')) throw new InvalidRequestTarget('request-target');
+  if (rawHost === undefined || !HOST.test(rawHost) || target.includes('#')) return undefined;
   if (target.startsWith('/')) {
     // Concatenated, not resolved: a path like `//other.host/x` must not change the host. The
     // Host matched HOST (no '/', '\\', '?', '#' or '@'), so the authority ends where the target
     // begins: one parse both checks the Host and builds the URL.
-    let url: URL;
-    try {
-      url = new URL(`${scheme}://${rawHost}${target}`);
-    } catch {
-      throw new InvalidRequestTarget('Host');
-    }
-    return asWritten(url, target);
+    return asWritten(new URL(`${scheme}://${rawHost}${target}`), target);
   }
-  const host = validHost(rawHost, scheme);
-  if (/^https?:\/\//i.test(target)) {
-    let absolute: URL;
-    try {
-      absolute = new URL(target);
-    } catch {
-      throw new InvalidRequestTarget('request-target');
-    }
-    if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') {
-      throw new InvalidRequestTarget('request-target');
-    }
-    return asWritten(
-      new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`),
-      target.replace(/^https?:\/\/[^/?]*/i, ''),
-    );
-  }
-  throw new InvalidRequestTarget('request-target');
+  if (!/^https?:\/\//i.test(target)) return undefined;
+  // The WHATWG form of the Host (lower-case, default port dropped), as the target's is.
+  const host = new URL(`${scheme}://${rawHost}`).host;
+  const absolute = new URL(target);
+  if (absolute.host !== host || absolute.username !== '' || absolute.password !== '') return undefined;
+  return asWritten(
+    new URL(`${scheme}://${host}${absolute.pathname}${absolute.search}`),
+    target.replace(/^https?:\/\/[^/?]*/i, ''),
+  );
 }
 
 /**
@@ -282,10 +246,8 @@ function requestUrl(req: NodeRequest): URL {
  * must be the path routed, or a URL signed for one route would verify on another. A signed URL's
  * path is already in the parser's form, so a genuine delivery is never refused.
  */
-function asWritten(url: URL, pathAndQuery: string): URL {
-  if (url.pathname !== pathAndQuery.split('?', 1)[0]) throw new InvalidRequestTarget('request-target');
-  return url;
-}
+const asWritten = (url: URL, pathAndQuery: string): URL | undefined =>
+  url.pathname === pathAndQuery.split('?', 1)[0] ? url : undefined;
 
 /**
  * Adapts a handler made by `createCallbackHandler` to node:http and Express (any other function is
@@ -345,9 +307,9 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
   const serve = async (req: NodeRequest, res: NodeResponse): Promise<void> => {
     let url: URL | undefined;
     try {
-      url = requestUrl(req);
+      url = requestUrl(req); // undefined: the core answers 400 invalid_request (and tells onError)
     } catch {
-      url = undefined; // the core answers 400 invalid_request (and tells onError)
+      url = undefined; // likewise
     }
     const answer = await core(inboundFromNode(req, url));
     if (res.headersSent) return;
@@ -397,7 +359,7 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
     readBody: async (max, timeoutMs) => {
       // node:http refuses such a message before the route runs; a runtime whose parser passes it
       // on framed the body by one of the lengths, which the route cannot check.
-      if (repeatsContentLength(req)) throw new Error('Content-Length is given more than once');
+      if (repeats(req, 'content-length')) throw new Error('Content-Length is given more than once');
       // The client went away before the route read the body: its stream is destroyed (HTTP/1: no
       // data, end or error will come, and a message whole in memory arms no timer) or was dumped
       // (HTTP/2). Both APIs set `aborted` only for a body not read to its end.
@@ -434,12 +396,11 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
   };
 }
 
-/** Whether the request has more than one Content-Length line (names compared by length first). */
-function repeatsContentLength(req: NodeRequest): boolean {
+/** Whether the request has more than one line of the header `name` (given in lower case). */
+function repeats(req: NodeRequest, name: string): boolean {
   let lines = 0;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    if (name.length === 14 && name.toLowerCase() === 'content-length' && ++lines > 1) return true;
+    if (req.rawHeaders[i]!.toLowerCase() === name && ++lines > 1) return true;
   }
   return false;
 }

@@ -28,6 +28,7 @@
  */
 import type * as NodeCrypto from 'node:crypto';
 import { CallbackVerificationError } from '../errors.js';
+import { encoder, nodeCrypto } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { shown } from '../internal/values.js';
 
@@ -125,7 +126,6 @@ export function secretProblem(secret: unknown): string | undefined {
   }
   return undefined;
 }
-const encoder = new TextEncoder();
 
 /** HMAC-SHA256 of a message under a secret, as base64url without padding (43 characters). */
 type Mac = (secret: string, message: string) => string | Promise<string>;
@@ -140,9 +140,7 @@ type NodeHmac = Pick<typeof NodeCrypto, 'createHmac'>;
  * resolve and the module loads everywhere; without it, Web Crypto. Both give the same text.
  */
 function nodeMac(): Mac | undefined {
-  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const module = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeHmac> | undefined;
-  const createHmac = module?.createHmac;
+  const createHmac = (nodeCrypto() as Partial<NodeHmac> | undefined)?.createHmac;
   if (typeof createHmac !== 'function') return undefined;
   return (secret, message) => createHmac('sha256', secret).update(message).digest('base64url');
 }
