@@ -731,7 +731,11 @@ class Stranded {
   /** The releases and completions in flight per key; a fresh claim voids them. */
   readonly #inFlight = new Map<string, Set<object>>();
 
-  constructor(private readonly timeoutMs: number) {}
+  readonly #timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+  }
 
   /**
    * Runs `call` (the store's `abandon` or `complete` of a claim taken at `at`); when it fails,
@@ -759,7 +763,7 @@ class Stranded {
   take(key: string): { readonly at: number; readonly left: Left } | undefined {
     const claim = this.#claims.get(key);
     this.#claims.delete(key);
-    return claim !== undefined && monotonicNow() - claim.at < this.timeoutMs ? claim : undefined;
+    return claim !== undefined && monotonicNow() - claim.at < this.#timeoutMs ? claim : undefined;
   }
 
   #remember(key: string, at: number, left: Left): void {
@@ -1022,12 +1026,8 @@ export function createCallbackHandler(given: CallbackHandlerOptions<never>): Cal
       if (refusal !== undefined) return refuse(request, refusal.status, refusal.reason, refusal.error);
 
       // A checkout callback has no transaction id: the signature of its URL, made for one session,
-      // keeps two sessions of one order apart.
-      dedupeKey = callbackDedupeKey(
-        event,
-        signedReference,
-        event.type.startsWith('checkout.') ? signature : undefined,
-      );
+      // keeps two sessions of one order apart (callbackDedupeKey uses it for a checkout only).
+      dedupeKey = callbackDedupeKey(event, signedReference, signature);
       if (store !== undefined) {
         const begin = async (): Promise<unknown> => {
           try {

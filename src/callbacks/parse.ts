@@ -277,6 +277,29 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
 }
 
 /**
+ * {@link read} after the options are checked (`where` names the function in a `TypeError`); never
+ * throws for any body.
+ */
+function readChecked(
+  where: string,
+  body: unknown,
+  options: ParseCallbackOptions | undefined,
+): CallbackEvent | CallbackParseError {
+  refuseUnknownOptions(where, options, PARSE_OPTIONS);
+  contradictionPolicy(where, options?.onContradiction);
+  try {
+    return read(body, options);
+  } catch (error) {
+    // A CallbackParseError from readBody, or a hostile object (a throwing getter or proxy).
+    return error instanceof CallbackParseError
+      ? error
+      : new CallbackParseError('Callback body could not be read as a plain object', {
+          reason: 'not_an_object',
+        });
+  }
+}
+
+/**
  * Turns a callback body into a typed {@link CallbackEvent}. Accepts the parsed object, the JSON
  * text, or its bytes (`Uint8Array`, `ArrayBuffer`, `Buffer`). Pass the text or the bytes where you
  * have them: only they still show a key written twice and each number as written, which an
@@ -312,11 +335,9 @@ function read(body: unknown, options: ParseCallbackOptions | undefined): Callbac
  * ```
  */
 export function parseCallback(body: unknown, options?: ParseCallbackOptions): CallbackEvent {
-  refuseUnknownOptions('parseCallback', options, PARSE_OPTIONS);
-  contradictionPolicy('parseCallback', options?.onContradiction);
-  const result = safeParseCallback(body, options);
-  if (!result.success) throw result.error;
-  return result.event;
+  const outcome = readChecked('parseCallback', body, options);
+  if (outcome instanceof CallbackParseError) throw outcome;
+  return outcome;
 }
 
 /**
@@ -340,20 +361,7 @@ export function parseCallback(body: unknown, options?: ParseCallbackOptions): Ca
  * ```
  */
 export function safeParseCallback(body: unknown, options?: ParseCallbackOptions): SafeParseCallbackResult {
-  refuseUnknownOptions('safeParseCallback', options, PARSE_OPTIONS);
-  contradictionPolicy('safeParseCallback', options?.onContradiction);
-  let outcome: CallbackEvent | CallbackParseError;
-  try {
-    outcome = read(body, options);
-  } catch (error) {
-    // A CallbackParseError from readBody, or a hostile object (a throwing getter or proxy).
-    outcome =
-      error instanceof CallbackParseError
-        ? error
-        : new CallbackParseError('Callback body could not be read as a plain object', {
-            reason: 'not_an_object',
-          });
-  }
+  const outcome = readChecked('safeParseCallback', body, options);
   return outcome instanceof CallbackParseError
     ? { success: false, error: outcome }
     : { success: true, event: outcome };
