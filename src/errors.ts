@@ -72,6 +72,9 @@ export function formatIssuePath(path: IssuePath): string {
 export const formatIssues = (issues: readonly ValidationIssue[]): string =>
   issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
 
+/** The mark of the SDK's errors, the same in every copy of the package (`Symbol.for`). */
+const BRAND = Symbol.for('hosted-payments.PaymentsError');
+
 /**
  * Base class of every error the SDK throws. `instanceof PaymentsError` or, across two loaded
  * copies of the package (ESM and CJS in one process), {@link isPaymentsError}.
@@ -88,6 +91,12 @@ export const formatIssues = (issues: readonly ValidationIssue[]): string =>
  */
 export class PaymentsError extends Error {
   override readonly name: string = 'PaymentsError';
+
+  // Marks the prototype in every loaded copy of the package (an ESM and a CJS copy in one process
+  // have a class each): what isPaymentsError reads. Not an own property, so no log shows it.
+  static {
+    Object.defineProperty(this.prototype, BRAND, { value: true });
+  }
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -407,7 +416,9 @@ export type PaymentsErrorName = (typeof paymentsErrorNames)[number];
 
 /**
  * True for an error thrown by this SDK, even when it comes from another loaded copy of the
- * package (an ESM and a CJS copy in one process), where `instanceof` would say false.
+ * package (an ESM and a CJS copy in one process), where `instanceof` would say false; never for
+ * another library's error of the same name (a driver's `ConnectionError`, mongoose's
+ * `ValidationError`, `AbortSignal.timeout()`'s `TimeoutError`).
  *
  * @example
  * ```ts
@@ -420,11 +431,7 @@ export function isPaymentsError<N extends PaymentsErrorName>(
   name: N,
 ): error is ErrorByName[N];
 export function isPaymentsError(error: unknown, name?: PaymentsErrorName): boolean {
-  if (error instanceof PaymentsError) return name === undefined || error.name === name;
-  if (typeof error !== 'object' || error === null || !(error instanceof Error)) return false;
-  const actual = (error as { name?: unknown }).name;
-  if (typeof actual !== 'string' || !(paymentsErrorNames as readonly string[]).includes(actual)) return false;
-  return name === undefined || actual === name;
+  return error instanceof Error && BRAND in error && (name === undefined || error.name === name);
 }
 
 /**
