@@ -11,7 +11,14 @@ import type { BeforeSend } from '../http.js';
 import { cardSecretsOf } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
-import { GUARD_STORE, MAX_WRITES, storedByBegin, trackerClock, type TransactionTracker } from './tracker.js';
+import {
+  GUARD_STORE,
+  MAX_WRITES,
+  storedByBegin,
+  trackerClock,
+  updated,
+  type TransactionTracker,
+} from './tracker.js';
 import { isNewReference } from './reference.js';
 import { randomHex } from '../internal/random.js';
 
@@ -110,7 +117,7 @@ async function restart(
     createdAt: at,
     updatedAt: at,
   };
-  return (await tracker.store.update(record, earlier.state, earlier)) ? record : undefined;
+  return (await updated(tracker.store, record, earlier.state, earlier)) ? record : undefined;
 }
 
 /** The calls of this process sending under `reference`, with `attempt` added; each marks the others shared. */

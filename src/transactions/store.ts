@@ -186,7 +186,8 @@ export interface TransactionStore {
    * parameter is optional in the types, yet honouring it is required for correctness: a store that
    * ignores it may, of two such writes at the same moment, keep one failure only, apply a
    * payment's success together with its own failure, or expire or settle an attempt just started
-   * as the one before it (its createdAt lost).
+   * as the one before it (its createdAt lost). It answers `true` or `false`: any other answer (a
+   * driver's `'QUEUED'`, a row count passed on) is a store error, never taken for a write.
    */
   update(record: TransactionRecord, from: TransactionState, previous?: TransactionRecord): Promise<boolean>;
   /**

@@ -555,6 +555,25 @@ const storedRecord = (reference: string, value: unknown, call: string): Transact
   return value as TransactionRecord;
 };
 
+/**
+ * `store.update`, whose answer is `true` (written) or `false` (the stored record changed since it
+ * was read). Anything else (a driver's `'QUEUED'`, a row count) is a store fault, never a write.
+ */
+export const updated = async (
+  store: TransactionStore,
+  record: TransactionRecord,
+  from: TransactionState,
+  previous: TransactionRecord,
+): Promise<boolean> => {
+  const reply: unknown = await store.update(record, from, previous);
+  if (typeof reply === 'boolean') return reply;
+  // A store's failure (not one of the tracker's refusals): a call recording it is a
+  // TransactionStoreError, nothing sent.
+  throw new Error(
+    `Transaction store: update(${JSON.stringify(record.reference)}) answered ${kindOf(reply)}, not true or false; it was not taken for a write`,
+  );
+};
+
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
@@ -762,7 +781,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             updatedAt: now(),
             ...withFailed(current, outcome, MAX_FAILED_PAYMENTS),
           };
-          if (await store.update(next, current.state, current)) {
+          if (await updated(store, next, current.state, current)) {
             return { result: 'another_payment', record: next };
           }
           continue;
@@ -792,7 +811,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         // Only on the record as read: `next` keeps its attempt's createdAt (and expiredAt), so an
         // attempt initiated since (pending again, maybe expired again) is read and decided anew,
         // as is, from failed, another payment's failure written since.
-        if (await store.update(next, current.state, current)) {
+        if (await updated(store, next, current.state, current)) {
           notify(next);
           return { result: late ? 'late' : 'settled', record: next };
         }
@@ -1030,7 +1049,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         const at = now();
         const next: TransactionRecord = { ...current, state: 'expired', updatedAt: at, expiredAt: at };
         // On the record as read: an attempt started since (a new createdAt) is read again.
-        if (await store.update(next, 'pending', current)) {
+        if (await updated(store, next, 'pending', current)) {
           notify(next);
           return { result: 'expired', record: next };
         }
