@@ -143,13 +143,16 @@ export class ValidationError extends PaymentsError {
 /**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
  * shape (not labelled `application/json`, over 1 MiB, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
+ * A 5xx, a 409 and a 2xx of the wrong shape (`issues` not empty) may follow a payment the service
+ * started: keep the order pending until its callback.
  *
  * @example
  * ```ts
  * try {
  *   await client.initiateCardPayment(cardInput);
  * } catch (error) {
- *   if (error instanceof ApiError && error.status >= 500) scheduleRetryCheck(cardInput.callback_details.transaction_reference);
+ *   const { transaction_reference } = cardInput.callback_details;
+ *   if (error instanceof ApiError && (error.status >= 500 || error.status < 400 || error.status === 409)) markPending(transaction_reference);
  * }
  * ```
  */
