@@ -25,6 +25,7 @@ import {
   verifyCallbackUrl,
   type CallbackEvent,
   type CallbackHandler,
+  type CheckoutSucceededEvent,
 } from 'hosted-payments/callbacks';
 import { callbackFixtures } from 'hosted-payments/testing';
 import type { Sandbox } from 'hosted-payments/sandbox';
@@ -103,6 +104,13 @@ export const handler: CallbackHandler = createCallbackHandler({
   onEvent: async (event, context) => {
     await Promise.resolve(`${event.type} ${context.reference ?? ''}`);
   },
+});
+
+// A function written for one event type is refused as onEvent: the handler passes it every type.
+export const checkoutOnly: CallbackHandler = createCallbackHandler({
+  secret: 'new-secret-0123456789',
+  // @ts-expect-error a checkout.failed would reach a function typed for checkout.succeeded
+  onEvent: (event: CheckoutSucceededEvent) => event.amount,
 });
 
 // The route on node:http and on node:http2's compatibility API, without a cast.
