@@ -75,6 +75,18 @@ describe('createCallbackHandler options', () => {
     createCallbackHandler({ secret, onEvent: handle });
     const options: CallbackHandlerOptions = { secret, onEvent: () => undefined };
     createCallbackHandler(options);
+    // Options typed as verified, with no verify: the reference is a string.
+    const verified: CallbackHandlerOptions<string> = {
+      secret,
+      onEvent: (_event, { reference }) => markPaid(reference, '1'),
+    };
+    createCallbackHandler(verified);
+    const defaults: Partial<CallbackHandlerOptions<string>> = { dedupe: false };
+    createCallbackHandler({
+      ...defaults,
+      secret,
+      onEvent: (_event, { reference }) => markPaid(reference, '1'),
+    });
   });
 
   it("gives expected no transaction or settlement: it runs before the tracker's settle", () => {

@@ -40,3 +40,26 @@ it("the caller's signal: a ConnectionError, aborted, as soon as it aborts", asyn
   expect(outcome).toBeInstanceOf(ConnectionError);
   expect(outcome).toMatchObject({ aborted: true, sent: true });
 });
+
+it('a custom fetch that answers with a Response, not a Promise, still works (a test double, plain JS)', async () => {
+  const answer = () => Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+  const plain = new PaymentsClient({
+    baseUrl: 'https://payments.example',
+    apiKey: 'sk_test_fetch_ignores_signal',
+    fetch: answer as unknown as typeof fetch,
+  });
+  await expect(plain.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toMatchObject({
+    status: 200,
+  });
+  const thenable = new PaymentsClient({
+    baseUrl: 'https://payments.example',
+    apiKey: 'sk_test_fetch_ignores_signal',
+    // A PromiseLike without finally, answering later.
+    fetch: (() => ({
+      then: (resolve: (response: Response) => void) => void setTimeout(() => resolve(answer()), 10),
+    })) as unknown as typeof fetch,
+  });
+  await expect(thenable.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toMatchObject({
+    status: 200,
+  });
+});
