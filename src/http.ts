@@ -826,7 +826,9 @@ const sendWith =
         call.sent = true;
         return response;
       } catch (error) {
-        if (!builtIn || !neverConnected(error, new URL(call.url))) call.sent = true;
+        // An abort proves nothing about what went out, whatever its reason's code says (the
+        // caller's own reason may be another call's refused connection).
+        if (!builtIn || request.signal.aborted || !neverConnected(error, new URL(call.url))) call.sent = true;
         else if (typeof error === 'object' && error !== null) unsentFailures.add(error);
         throw error;
       } finally {
@@ -839,13 +841,16 @@ const sendWith =
  * The fetch's answer, or the signal's reason once it aborts (ky's timeout, the call's deadline, the
  * caller's abort): a custom or replaced `fetch` that ignores its signal does not hold the call.
  */
-const untilAborted = (answer: Promise<Response>, signal: AbortSignal): Promise<Response> =>
+const untilAborted = (answer: Response | PromiseLike<Response>, signal: AbortSignal): Promise<Response> =>
   new Promise((resolve, reject) => {
     // What fetch itself rejects with on an abort: the signal's reason.
     const abort = (): void => reject(signal.reason as Error);
     if (signal.aborted) abort();
     signal.addEventListener('abort', abort);
-    answer.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+    // A custom fetch may answer a Response, or a thenable with no finally.
+    Promise.resolve(answer)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
   });
 
 /** `application/json` or a `+json` type, with no charset or UTF-8. */
