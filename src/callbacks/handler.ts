@@ -199,9 +199,10 @@ export interface CallbackHandlerOptions<
   readonly secret?: string | readonly string[] | undefined;
   /**
    * `false` accepts unsigned requests: anyone who can reach the route can post a "paid" callback.
-   * For tests and routes no one else can reach; never set together with `secret`.
+   * For tests and routes no one else can reach; never set together with `secret`. Options typed
+   * `CallbackHandlerOptions<string>` (the reference a string: verified) cannot set it.
    */
-  readonly verify?: false | undefined;
+  readonly verify?: undefined extends Reference ? false | undefined : undefined;
   /**
    * The public origin the URLs were signed with (`https://shop.example`): the host the signature
    * is checked against. Set it in production. Without it the host comes from the request (the Host
@@ -819,11 +820,11 @@ class Stranded {
  * });
  * ```
  */
-export function createCallbackHandler(
-  options: CallbackHandlerOptions<string> & { readonly verify?: undefined },
-): CallbackHandler;
+export function createCallbackHandler(options: CallbackHandlerOptions<string>): CallbackHandler;
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler;
-export function createCallbackHandler(given: CallbackHandlerOptions<never>): CallbackHandler {
+export function createCallbackHandler(
+  given: CallbackHandlerOptions<string> | CallbackHandlerOptions,
+): CallbackHandler {
   // One body serves both overloads: verified, every reference it passes onEvent is a string.
   const options = given as unknown as CallbackHandlerOptions;
   refuseUnknownOptions('createCallbackHandler', options, HANDLER_OPTIONS);
