@@ -288,9 +288,10 @@ interface CallState {
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
-  /** The whole-call deadline and its controller, when there is one; when it passes (`monotonicNow`). */
+  /** The whole-call deadline and its controller, when there is one. */
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
+  /** When the deadline passes, on `monotonicNow`'s clock (`Infinity` without one). */
   readonly deadlineAt: number;
   /** The hooks' event without its attempt number. */
   readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
@@ -384,6 +385,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   );
 }
 
+/** How a failure's message ends when a request of the call may have gone out. */
 const MAYBE_RECEIVED = 'the service may have received the request: keep it pending until its callback';
 
 /**
