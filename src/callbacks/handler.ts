@@ -188,7 +188,7 @@ export interface CallbackHandlerOptions<
   Reference extends string | undefined = string | undefined,
 > extends ParseCallbackOptions {
   // onEvent and expected are function-typed properties, not methods: a method's parameters are
-  // checked bivariantly, which let a function written for one event type (or for a verified
+  // checked bivariantly, which would let a function written for one event type (or for a verified
   // reference under verify: false) compile, though the handler passes it every event.
   /**
    * The secret the callback URLs were signed with (`signCallbackUrl`), at least 16 characters; a
