@@ -587,30 +587,32 @@ function successContradiction(
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
   if (type !== succeeded) return undefined;
-  // [the key, what the callback does (after `the ${label} callback`), the issue's message]
-  const [key, does, message] =
-    captured !== undefined && !sameAmount(data[captured], data.amount)
-      ? [
-          captured,
-          `'s ${captured} is not its amount (a zero, partial or excess capture)`,
-          'is not the amount',
-        ]
-      : sameAmount(data.amount, 0)
-        ? ['amount', ' says success with an amount of zero', 'is zero on a success']
-        : typeof data.message === 'string' && FAILURE_WORDS.test(data.message)
-          ? [
-              'message',
-              ' says success with a message that reads as a failure',
-              "reads as a failure's on a success",
-            ]
-          : [];
-  if (key === undefined) return undefined;
-  return refuse(
-    'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback${does}`,
-    [{ path: [key], message: message!, code: 'contradictory_outcome' }],
-    type,
-  );
+  // `does` follows `the ${label} callback` in the error's message; `message` is the issue's.
+  const contradiction = (key: string, does: string, message: string): CallbackParseError =>
+    refuse(
+      'contradictory_outcome',
+      `Callback outcome signals disagree: the ${label} callback${does}`,
+      [{ path: [key], message, code: 'contradictory_outcome' }],
+      type,
+    );
+  if (captured !== undefined && !sameAmount(data[captured], data.amount)) {
+    return contradiction(
+      captured,
+      `'s ${captured} is not its amount (a zero, partial or excess capture)`,
+      'is not the amount',
+    );
+  }
+  if (sameAmount(data.amount, 0)) {
+    return contradiction('amount', ' says success with an amount of zero', 'is zero on a success');
+  }
+  if (typeof data.message === 'string' && FAILURE_WORDS.test(data.message)) {
+    return contradiction(
+      'message',
+      ' says success with a message that reads as a failure',
+      "reads as a failure's on a success",
+    );
+  }
+  return undefined;
 }
 
 /** The keys that name a currency: `currency` or `currency_code`, letter case, blanks, `_` and `-` ignored. */
