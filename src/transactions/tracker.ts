@@ -428,6 +428,10 @@ export const storedByBegin = (record: TransactionRecord): boolean => fresh.delet
 
 const transactionStates: readonly TransactionState[] = ['pending', 'succeeded', 'failed', 'expired'];
 
+/** What a store's answer the tracker does not use is called: `Transaction store: get("ORD-1") answered …`. */
+const storeAnswered = (call: string, reference: string, what: string): string =>
+  `Transaction store: ${call}(${JSON.stringify(reference)}) answered ${what}`;
+
 /**
  * Why what a store answered for `reference` is not a record the tracker could have written for
  * it, or `undefined` when it is; such an answer is an error, never read as a state. A SQL store on a case-insensitive
@@ -436,9 +440,7 @@ const transactionStates: readonly TransactionState[] = ['pending', 'succeeded', 
  */
 const storeRefusal = (reference: string, value: unknown, call: string): PaymentsError | undefined => {
   const refuse = (what: string): PaymentsError =>
-    new PaymentsError(
-      `Transaction store: ${call}(${JSON.stringify(reference)}) answered ${what}; it was not used`,
-    );
+    new PaymentsError(`${storeAnswered(call, reference, what)}; it was not used`);
   if (typeof value !== 'object' || value === null) {
     return refuse(`${kindOf(value)}, not a transaction record`);
   }
@@ -570,7 +572,7 @@ export const updated = async (
   // A store's failure (not one of the tracker's refusals): a call recording it is a
   // TransactionStoreError, nothing sent.
   throw new Error(
-    `Transaction store: update(${JSON.stringify(record.reference)}) answered ${kindOf(reply)}, not true or false; it was not taken for a write`,
+    `${storeAnswered('update', record.reference, `${kindOf(reply)}, not true or false`)}; it was not taken for a write`,
   );
 };
 
