@@ -1,0 +1,106 @@
+// A custom store's insert answers the record it stored or the one it found. A store on an
+// untyped client that passes a driver's reply on (a row count, 'OK'), or a SQL store on a
+// case-insensitive collation that finds another order's row, answers something the tracker
+// refuses. Through the client's `transactions` option that refusal is the store's failure, as
+// update's non-boolean answer is: a TransactionStoreError, nothing sent — a merchant who catches
+// TransactionStoreError for store failures must not miss it.
+import { expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  type TransactionRecord,
+  type TransactionStore,
+} from '../../src/transactions/index.js';
+import { caught } from '../helpers/caught.js';
+import { fakeService } from '../helpers/fake-service.js';
+import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
+
+const answers: [string, unknown, RegExp][] = [
+  ['a row count', 1, /insert\("ORD-20"\) answered number, not a transaction record/],
+  ["a driver's 'OK'", 'OK', /insert\("ORD-20"\) answered a string, not a transaction record/],
+  ['nothing', undefined, /insert\("ORD-20"\) answered undefined, not a transaction record/],
+  [
+    "another reference's record",
+    { reference: 'ord-20', kind: 'mobile_money', amount: '900', currency: 'KES', state: 'pending' },
+    /insert\("ORD-20"\) answered the record of "ord-20", another reference/,
+  ],
+];
+
+/** A memory store whose insert answers `answer`, after storing the record when `writes` is set. */
+function storeAnswering(answer: unknown, writes: boolean) {
+  const memory = createMemoryTransactionStore();
+  const store: TransactionStore = {
+    ...memory,
+    insert: async (record) => {
+      if (writes) await memory.insert(record);
+      return answer as TransactionRecord;
+    },
+  };
+  return { store, memory };
+}
+
+/** A client tracking with a tracker on `store`; `sent` keeps each request that reached the service. */
+function clientOn(store: TransactionStore, status = 200) {
+  const sent: Request[] = [];
+  const client = trackedClient(
+    fakeService((request) => {
+      sent.push(request);
+      return status === 200
+        ? Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 })
+        : Response.json({ error: 'refused' }, { status });
+    }),
+    createTransactionTracker({ store }),
+  );
+  return { client, sent };
+}
+
+it.each(
+  answers.flatMap(([what, answer, message]) =>
+    [true, false].map((writes) => [what, writes, answer, message] as const),
+  ),
+)(
+  'an insert that answers %s (stored: %s) is a TransactionStoreError naming insert, nothing sent',
+  async (_what, writes, answer, message) => {
+    const { store, memory } = storeAnswering(answer, writes);
+    const { client, sent } = clientOn(store);
+    const error = await caught(() => client.initiateMobileMoneyPayment(stkPush('ORD-20')));
+    expect(error).toMatchObject({ name: 'TransactionStoreError', reference: 'ORD-20', sent: false });
+    expect((error as Error).message).toMatch(/nothing was sent/);
+    expect((error as Error).message).toMatch(message);
+    expect(sent).toHaveLength(0);
+    // What insert answered says nothing of who stored a record it wrote: it is left pending (stale()
+    // lists it), never expired by a call that cannot tell it is its own.
+    expect(await memory.get('ORD-20')).toEqual(
+      writes ? expect.objectContaining({ state: 'pending' }) : undefined,
+    );
+  },
+);
+
+it("a refusal whose record's get answers garbage when the client expires it: the ApiError's cause is a TransactionStoreError, the request sent", async () => {
+  const memory = createMemoryTransactionStore();
+  const state = { broken: false };
+  const store: TransactionStore = {
+    ...memory,
+    insert: async (record) => {
+      const stored = await memory.insert(record);
+      state.broken = true;
+      return stored;
+    },
+    get: async (reference) =>
+      state.broken ? ('QUEUED' as unknown as TransactionRecord) : memory.get(reference),
+  };
+  const { client, sent } = clientOn(store, 400);
+  const error = await caught(() => client.initiateMobileMoneyPayment(stkPush('ORD-21')));
+  expect(error).toBeInstanceOf(ApiError);
+  expect(sent).toHaveLength(1);
+  expect((error as ApiError).cause).toMatchObject({
+    name: 'TransactionStoreError',
+    reference: 'ORD-21',
+    sent: true,
+  });
+  expect(((error as ApiError).cause as Error).message).toMatch(
+    /get\("ORD-21"\) answered a string, not a transaction record/,
+  );
+  expect(await memory.get('ORD-21')).toMatchObject({ state: 'pending' });
+});
