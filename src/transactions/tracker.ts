@@ -428,9 +428,14 @@ export const storedByBegin = (record: TransactionRecord): boolean => fresh.delet
 
 const transactionStates: readonly TransactionState[] = ['pending', 'succeeded', 'failed', 'expired'];
 
-/** What a store's answer the tracker does not use is called: `Transaction store: get("ORD-1") answered …`. */
-const storeAnswered = (call: string, reference: string, what: string): string =>
-  `Transaction store: ${call}(${JSON.stringify(reference)}) answered ${what}`;
+/**
+ * A store call's answer the tracker does not use (`Transaction store: get("ORD-1") answered …`):
+ * the store's failure, a plain `Error` as a driver's would be, not one of the tracker's typed
+ * errors, so a call recording a transaction through the client's `transactions` option reports
+ * it as a `TransactionStoreError`.
+ */
+const storeFault = (call: string, reference: string, what: string): Error =>
+  new Error(`Transaction store: ${call}(${JSON.stringify(reference)}) answered ${what}`);
 
 /**
  * Why what a store answered for `reference` is not a record the tracker could have written for
@@ -438,9 +443,8 @@ const storeAnswered = (call: string, reference: string, what: string): string =>
  * collation finds 'ORD-1' for 'ord-1' — another order, which must not be settled by this one's
  * callback — and one that maps its rows by hand may get a column wrong.
  */
-const storeRefusal = (reference: string, value: unknown, call: string): PaymentsError | undefined => {
-  const refuse = (what: string): PaymentsError =>
-    new PaymentsError(`${storeAnswered(call, reference, what)}; it was not used`);
+const storeRefusal = (reference: string, value: unknown, call: string): Error | undefined => {
+  const refuse = (what: string): Error => storeFault(call, reference, `${what}; it was not used`);
   if (typeof value !== 'object' || value === null) {
     return refuse(`${kindOf(value)}, not a transaction record`);
   }
@@ -569,10 +573,10 @@ export const updated = async (
 ): Promise<boolean> => {
   const reply: unknown = await store.update(record, from, previous);
   if (typeof reply === 'boolean') return reply;
-  // A store's failure (not one of the tracker's refusals): a call recording it is a
-  // TransactionStoreError, nothing sent.
-  throw new Error(
-    `${storeAnswered('update', record.reference, `${kindOf(reply)}, not true or false`)}; it was not taken for a write`,
+  throw storeFault(
+    'update',
+    record.reference,
+    `${kindOf(reply)}, not true or false; it was not taken for a write`,
   );
 };
 
