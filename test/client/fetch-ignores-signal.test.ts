@@ -1,7 +1,7 @@
 // A custom fetch (or a global one put in place after the SDK loaded) that ignores the signal it is
 // given does not hold the call past its totalTimeout or the caller's abort: the call settles then,
 // as with the built-in fetch, not when the attempt's own timeout (30 s by default) runs out.
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { ConnectionError, TimeoutError } from '../../src/errors.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
@@ -62,4 +62,26 @@ it('a custom fetch that answers with a Response, not a Promise, still works (a t
   await expect(thenable.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toMatchObject({
     status: 200,
   });
+});
+
+it('a Response the fetch answers after the abort has its body cancelled: its stream and socket are let go of', async () => {
+  let asked: () => void = () => undefined;
+  const fetchCalled = new Promise<void>((resolve) => (asked = resolve));
+  let answer: (response: Response) => void = () => undefined;
+  const late = new PaymentsClient({
+    baseUrl: 'https://payments.example',
+    apiKey: 'sk_test_fetch_ignores_signal',
+    fetch: () => {
+      asked();
+      return new Promise<Response>((resolve) => (answer = resolve));
+    },
+  });
+  const controller = new AbortController();
+  const call = late.initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: controller.signal });
+  await fetchCalled;
+  controller.abort();
+  await expect(call).rejects.toMatchObject({ name: 'ConnectionError', aborted: true });
+  let cancelled = false;
+  answer(new Response(new ReadableStream({ cancel: () => void (cancelled = true) })));
+  await vi.waitFor(() => expect(cancelled).toBe(true));
 });
