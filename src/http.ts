@@ -841,19 +841,25 @@ const sendWith =
 
 /**
  * The fetch's answer, or the signal's reason once it aborts (ky's timeout, the call's deadline, the
- * caller's abort): a custom or replaced `fetch` that ignores its signal does not hold the call.
+ * caller's abort): a custom or replaced `fetch` that ignores its signal does not hold the call, and
+ * the body of a Response it answers after that is cancelled.
  */
-const untilAborted = (answer: Response | PromiseLike<Response>, signal: AbortSignal): Promise<Response> =>
-  new Promise((resolve, reject) => {
+const untilAborted = (answer: Response | PromiseLike<Response>, signal: AbortSignal): Promise<Response> => {
+  // A custom fetch may answer a Response, or a thenable with no finally.
+  const answered = Promise.resolve(answer);
+  return new Promise<Response>((resolve, reject) => {
     // What fetch itself rejects with on an abort: the signal's reason.
     const abort = (): void => reject(signal.reason as Error);
     if (signal.aborted) abort();
     signal.addEventListener('abort', abort);
-    // A custom fetch may answer a Response, or a thenable with no finally.
-    Promise.resolve(answer)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', abort));
+    answered.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  }).catch((error: unknown) => {
+    // The abort came first: a Response answered after it is never read, so its body is cancelled
+    // (else its stream, and the socket under it, stay open).
+    answered.then((late) => late.body?.cancel()).catch(() => undefined);
+    throw error;
   });
+};
 
 /** `application/json` or a `+json` type, with no charset or UTF-8. */
 const jsonType = /^application\/(?:[\w.-]+\+)?json *(?:; *charset="?utf-8"?)?$/i;
