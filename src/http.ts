@@ -16,6 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
+import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
 import { repeatsAKey, stringifyWireBody } from './internal/json.js';
 import { rootCause } from './internal/root-cause.js';
@@ -847,13 +848,8 @@ const sendWith =
 const untilAborted = (answer: Response | PromiseLike<Response>, signal: AbortSignal): Promise<Response> => {
   // A custom fetch may answer a Response, or a thenable with no finally.
   const answered = Promise.resolve(answer);
-  return new Promise<Response>((resolve, reject) => {
-    // What fetch itself rejects with on an abort: the signal's reason.
-    const abort = (): void => reject(signal.reason as Error);
-    if (signal.aborted) abort();
-    signal.addEventListener('abort', abort);
-    answered.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  }).catch((error: unknown) => {
+  // What fetch itself rejects with on an abort: the signal's reason.
+  return raced(answered, { signal }).catch((error: unknown) => {
     // The abort came first: a Response answered after it is never read, so its body is cancelled
     // (else its stream, and the socket under it, stay open).
     answered.then((late) => late.body?.cancel()).catch(() => undefined);
@@ -963,9 +959,9 @@ interface Body {
 }
 
 /**
- * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms) or the caller's abort. It reads through its own
- * reader so that giving up cancels the stream and frees the socket, also with a custom `fetch`
- * that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
+ * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms)
+ * or `signal` aborts. It reads through its own reader so that giving up (or a failed read) cancels
+ * the stream and frees the socket, also with a custom `fetch` that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
  * refused, leaving the connection open).
  */
 async function readBody(
@@ -976,28 +972,12 @@ async function readBody(
   const body = response.body;
   if (body === null) return { text: '', cut: false };
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let stop: (reason: Error) => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    stop = (reason) => {
-      reject(reason);
-      reader.cancel(reason).catch(() => undefined);
-    };
-  });
-  stopped.catch(() => undefined);
-  const onAbort = () =>
-    stop(signal?.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
-  const timer = setTimeout(
-    () => stop(new DOMException('the response body did not arrive in time', 'TimeoutError')),
-    Math.max(deadline - monotonicNow(), 0),
-  );
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
-  try {
+  const read = async (): Promise<Body> => {
+    const decoder = new TextDecoder();
     let text = '';
     let room = maxReplyBytes;
     for (;;) {
-      const chunk = await Promise.race([reader.read(), stopped]);
+      const chunk = await reader.read();
       if (chunk.done) return { text: text + decoder.decode(), cut: false };
       text += decoder.decode(chunk.value.subarray(0, room), { stream: true });
       room -= chunk.value.byteLength;
@@ -1006,8 +986,15 @@ async function readBody(
         return { text: text + decoder.decode(), cut: true };
       }
     }
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+  };
+  try {
+    return await raced(read(), {
+      signal,
+      ms: Math.max(deadline - monotonicNow(), 0),
+      timedOut: () => new DOMException('the response body did not arrive in time', 'TimeoutError'),
+    });
+  } catch (error) {
+    reader.cancel(error).catch(() => undefined);
+    throw error;
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { PaymentsError } from '../errors.js';
+import { raced } from '../internal/promise.js';
 import { plainCause, type Secrets } from '../internal/redact.js';
 import type { TransactionRecord, TransactionState } from './store.js';
 
@@ -237,38 +238,14 @@ export function guardStore<T>(
   signal?: AbortSignal,
   totalTimeout?: number,
 ): Promise<T> {
-  // A timer and a listener, both let go of once settled. Not AbortSignal.any over
-  // AbortSignal.timeout: on Node 20 nothing holds that signal, and a garbage collection takes it
-  // before it fires (the call would wait as long as the store does).
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    if (totalTimeout) {
-      timer = setTimeout(
-        () =>
-          reject(
-            new DOMException(
-              `The operation timed out after ${totalTimeout} ms (totalTimeout)`,
-              'TimeoutError',
-            ),
-          ),
-        totalTimeout,
-      );
-    }
-    if (signal?.aborted) reject(signal.reason as Error);
-    else if (signal) {
-      onAbort = () => reject(signal.reason as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+  return raced(work, {
+    signal,
+    ms: totalTimeout,
+    timedOut: () =>
+      new DOMException(`The operation timed out after ${totalTimeout} ms (totalTimeout)`, 'TimeoutError'),
+  }).catch((failure: unknown) => {
+    throw failure instanceof PaymentsError
+      ? failure
+      : new TransactionStoreError(reference, sent, failure, secrets);
   });
-  return Promise.race([work, stopped])
-    .finally(() => {
-      clearTimeout(timer);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    })
-    .catch((failure: unknown) => {
-      throw failure instanceof PaymentsError
-        ? failure
-        : new TransactionStoreError(reference, sent, failure, secrets);
-    });
 }
