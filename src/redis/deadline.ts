@@ -3,6 +3,7 @@
 // queues commands for as long as the server is away: the webhook route would hold the sender's
 // request, and a tracked initiation the customer's, that long. The command itself is not withdrawn
 // (ioredis cannot): it may still run once Redis answers, which every caller allows for.
+import { raced } from '../internal/promise.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { wholeNumberOption } from '../internal/whole-number.js';
 
@@ -18,19 +19,15 @@ export const commandTimeoutOption = (where: string, value: unknown): number =>
  * same reason as an `onEvent` that threw, and must say which it was.
  */
 export function replyWithin<T>(reply: Promise<T>, timeoutMs: number, store: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(
-        new Error(
-          `${store}: Redis did not answer within ${timeoutMs} ms (commandTimeoutMs); the command may still run when it does`,
-        ),
-      );
-    }, timeoutMs);
-  });
   const named = reply.catch((error: unknown) => {
     const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new Error(`${store}: ${what}`, { cause: error });
   });
-  return Promise.race([named, late]).finally(() => clearTimeout(timer));
+  return raced(named, {
+    ms: timeoutMs,
+    timedOut: () =>
+      new Error(
+        `${store}: Redis did not answer within ${timeoutMs} ms (commandTimeoutMs); the command may still run when it does`,
+      ),
+  });
 }
