@@ -292,7 +292,10 @@ interface CallState {
   /** The whole-call deadline and its controller, when there is one. */
   readonly totalTimeout: number | undefined;
   readonly deadline: AbortController | undefined;
-  /** When the deadline passes, on `monotonicNow`'s clock (`Infinity` without one). */
+  /**
+   * When the deadline passes, on `monotonicNow`'s clock (`Infinity` without one): the deadline's
+   * timer and the check before each attempt both count to it.
+   */
   readonly deadlineAt: number;
   /** The hooks' event without its attempt number. */
   readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
@@ -740,7 +743,7 @@ export class Http {
     headers: Record<string, string>,
     options: RequestOptions,
   ): Promise<{ response: Response } & Body> {
-    const { deadline, totalTimeout } = call;
+    const { deadline } = call;
     const signal =
       deadline === undefined
         ? options.signal
@@ -752,7 +755,7 @@ export class Http {
         ? undefined
         : setTimeout(
             () => deadline.abort(new DOMException('the call deadline passed', 'TimeoutError')),
-            totalTimeout,
+            Math.max(call.deadlineAt - monotonicNow(), 0),
           );
     try {
       let response: Response;
