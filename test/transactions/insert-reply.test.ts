@@ -104,3 +104,21 @@ it("a refusal whose record's get answers garbage when the client expires it: the
   );
   expect(await memory.get('ORD-21')).toMatchObject({ state: 'pending' });
 });
+
+it("a refusal whose expiry meets an update that never applies a write: the ApiError's cause is a TransactionStoreError naming update, the request sent", async () => {
+  const memory = createMemoryTransactionStore();
+  const store: TransactionStore = { ...memory, update: async () => false };
+  const { client, sent } = clientOn(store, 400);
+  const error = await caught(() => client.initiateMobileMoneyPayment(stkPush('ORD-22')));
+  expect(error).toBeInstanceOf(ApiError);
+  expect(sent).toHaveLength(1);
+  expect((error as ApiError).cause).toMatchObject({
+    name: 'TransactionStoreError',
+    reference: 'ORD-22',
+    sent: true,
+  });
+  expect(((error as ApiError).cause as Error).message).toMatch(
+    /store\.update answered false 32 times in a row/,
+  );
+  expect(await memory.get('ORD-22')).toMatchObject({ state: 'pending' });
+});
