@@ -14,6 +14,7 @@ import type { TransactionKind, TransactionRecord } from './store.js';
 import {
   GUARD_STORE,
   MAX_WRITES,
+  neverWrote,
   storedByBegin,
   trackerClock,
   updated,
@@ -237,11 +238,7 @@ export async function sendTracked<B extends object, R>(
       for (let tries = 1; ; tries++) {
         // A store that never applies the write is broken (a TransactionStoreError, nothing sent);
         // on one that answers at once, an unbounded loop would starve the event loop.
-        if (tries > MAX_WRITES) {
-          throw new Error(
-            `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row recording a new attempt; it must apply a write when the stored state is \`from\` and the stored record is \`previous\``,
-          );
-        }
+        if (tries > MAX_WRITES) throw neverWrote(reference, ' recording a new attempt');
         const stored = await tracker.begin(transaction);
         inserted = storedByBegin(stored);
         // This call makes the record pending when it stores it ...

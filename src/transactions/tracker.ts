@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PaymentsError, ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
 import { isNameLike, keyShown } from '../internal/values.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type { CallbackEventType } from '../callbacks/events.js';
@@ -586,6 +586,16 @@ const LAST_READ_MS = 1_000;
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
 export const MAX_WRITES = 32;
 
+/**
+ * A store whose `update` answered false {@link MAX_WRITES} times in a row (`doing` says what for):
+ * broken, and, as {@link storeFault}'s, its failure, so a call through the client's
+ * `transactions` option reports a `TransactionStoreError`.
+ */
+export const neverWrote = (reference: string, doing = ''): Error =>
+  new Error(
+    `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row${doing}; it must apply a write when the stored state is \`from\` and, when given, the stored record is \`previous\` (its JSON text as written)`,
+  );
+
 // The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else
 // an AbortError of our own: `waitFor` only ever rejects with an Error.
 const abortReason = (signal: AbortSignal): Error =>
@@ -675,11 +685,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
    * instead of hammering it for ever.
    */
   const readFor = (reference: string, attempt: number): Promise<TransactionRecord> => {
-    if (attempt > MAX_WRITES) {
-      throw new PaymentsError(
-        `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row; it must apply a write when the stored state is \`from\` and, when given, the stored record is \`previous\` (its JSON text as written)`,
-      );
-    }
+    if (attempt > MAX_WRITES) throw neverWrote(reference);
     return mustGet(reference);
   };
 
