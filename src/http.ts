@@ -597,9 +597,7 @@ export class Http {
             // it may have passed while beforeSend ran, its timer not run yet (a synchronous store,
             // a busy event loop).
             const stopIfEnded = (): void => {
-              if (monotonicNow() >= call.deadlineAt) {
-                call.deadline?.abort(new DOMException('the call deadline passed', 'TimeoutError'));
-              }
+              if (call.deadline && monotonicNow() >= call.deadlineAt) endCall(call.deadline);
               if (call.signal?.aborted || call.deadline?.signal.aborted) {
                 throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
               }
@@ -753,10 +751,7 @@ export class Http {
     const timer =
       deadline === undefined
         ? undefined
-        : setTimeout(
-            () => deadline.abort(new DOMException('the call deadline passed', 'TimeoutError')),
-            Math.max(call.deadlineAt - monotonicNow(), 0),
-          );
+        : setTimeout(() => endCall(deadline), Math.max(call.deadlineAt - monotonicNow(), 0));
     try {
       let response: Response;
       try {
@@ -842,6 +837,10 @@ const sendWith =
       }
     })();
   };
+
+/** Aborts the call's deadline controller: its `totalTimeout` has passed. */
+const endCall = (deadline: AbortController): void =>
+  deadline.abort(new DOMException('the call deadline passed', 'TimeoutError'));
 
 /**
  * The fetch's answer, or the signal's reason once it aborts (ky's timeout, the call's deadline, the
