@@ -5,7 +5,7 @@
 // update's non-boolean answer is: a TransactionStoreError, nothing sent — a merchant who catches
 // TransactionStoreError for store failures must not miss it.
 import { expect, it } from 'vitest';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, isPaymentsError } from '../../src/errors.js';
 import {
   createMemoryTransactionStore,
   createTransactionTracker,
@@ -121,4 +121,33 @@ it("a refusal whose expiry meets an update that never applies a write: the ApiEr
     /store\.update answered false 32 times in a row/,
   );
   expect(await memory.get('ORD-22')).toMatchObject({ state: 'pending' });
+});
+
+it("called directly, the tracker rejects an insert or a get that is not the record, and an update that never writes, with a plain Error (the store's failure)", async () => {
+  const input = { reference: 'ORD-23', kind: 'mobile_money', amount: 1500, currency: 'KES' } as const;
+  const memory = createMemoryTransactionStore();
+  const garbage = createTransactionTracker({
+    store: {
+      ...memory,
+      insert: async () => 'OK' as unknown as TransactionRecord,
+      get: async () => 1 as unknown as TransactionRecord,
+    },
+  });
+  const stuck = createTransactionTracker({ store: { ...memory, update: async () => false } });
+  await stuck.begin(input);
+  const errors = await Promise.all([
+    caught(() => garbage.begin(input)),
+    caught(() => garbage.get('ORD-23')),
+    caught(() => stuck.settle('ORD-23', { outcome: 'succeeded', transactionId: 'T-1' })),
+  ]);
+  for (const error of errors) {
+    expect(error).toBeInstanceOf(Error);
+    expect(isPaymentsError(error)).toBe(false);
+  }
+  expect(errors.map((error) => (error as Error).message)).toEqual([
+    expect.stringMatching(/insert\("ORD-23"\) answered a string, not a transaction record/),
+    expect.stringMatching(/get\("ORD-23"\) answered number, not a transaction record/),
+    expect.stringMatching(/store\.update answered false 32 times in a row/),
+  ]);
+  expect(await memory.get('ORD-23')).toMatchObject({ state: 'pending' });
 });
