@@ -963,8 +963,9 @@ interface Body {
 /**
  * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms)
  * or `signal` aborts. It reads through its own reader so that giving up (or a failed read) cancels
- * the stream and frees the socket, also with a custom `fetch` that ignores the signal (`body.cancel()` on a stream that `response.text()` has locked would be
- * refused, leaving the connection open).
+ * the stream and frees the socket, also with a custom `fetch` that ignores the signal
+ * (`body.cancel()` on a stream that `response.text()` has locked would be refused, leaving the
+ * connection open).
  */
 async function readBody(
   response: Response,
