@@ -72,3 +72,27 @@ it('a TimeoutError once the request went out still says it may have been receive
   expect(error).toMatchObject({ timeout: 100, sent: true });
   expect((error as Error).message).toMatch(/may have received the request/);
 });
+
+it('a store that never answers, after a slow beforeRequest hook: the call ends at totalTimeout, counted from the call', async () => {
+  const memory = createMemoryTransactionStore();
+  const store: TransactionStore = { ...memory, insert: () => new Promise(() => undefined) };
+  const sent: Request[] = [];
+  const client = new PaymentsClient({
+    baseUrl: fakeService((request) => (sent.push(request), initiated())),
+    apiKey: 'sk_test_deadline_before_send',
+    transactions: {
+      tracker: createTransactionTracker({ store }),
+      secret: 'whsec_deadline_before_send_0123456789',
+    },
+    hooks: { beforeRequest: () => new Promise((resolve) => setTimeout(resolve, 400)) },
+  });
+  const started = performance.now();
+  const error = await client
+    .initiateMobileMoneyPayment(stkPush('ORD-HOOK-THEN-STORE'), { totalTimeout: 500 })
+    .catch((e: unknown) => e);
+  const took = performance.now() - started;
+  expect(error).toMatchObject({ name: 'TransactionStoreError', sent: false });
+  expect(sent).toHaveLength(0);
+  // Not 400 ms of hook and then 500 more waiting for the store.
+  expect(took).toBeLessThan(850);
+});
