@@ -278,8 +278,11 @@ async function passThrough(hook: () => unknown): Promise<void> {
   }
 }
 
-/** Awaited just before each attempt of a call, with its retry count (`0` for the first). */
-export type BeforeSend = (retryCount: number) => Promise<void>;
+/**
+ * Awaited just before each attempt of a call, with its retry count (`0` for the first) and when the
+ * call's deadline passes (`deadlineAt`, `Infinity` without one).
+ */
+export type BeforeSend = (retryCount: number, deadlineAt: number) => Promise<void>;
 
 /** What the instance's ky hooks need of the call in flight (passed as ky's `context`). */
 interface CallState {
@@ -604,7 +607,7 @@ export class Http {
             };
             stopIfEnded();
             if (beforeSend) {
-              await passThrough(() => beforeSend(retryCount));
+              await passThrough(() => beforeSend(retryCount, call.deadlineAt));
               stopIfEnded();
             }
             // Each attempt's timeout runs from here to its last body byte.

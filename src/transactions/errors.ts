@@ -6,6 +6,7 @@
  */
 import { PaymentsError } from '../errors.js';
 import { raced } from '../internal/promise.js';
+import { monotonicNow } from '../internal/timers.js';
 import { plainCause, type Secrets } from '../internal/redact.js';
 import type { TransactionRecord, TransactionState } from './store.js';
 
@@ -228,7 +229,9 @@ export class TransactionStoreError extends PaymentsError {
  * What a tracker gives the client's `transactions` option for each store call it makes (kept on
  * the tracker, so only a bundle that creates one ships it): `work`, with a failure of the store —
  * anything but the tracker's own typed errors — as a {@link TransactionStoreError}; before sending
- * (`sent` false) also given up on when `signal` aborts or `totalTimeout` ms pass.
+ * (`sent` false) also given up on when `signal` aborts or the call's deadline passes: at
+ * `deadlineAt` ({@link monotonicNow} ms, the call's own, so what ran before the store counts), else
+ * `totalTimeout` ms from now.
  */
 export function guardStore<T>(
   work: Promise<T>,
@@ -237,10 +240,11 @@ export function guardStore<T>(
   secrets: Secrets | undefined,
   signal?: AbortSignal,
   totalTimeout?: number,
+  deadlineAt?: number,
 ): Promise<T> {
   return raced(work, {
     signal,
-    ms: totalTimeout,
+    ms: deadlineAt === undefined ? totalTimeout : Math.max(deadlineAt - monotonicNow(), 0),
     timedOut: () =>
       new DOMException(`The operation timed out after ${totalTimeout} ms (totalTimeout)`, 'TimeoutError'),
   }).catch((failure: unknown) => {

@@ -164,8 +164,9 @@ function withAttempt(url: string): string {
  * Any other failure, and any failure of another call, leaves the record pending for
  * `tracker.stale` to find.
  *
- * A store that fails while recording, or does not answer within `totalTimeout` or before `signal`
- * aborts, fails the call with a {@link TransactionStoreError}, nothing sent.
+ * A store that fails while recording, or does not answer before the call's deadline (its
+ * `totalTimeout`, counted from the call's start) or before `signal` aborts, fails the call with a
+ * {@link TransactionStoreError}, nothing sent.
  *
  * `body` is the built wire body (a payout's `reference_id` is the merchant's own: `initiatePayout`
  * requires it).
@@ -223,7 +224,7 @@ export async function sendTracked<B extends object, R>(
   // Whether this call's begin stored the record (a payout reference is sent by that call only).
   let inserted = false;
   // Recorded just before the first request: a call refused before sending records nothing.
-  const recordPending = async (retryCount: number): Promise<void> => {
+  const recordPending = async (retryCount: number, deadlineAt: number): Promise<void> => {
     if (retryCount > 0) {
       attempt.retried = true;
       return;
@@ -257,9 +258,11 @@ export async function sendTracked<B extends object, R>(
         }
       }
     };
-    // The call's deadline holds while the store records (the request's own timeout starts after).
+    // The call's deadline holds while the store records (the request's own timeout starts after):
+    // counted from the call's start, so a slow beforeRequest hook before it is counted too.
     const recording = recorded();
-    const record = await guard(recording, reference, false, secrets, signal, totalTimeout).catch(
+    const until = Number.isFinite(deadlineAt) ? deadlineAt : undefined;
+    const record = await guard(recording, reference, false, secrets, signal, totalTimeout, until).catch(
       (error: unknown) => {
         // Given up on before sending: a record the store writes later is this call's attempt
         // with nothing in flight, so it is expired once written (a wait on it ends).
