@@ -297,7 +297,7 @@ interface CallState {
   readonly deadline: AbortController | undefined;
   /**
    * When the deadline passes, on `monotonicNow`'s clock (`Infinity` without one): the deadline's
-   * timer and the check before each attempt both count to it.
+   * timer, the check before each attempt and a tracked call's wait for its store all count to it.
    */
   readonly deadlineAt: number;
   /** The hooks' event without its attempt number. */
