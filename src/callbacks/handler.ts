@@ -14,6 +14,7 @@
 import { CallbackParseError, PaymentsError, type CallbackVerificationError } from '../errors.js';
 import { concatBytes } from '../internal/bytes.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
+import { raced } from '../internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from '../internal/timers.js';
 import { isNameLike, keyShown, shown, typeName } from '../internal/values.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
@@ -263,8 +264,8 @@ export interface CallbackHandlerOptions<
    */
   readonly tracker?: TransactionTracker | undefined;
   /**
-   * Told about every refused request and every `onEvent` failure (for logs and metrics). Its own
-   * errors are ignored. The error never carries the payload.
+   * Told about every refused request and every `onEvent` failure (for logs and metrics). The answer
+   * waits for it, at most 5 s; its own errors are ignored. The error never carries the payload.
    */
   readonly onError?:
     | ((
@@ -294,6 +295,9 @@ export type CallbackHandler = (request: Request) => Promise<Response>;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 const RETRY_LATER = { 'retry-after': '5' };
+
+/** How long a refusal's answer waits for `onError`, ms. */
+const ON_ERROR_MS = 5_000;
 
 /** ` for "ORD-1"`, or nothing without a reference (`verify: false`). */
 const about = (reference: string | undefined): string =>
@@ -896,7 +900,12 @@ export function createCallbackHandler(
   ): Promise<CallbackAnswer> => {
     if (options.onError !== undefined) {
       try {
-        await options.onError(error, contextOf(request, { status, reason }));
+        // Awaited, so a log or a metric lands before a serverless runtime freezes the request,
+        // for at most ON_ERROR_MS: one that never settles must not hold the answer.
+        await raced(options.onError(error, contextOf(request, { status, reason })), {
+          ms: ON_ERROR_MS,
+          timedOut: () => new Error('onError did not settle'),
+        });
       } catch {
         // onError is for observation; its failure must not change the answer.
       }
