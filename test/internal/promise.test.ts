@@ -92,3 +92,13 @@ it("takes work's rejection after the abort won: no unhandled rejection", async (
   // An unhandled rejection would fail this file.
   await new Promise((resolve) => setTimeout(resolve, 10));
 });
+
+it('never times out on ms of Infinity (a call without a deadline), nor arms a timer for it', async () => {
+  const call = raced(new Promise(() => undefined), { ms: Infinity, timedOut });
+  const later = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 20));
+  // setTimeout(…, Infinity) fires after 1 ms.
+  await expect(Promise.race([call, later])).resolves.toBe('still waiting');
+  vi.useFakeTimers();
+  void raced(new Promise(() => undefined), { ms: Infinity, timedOut });
+  expect(vi.getTimerCount()).toBe(0);
+});
