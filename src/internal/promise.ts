@@ -9,7 +9,10 @@ export const promised = <T>(work: () => T): Promise<T> => new Promise<T>((resolv
 interface Limits {
   /** Rejects with its reason, as it is, once it aborts (at once when it already has). */
   readonly signal?: AbortSignal | undefined;
-  /** Rejects with what `timedOut` returns once this many ms pass (no timer without both). */
+  /**
+   * Rejects with what `timedOut` returns once this many ms pass (no timer without both, nor for
+   * `Infinity`: a call without a deadline).
+   */
   readonly ms?: number | undefined;
   readonly timedOut?: (() => Error) | undefined;
 }
@@ -25,7 +28,7 @@ export function raced<T>(work: T | PromiseLike<T>, { signal, ms, timedOut }: Lim
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = (): void => undefined;
   return new Promise<T>((resolve, reject) => {
-    if (ms !== undefined && timedOut) timer = setTimeout(() => reject(timedOut()), ms);
+    if (ms !== undefined && ms !== Infinity && timedOut) timer = setTimeout(() => reject(timedOut()), ms);
     onAbort = () => reject(signal?.reason as Error);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort);

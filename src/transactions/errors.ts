@@ -230,8 +230,8 @@ export class TransactionStoreError extends PaymentsError {
  * the tracker, so only a bundle that creates one ships it): `work`, with a failure of the store —
  * anything but the tracker's own typed errors — as a {@link TransactionStoreError}; before sending
  * (`sent` false) also given up on when `signal` aborts or the call's deadline passes: at
- * `deadlineAt` ({@link monotonicNow} ms, the call's own, so what ran before the store counts), else
- * `totalTimeout` ms from now.
+ * `deadlineAt` ({@link monotonicNow} ms, the call's own, so what ran before the store counts;
+ * `Infinity` without one), else `totalTimeout` ms from now.
  */
 export function guardStore<T>(
   work: Promise<T>,

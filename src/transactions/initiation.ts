@@ -261,8 +261,7 @@ export async function sendTracked<B extends object, R>(
     // The call's deadline holds while the store records (the request's own timeout starts after):
     // counted from the call's start, so a slow beforeRequest hook before it is counted too.
     const recording = recorded();
-    const until = Number.isFinite(deadlineAt) ? deadlineAt : undefined;
-    const record = await guard(recording, reference, false, secrets, signal, totalTimeout, until).catch(
+    const record = await guard(recording, reference, false, secrets, signal, totalTimeout, deadlineAt).catch(
       (error: unknown) => {
         // Given up on before sending: a record the store writes later is this call's attempt
         // with nothing in flight, so it is expired once written (a wait on it ends).
