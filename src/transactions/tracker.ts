@@ -588,12 +588,13 @@ export const MAX_WRITES = 32;
 
 /**
  * A store whose `update` answered false {@link MAX_WRITES} times in a row (`doing` says what for):
- * broken, and, as {@link storeFault}'s, its failure, so a call through the client's
- * `transactions` option reports a `TransactionStoreError`.
+ * broken, a {@link storeFault}.
  */
 export const neverWrote = (reference: string, doing = ''): Error =>
-  new Error(
-    `Transaction ${reference}: store.update answered false ${MAX_WRITES} times in a row${doing}; it must apply a write when the stored state is \`from\` and, when given, the stored record is \`previous\` (its JSON text as written)`,
+  storeFault(
+    'update',
+    reference,
+    `false ${MAX_WRITES} times in a row${doing}; it must apply a write when the stored state is \`from\` and, when given, the stored record is \`previous\` (its JSON text as written)`,
   );
 
 // The caller's reason when it is an Error (`abort()` with no argument gives an AbortError), else

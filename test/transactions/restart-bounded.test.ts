@@ -28,6 +28,6 @@ it('a store that never applies the new attempt fails the call, nothing sent', as
   const error = await pay().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TransactionStoreError);
   expect(error).toMatchObject({ sent: false });
-  expect((error as Error).message).toMatch(/store\.update answered false 32 times/);
+  expect((error as Error).message).toMatch(/update\("ORD-BOUNDED"\) answered false 32 times/);
   expect(sent).toHaveLength(1);
 });
