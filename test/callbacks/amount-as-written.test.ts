@@ -24,6 +24,9 @@ describe('an amount in the callback text is read as written', () => {
     ['an integer above 2^53 that rounds', '12345678901234567890', 'exact'],
     ['an exponent', '1e3', 'exponent'],
     ['an exponent with a fraction', '1.5E3', 'exponent'],
+    // The exponent's sign: `1e+3` and `15E-1` are read as written as well (mutant: MAY_ROUND without [-+]?).
+    ['an exponent with a plus sign', '1.5e+3', 'exponent'],
+    ['an exponent with a minus sign', '15000E-1', 'exponent'],
   ])('refuses %s as invalid_amount, naming both amounts (text and bytes)', (_, literal, says) => {
     const text = withAmountText(literal);
     for (const body of [text, new TextEncoder().encode(text)]) {
@@ -37,6 +40,18 @@ describe('an amount in the callback text is read as written', () => {
       expect(result.error?.message).toContain(says);
       expect(result.error?.message).not.toContain(literal);
     }
+  });
+
+  it('reads a pretty-printed body as written too (blanks around the colon and the value)', () => {
+    // JSON.stringify(payload, null, 2), as a proxy or a test tool re-serialises it.
+    const pretty = JSON.stringify(JSON.parse(withAmountText('1500')), null, 2)
+      .replace('"amount": 1500', '"amount":\t1e3')
+      .replace('"amount_captured": 1500', '"amount_captured" :\r\n 1e3');
+    expect(pretty).toContain('1e3');
+    const result = safeParseCallback(pretty);
+    expect(result.event).toBeUndefined();
+    expect(result.error?.reason).toBe('invalid_amount');
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['amount', 'amount_captured']);
   });
 
   it('refuses a key written with escapes as its plain spelling', () => {
@@ -147,6 +162,11 @@ describe('an integer field is read as written too (an outcome signal among them)
     ],
     ['a card status with an exponent', text('payment.card.succeeded', 'status', '2E2'), 'status'],
     [
+      'a negative timestamp with an exponent',
+      text('payment.mobile_money.succeeded', 'timestamp', '-1.7172e9'),
+      'timestamp',
+    ],
+    [
       'a timestamp that rounds',
       text('payment.card.succeeded', 'timestamp', '1717200000.0000000000000001'),
       'timestamp',
@@ -156,6 +176,17 @@ describe('an integer field is read as written too (an outcome signal among them)
     expect(result.success).toBe(false);
     expect(result.error?.reason).toBe('invalid_payload');
     expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([field]);
+  });
+
+  it('-0 is 0: nothing was rounded, so a timestamp written -0 is the epoch, not a refusal', () => {
+    // A long numeric id makes the body's number literals worth reading.
+    const body = JSON.stringify({ ...mobileMoneySuccess, id: '1717200000123456', timestamp: 0 }).replace(
+      '"timestamp":0',
+      '"timestamp":-0',
+    );
+    const event = safeParseCallback(body).event;
+    expect(event?.paid).toBe(true);
+    expect(event?.occurredAt).toEqual(new Date(0));
   });
 
   it('200.0 is 200', () => {
