@@ -175,3 +175,70 @@ describe('checkout payment_method: only the word CARD is card', () => {
     }
   });
 });
+
+describe('payment status: only the two documented phrases', () => {
+  it.each([
+    'Payment not complete.',
+    'Payment is incomplete.',
+    'Payment never complete',
+    'Payment was complete.',
+  ])('refuses %j as unrecognised: a card success shape with it and paid True is not paid', (status) => {
+    const result = safeParseCallback({ ...cardSuccess, 'payment status': status });
+    expect(result.event).toBeUndefined();
+    expect(result.error?.reason).toBe('unrecognised_status');
+    expect(
+      safeParseCallback({ ...checkoutMobileMoneySuccess, payment_status: status }).event,
+    ).toBeUndefined();
+  });
+});
+
+describe("the paid False exception belongs to the redirect checkout's card success alone", () => {
+  it.each([
+    ['card', cardSuccess],
+    ['mobile-money', mobileMoneySuccess],
+  ] as const)(
+    "a %s success with paid 'False' is refused even when it also carries payment_method CARD",
+    (_name, payload) => {
+      const result = safeParseCallback({ ...payload, payment_method: 'CARD', paid: 'False' });
+      expect(result.event).toBeUndefined();
+      expect(result.error?.reason).toBe('contradictory_outcome');
+    },
+  );
+});
+
+describe('response_status: a whole number from 0 with at most nine digits', () => {
+  it.each([-1, '-1', '0200', '00', '200 OK', '406 Not Acceptable', '1000000000', ' 406'])(
+    'refuses %j as unrecognised, in a success as in a failure',
+    (code) => {
+      for (const payload of [mobileMoneySuccess, mobileMoneyFailure]) {
+        const result = safeParseCallback({ ...payload, response_status: code });
+        expect(result.event).toBeUndefined();
+        expect(result.error?.reason).toBe('unrecognised_status');
+      }
+    },
+  );
+
+  it.each([0, '0', 999_999_999, '999999999'])('reads %j as a failure code', (code) => {
+    expect(parseCallback({ ...mobileMoneyFailure, response_status: code })).toMatchObject({
+      type: 'payment.mobile_money.failed',
+      paid: false,
+    });
+    expect(safeParseCallback({ ...mobileMoneySuccess, response_status: code }).error?.reason).toBe(
+      'contradictory_outcome',
+    );
+  });
+});
+
+describe("a payout's second status key is read as a payout status", () => {
+  it.each([
+    ['Status', 200],
+    ['STATUS', '200'],
+    [' status', 406],
+  ])('%s %j is not a payout status word: refused, never a payout success', (key, value) => {
+    for (const payload of [payoutSuccess, payoutFailure]) {
+      const result = safeParseCallback({ ...payload, [key]: value });
+      expect(result.event).toBeUndefined();
+      expect(result.error?.reason).toBe('unrecognised_status');
+    }
+  });
+});
