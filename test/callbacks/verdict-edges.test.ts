@@ -242,3 +242,50 @@ describe("a payout's second status key is read as a payout status", () => {
     }
   });
 });
+
+describe('which refusal: a malformed payload (400) is not an undecided outcome (422)', () => {
+  const without = (payload: Payload, key: string): Payload =>
+    Object.fromEntries(Object.entries(payload).filter(([name]) => name !== key));
+
+  it('a card callback without its status (200 in every documented one) is missing a key, not an unknown outcome', () => {
+    const error = safeParseCallback(without(cardSuccess, 'status')).error;
+    expect(error?.reason).toBe('invalid_payload');
+    expect(error?.issues).toEqual([
+      { path: ['status'], message: 'required key is missing', code: 'missing_key' },
+    ]);
+  });
+
+  it("a card callback spelling its payment status 'payment_status' is missing 'payment status'", () => {
+    const payload = { ...without(cardSuccess, 'payment status'), payment_status: 'Payment complete.' };
+    const error = safeParseCallback(payload).error;
+    expect(error?.reason).toBe('invalid_payload');
+    expect(error?.issues).toEqual([
+      { path: ['payment status'], message: 'required key is missing', code: 'missing_key' },
+    ]);
+  });
+
+  it('a success without its amount names the amount as missing', () => {
+    for (const payload of [cardSuccess, mobileMoneySuccess, payoutSuccess]) {
+      const error = safeParseCallback(without(payload, 'amount')).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues).toEqual([
+        { path: ['amount'], message: 'required key is missing', code: 'missing_key' },
+      ]);
+    }
+  });
+
+  it('paid: null is a value the table does not know (unrecognised), not an absent signal', () => {
+    expect(safeParseCallback({ ...cardSuccess, paid: null }).error?.reason).toBe('unrecognised_status');
+    expect(safeParseCallback({ ...payoutSuccess, status: null }).error?.reason).toBe('unrecognised_status');
+  });
+
+  it('a contradiction names each signal once', () => {
+    const error = safeParseCallback({ ...cardFailure, 'payment status': 'Payment complete.' }).error;
+    expect(error?.reason).toBe('contradictory_outcome');
+    expect(error?.issues.map((issue) => issue.path[0])).toEqual([
+      'amount captured',
+      'payment status',
+      'paid',
+    ]);
+  });
+});
