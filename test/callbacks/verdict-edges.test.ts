@@ -289,3 +289,85 @@ describe('which refusal: a malformed payload (400) is not an undecided outcome (
     ]);
   });
 });
+
+describe('currencies named twice', () => {
+  it('differ beyond ASCII letter case: the Kelvin sign K is not K', () => {
+    for (const payload of [mobileMoneySuccess, cardSuccess]) {
+      const error = safeParseCallback({ ...payload, currency: 'KES', Currency: '\u212aES' }).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues.map((issue) => issue.path[0])).toEqual(['Currency']);
+    }
+  });
+
+  it('differ when one is not a string (null, a number): invalid_payload naming it', () => {
+    for (const other of [null, 404, { code: 'KES' }]) {
+      const error = safeParseCallback({ ...mobileMoneySuccess, currency: 'KES', currency_code: other }).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues.map((issue) => issue.path[0])).toEqual(['currency_code']);
+    }
+  });
+
+  it('a currency key holding undefined (an object built in code) is absent, as every key is', () => {
+    expect(parseCallback({ ...cardSuccess, Currency: undefined }).paid).toBe(true);
+  });
+});
+
+describe('a numeric string where a number is documented is converted only when exact', () => {
+  it.each([
+    ['an exponent', '1.7172e9'],
+    ['hexadecimal', '0x6659C680'],
+    ['beyond what a double holds exactly', '1000000000000000000000'],
+    ['a word', 'yesterday'],
+  ])('refuses a timestamp written as a string with %s, naming the timestamp', (_name, timestamp) => {
+    for (const payload of [mobileMoneySuccess, mobileMoneyFailure, cardSuccess]) {
+      const error = safeParseCallback({ ...payload, timestamp }).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues.map((issue) => issue.path[0])).toEqual(['timestamp']);
+    }
+  });
+
+  it('a timestamp a payout does not document is ignored, whatever it holds', () => {
+    const event = parseCallback({ ...payoutSuccess, timestamp: 'yesterday' });
+    expect(event.warnings).toEqual([]);
+    expect('occurredAt' in event).toBe(false);
+  });
+});
+
+describe('a payload that is not a plain object', () => {
+  it('is read from its own keys, and event.data is a plain copy, not the caller’s object', () => {
+    class Delivery {
+      constructor(fields: Payload) {
+        Object.assign(this, fields);
+      }
+    }
+    const delivery = new Delivery({ ...cardSuccess });
+    const event = parseCallback(delivery as unknown as Payload);
+    expect(event.paid).toBe(true);
+    expect(event.data).not.toBe(delivery);
+    expect(Object.getPrototypeOf(event.data)).toBe(Object.prototype);
+  });
+});
+
+describe('a JSON number fraction is exact by its significant digits, not its leading zeros', () => {
+  it('accepts 0.000123456789012 (12 significant digits)', () => {
+    const amount = 0.000123456789012;
+    const event = parseCallback({ ...mobileMoneySuccess, amount, amount_captured: amount });
+    expect(event.amount).toBe('0.000123456789012');
+    expect(event.paid).toBe(true);
+  });
+});
+
+describe('a lone surrogate in a documented string', () => {
+  it('is refused when another value of the payload needed converting too (paid as a JSON boolean)', () => {
+    for (const payload of [
+      { ...cardSuccess, paid: true, message: 'CARD Payment Success \ud800' },
+      { ...mobileMoneyFailure, paid: false, transaction_reference: 'ORDER-\udc00' },
+    ]) {
+      const error = safeParseCallback(payload).error;
+      expect(error?.reason).toBe('invalid_payload');
+      expect(error?.issues).toEqual([
+        expect.objectContaining({ message: 'expected Unicode text, got a string with a lone surrogate' }),
+      ]);
+    }
+  });
+});
