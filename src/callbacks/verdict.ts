@@ -277,7 +277,7 @@ function readSignals(family: Family, payload: Record<string, unknown>): Signal[]
     });
   }
   for (const key of Object.keys(payload)) {
-    if (OTHER_KEYS.has(key) || key === skip) continue;
+    if (key === skip) continue;
     const name = signalName(key);
     if (name === undefined || signals.some((read) => read.field === key)) continue;
     const [expected, readValue] =
@@ -325,13 +325,6 @@ const signalName = (key: string): SignalName | undefined => SIGNAL_NAMES.get(key
 /** Signal keys with case, blanks, '_' and '-' taken out → the signal they name. */
 const SIGNAL_NAMES: ReadonlyMap<string, SignalName> = new Map(
   (['paid', 'payment_status', 'response_status', 'status'] as const).map((name) => [keyForm(name), name]),
-);
-
-/** The keys the eight payloads document that name no signal (`id`, `message`, `amount`, …). */
-const OTHER_KEYS: ReadonlySet<string> = new Set(
-  Object.values(callbackSchemas)
-    .flatMap((schema) => Object.keys(schema.shape))
-    .filter((key) => signalName(key) === undefined),
 );
 
 /** What each signal may hold, and how its value is read. */
