@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   CallbackVerificationError,
@@ -45,6 +46,14 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
     const reference = 'ref with spaces & = ü/?';
     const signed = await signCallbackUrl(base, { secret, reference });
     await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference });
+  });
+
+  it('round-trips a reference with white space or a plus sign at its ends, as given', async () => {
+    for (const reference of [' ORDER-1 ', '\tORDER-2\n', '+ORDER-3+']) {
+      const signed = await signCallbackUrl(base, { secret, reference });
+      expect(new URL(signed).searchParams.get('hp_ref')).toBe(reference);
+      await expect(verifyCallbackUrl(signed, { secret })).resolves.toEqual({ reference });
+    }
   });
 
   it('refuses a changed reference', async () => {
@@ -119,6 +128,33 @@ describe('signCallbackUrl / verifyCallbackUrl', () => {
     expect(await reason(verifyCallbackUrl('not a url', { secret }))).toBe('invalid_url');
     expect(await reason(verifyCallbackUrl(base, { secret: [] }))).toBe('no_secret');
     expect(await reason(verifyCallbackUrl(base, { secret: '' }))).toBe('no_secret');
+  });
+
+  it('refuses an empty reference, even under a valid signature of it', async () => {
+    // signCallbackUrl never signs an empty reference; a URL whose hp_ref is empty names no order,
+    // whatever its hp_sig: it must not verify as the reference ''.
+    const mac = createHmac('sha256', secret)
+      .update('hosted-payments/v1\nshop.example/webhooks/payments\n')
+      .digest('base64url');
+    expect(await reason(verifyCallbackUrl(`${base}?hp_ref=&hp_sig=${mac}`, { secret }))).toBe(
+      'missing_reference',
+    );
+  });
+
+  it('skips an unset entry of a rotation list, and refuses one that is not a string', async () => {
+    // secret: [process.env.WEBHOOK_SECRET, process.env.WEBHOOK_SECRET_PREVIOUS] once the previous
+    // one is removed from the environment.
+    const signed = await signCallbackUrl(base, { secret, reference: 'R' });
+    const unset = undefined as unknown as string;
+    await expect(verifyCallbackUrl(signed, { secret: [secret, unset] })).resolves.toEqual({ reference: 'R' });
+    await expect(verifyCallbackUrl(signed, { secret: [unset, '', secret] })).resolves.toEqual({
+      reference: 'R',
+    });
+    expect(await reason(verifyCallbackUrl(signed, { secret: unset }))).toBe('no_secret');
+    expect(await reason(verifyCallbackUrl(signed, { secret: [unset, ''] }))).toBe('no_secret');
+    // null is no unset environment variable: a configuration fault, never skipped.
+    const notString = null as unknown as string;
+    expect(await reason(verifyCallbackUrl(signed, { secret: [secret, notString] }))).toBe('weak_secret');
   });
 
   it('refuses a duplicated reference parameter', async () => {
