@@ -162,3 +162,12 @@ describe('a secret with blanks inside it', () => {
     await expect(verifyCallbackUrl(signed, { secret })).resolves.toMatchObject({ reference: 'ORD-1' });
   });
 });
+
+describe('an empty secret', () => {
+  it('is named empty (an unset variable read as ""), not too short', async () => {
+    await expect(signCallbackUrl(route, { secret: '', reference: 'ORD-1' })).rejects.toThrow(
+      /secret is empty; it needs at least 16 characters/,
+    );
+    expect(() => createCallbackHandler({ secret: '', onEvent: () => {} })).toThrow(/secret is empty/);
+  });
+});
