@@ -151,3 +151,57 @@ it("called directly, the tracker rejects an insert or a get that is not the reco
   ]);
   expect(await memory.get('ORD-23')).toMatchObject({ state: 'pending' });
 });
+
+it.each([
+  ['an amount that is not a string', { amount: 1500 }, /whose amount is not a string/],
+  ['a currency that is not a string', { currency: 404 }, /whose currency is not a string/],
+  [
+    'a createdAt that is not a finite number',
+    { createdAt: Number.NaN },
+    /whose createdAt is not a finite number/,
+  ],
+  [
+    'failedPayments that is not a list',
+    { failedPayments: 'P-1' },
+    /whose failedPayments is not a list of objects/,
+  ],
+  [
+    'failedPayments holding null',
+    { failedPayments: [null] },
+    /whose failedPayments is not a list of objects/,
+  ],
+])(
+  'a get that answers a record with %s (a row mapped by hand) is refused: settle writes nothing',
+  async (_what, wrong, message) => {
+    const memory = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({
+      store: {
+        ...memory,
+        get: async (reference) => {
+          const record = await memory.get(reference);
+          return record && ({ ...record, ...wrong } as unknown as TransactionRecord);
+        },
+      },
+    });
+    await tracker.begin({ reference: 'ORD-24', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+    const error = await caught(() =>
+      tracker.settle('ORD-24', { outcome: 'succeeded', transactionId: 'T-1' }),
+    );
+    expect(isPaymentsError(error)).toBe(false);
+    expect((error as Error).message).toMatch(/get\("ORD-24"\) answered a record/);
+    expect((error as Error).message).toMatch(message);
+    expect(await memory.get('ORD-24')).toMatchObject({ state: 'pending' });
+  },
+);
+
+it('an update that never writes is tried 32 times, as its error says, then refused', async () => {
+  const memory = createMemoryTransactionStore();
+  let updates = 0;
+  const tracker = createTransactionTracker({
+    store: { ...memory, update: async () => (updates++, false) },
+  });
+  await tracker.begin({ reference: 'ORD-25', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+  const error = await caught(() => tracker.settle('ORD-25', { outcome: 'succeeded', transactionId: 'T-1' }));
+  expect((error as Error).message).toMatch(/update\("ORD-25"\) answered false 32 times in a row/);
+  expect(updates).toBe(32);
+});
