@@ -102,6 +102,27 @@ describe('settle', () => {
     expect((await tracker.get('ORD-4'))?.state).toBe('pending');
   });
 
+  it('refuses a settlement its event type contradicts, or with a field it does not know or that is not a string, and writes nothing', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-6', kind: 'card', amount: 1500, currency: 'KES' });
+    const refused = async (input: object) => {
+      const error = await tracker.settle('ORD-6', input as never).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      return (error as ValidationError).issues.map(({ path, code }) => [path[0], code]);
+    };
+    // A declined card's callback is never the payment's success.
+    expect(await refused({ outcome: 'succeeded', eventType: 'payment.card.failed' })).toEqual([
+      ['eventType', 'outcome_mismatch'],
+    ]);
+    expect(await refused({ outcome: 'succeeded', eventType: 'payment.card.paid' })).toEqual([
+      ['eventType', 'unknown_event_type'],
+    ]);
+    expect(await refused({ outcome: 'succeeded', amout: '9' })).toEqual([['amout', 'unknown_field']]);
+    expect(await refused({ outcome: 'succeeded', amount: 9 })).toEqual([['amount', 'invalid_type']]);
+    expect(await refused({ outcome: 'paid' })).toEqual([['outcome', 'invalid_outcome']]);
+    expect((await tracker.get('ORD-6'))?.state).toBe('pending');
+  });
+
   it('lets exactly one of many concurrent, contradictory settles win', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-5', kind: 'checkout', amount: 10 });
@@ -216,6 +237,28 @@ describe('waitFor', () => {
     const waiting = waiter.waitFor('ORD-10', { timeout: 5_000 });
     await receiver.settle('ORD-10', { outcome: 'succeeded' });
     await expect(waiting).resolves.toMatchObject({ state: 'succeeded' });
+  });
+
+  it('wakes a waiter on the tracker that settles or expires it at once, without polling or a watch', async () => {
+    const memory = createMemoryTransactionStore();
+    const store: TransactionStore = {
+      insert: (r) => memory.insert(r),
+      get: (r) => memory.get(r),
+      update: (r, from, previous) => memory.update(r, from, previous),
+      listPending: (q) => memory.listPending(q),
+    };
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 60_000 });
+    const within = (wait: Promise<TransactionRecord>) =>
+      Promise.race([wait, new Promise((r) => setTimeout(() => r('still waiting after 1 s'), 1_000))]);
+    await tracker.begin({ reference: 'ORD-WAKE-1', kind: 'card', amount: 1 });
+    await tracker.begin({ reference: 'ORD-WAKE-2', kind: 'card', amount: 1 });
+    const settled = within(tracker.waitFor('ORD-WAKE-1', { timeout: 10_000 }));
+    const expired = within(tracker.waitFor('ORD-WAKE-2', { timeout: 10_000 }));
+    await new Promise((r) => setTimeout(r, 20));
+    await tracker.settle('ORD-WAKE-1', { outcome: 'succeeded' });
+    await tracker.expireIfPending('ORD-WAKE-2');
+    expect(await settled).toMatchObject({ state: 'succeeded' });
+    expect(await expired).toMatchObject({ state: 'expired' });
   });
 
   it('wakes a waiter through the store watch, without polling', async () => {
