@@ -128,3 +128,24 @@ describe('which field names a payment', () => {
     expect(seen).toEqual(['settled', 'duplicate']);
   });
 });
+
+describe('a payment the tracker cannot tell from the recorded one (no id that both have)', () => {
+  it('is the same payment: its success after a failure is refused as conflicting_outcome, the order unpaid', async () => {
+    const tracker = createTransactionTracker();
+    // A failure settled from the merchant's own route without ids, then a success naming one.
+    await tracker.begin({ reference: 'ORD-NO-IDS', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+    const failed = await tracker.settle('ORD-NO-IDS', { outcome: 'failed' });
+    await expect(
+      tracker.settle('ORD-NO-IDS', { outcome: 'succeeded', transactionId: 'T-2' }),
+    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    // A mobile-money failure names its payment but carries no transaction id; a success naming
+    // only a transaction id shares no id with it.
+    await tracker.begin({ reference: 'ORD-ONE-ID', kind: 'mobile_money', amount: 1500, currency: 'KES' });
+    const declined = await tracker.settle('ORD-ONE-ID', { outcome: 'failed', paymentId: 'P-1' });
+    await expect(
+      tracker.settle('ORD-ONE-ID', { outcome: 'succeeded', transactionId: 'T-2' }),
+    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    expect(await tracker.get('ORD-NO-IDS')).toEqual(failed.record);
+    expect(await tracker.get('ORD-ONE-ID')).toEqual(declined.record);
+  });
+});
