@@ -92,4 +92,52 @@ describe.each(['card', 'mobile_money'] as const)('a %s checkout session paid aft
     expect((await tracker.get('ORD-DECLINED-BEFORE'))?.state).toBe('succeeded');
     expect(seen.map(({ event }) => event.type)).toEqual(['checkout.failed', 'checkout.succeeded']);
   });
+
+  it('a decline remembered in failedPayments before declines were named with their outcome is read as named now', async () => {
+    const { store, tracker, seen, refusals, post } = await session('ORD-REMEMBERED-BEFORE');
+    const payment = { method, orderId: 'ORD-REMEMBERED-BEFORE', amount: '1500' } as never;
+    expect(await post(checkoutFailurePayload(payment))).toBe(200);
+    const declined = (await tracker.get('ORD-REMEMBERED-BEFORE'))!;
+    // What the previous release kept once another session's decline was recorded after this one:
+    // this session's decline remembered by the digest alone, as its success is named.
+    const stored = {
+      ...declined,
+      outcome: { ...declined.outcome!, paymentId: 'checkout.failed:another-session' },
+      failedPayments: [{ paymentId: declined.outcome!.paymentId!.replace(/^checkout\.failed:/, '') }],
+    };
+    expect(stored.failedPayments[0]!.paymentId).not.toContain(':');
+    expect(await store.update(stored, 'failed', declined)).toBe(true);
+
+    // The session's success is its payment after its decline, not the decline contradicting itself.
+    expect(await post(checkoutSuccessPayload(payment))).toBe(200);
+    expect(refusals).toEqual([]);
+    expect((await tracker.get('ORD-REMEMBERED-BEFORE'))?.state).toBe('succeeded');
+    expect(seen.map(({ event }) => event.type)).toEqual(['checkout.failed', 'checkout.succeeded']);
+  });
+});
+
+describe('tracker.settle: a checkout decline delivered again (the dedupe store no longer holds it)', () => {
+  it("is a 'duplicate' of the recorded decline, and another session's decline is remembered once", async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference: 'ORD-DECLINED-AGAIN', kind: 'checkout', amount: 1500 });
+    const decline = {
+      outcome: 'failed',
+      eventType: 'checkout.failed',
+      paymentId: 'checkout.failed:session-a',
+    } as const;
+    const first = await tracker.settle('ORD-DECLINED-AGAIN', decline);
+    expect(await tracker.settle('ORD-DECLINED-AGAIN', decline)).toEqual({
+      result: 'duplicate',
+      record: first.record,
+    });
+    const other = { ...decline, paymentId: 'checkout.failed:session-b' };
+    const remembered = await tracker.settle('ORD-DECLINED-AGAIN', other);
+    expect(remembered.result).toBe('another_payment');
+    expect(remembered.record.failedPayments).toEqual([{ paymentId: 'checkout.failed:session-b' }]);
+    expect(await tracker.settle('ORD-DECLINED-AGAIN', other)).toEqual({
+      result: 'another_payment',
+      record: remembered.record,
+    });
+    expect(await tracker.get('ORD-DECLINED-AGAIN')).toEqual(remembered.record);
+  });
 });
