@@ -15,7 +15,11 @@ import {
 import { PaymentsClient } from '../../src/client.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
-import { createTransactionTracker } from '../../src/transactions/index.js';
+import {
+  createMemoryTransactionStore,
+  createTransactionTracker,
+  type TransactionStore,
+} from '../../src/transactions/index.js';
 
 const secret = 'whsec_paid_after_failure_0123456789';
 
@@ -75,6 +79,42 @@ describe('tracker.settle: a failed transaction, then another payment of it that 
       reason: 'conflicting_outcome',
     });
     expect((await tracker.get('ORD-3'))?.state).toBe('failed');
+  });
+
+  it("another payment's failure whose write meets a concurrent one is read again and remembered, the order's outcome kept", async () => {
+    const memory = createMemoryTransactionStore();
+    let refuse = 0;
+    const store: TransactionStore = {
+      ...memory,
+      // The stored record changed between the read and the write (another instance wrote): false.
+      update: async (record, from, previous) =>
+        refuse-- > 0 ? false : memory.update(record, from, previous),
+    };
+    const tracker = createTransactionTracker({ store });
+    for (const [reference, outcome] of [
+      ['ORD-RACE-FAILED', 'failed'],
+      ['ORD-RACE-PAID', 'succeeded'],
+    ] as const) {
+      await tracker.begin({ reference, kind: 'card', amount: 1500, currency: 'KES' });
+      const settled = await tracker.settle(reference, { outcome, transactionId: 'T-1', paymentId: 'P-1' });
+      refuse = 1;
+      const other = await tracker.settle(reference, {
+        outcome: 'failed',
+        transactionId: 'T-2',
+        paymentId: 'P-2',
+      });
+      expect(other.result).toBe('another_payment');
+      expect(other.record).toMatchObject({
+        state: outcome,
+        outcome: settled.record.outcome,
+        failedPayments: [{ transactionId: 'T-2', paymentId: 'P-2' }],
+      });
+      expect(await tracker.get(reference)).toEqual(other.record);
+      // That payment's success is now the same payment contradicting itself.
+      await expect(
+        tracker.settle(reference, { outcome: 'succeeded', transactionId: 'T-2', paymentId: 'P-2' }),
+      ).rejects.toMatchObject({ reason: 'conflicting_outcome' });
+    }
   });
 });
 
