@@ -68,6 +68,18 @@ describe('expireIfPending', () => {
     });
   });
 
+  it("with a createdAt that is not the pending attempt's, earlier or later, leaves it pending: 'initiated_again'", async () => {
+    const tracker = createTransactionTracker({ now: () => 5_000_000 });
+    const record = await tracker.begin({ reference: 'ORD-A3', kind: 'card', amount: 1 });
+    for (const createdAt of [record.createdAt - 1, record.createdAt + 1]) {
+      await expect(tracker.expireIfPending('ORD-A3', { createdAt })).resolves.toEqual({
+        result: 'initiated_again',
+        record,
+      });
+    }
+    expect((await tracker.get('ORD-A3'))?.state).toBe('pending');
+  });
+
   it('refuses a createdAt that is not a time, and an option it does not know, before reading the store', async () => {
     const tracker = createTransactionTracker();
     await tracker.begin({ reference: 'ORD-A2', kind: 'card', amount: 1 });
