@@ -44,6 +44,18 @@ describe('createMemoryDedupeStore', () => {
     expect(await store.begin('k', 100)).toBe('new');
   });
 
+  it('when its claims are full, makes room from a claim whose TTL ends this very millisecond', async () => {
+    // A claim counts as held while its expiry is in the future (begin then says in_progress);
+    // from its expiry on it is a crashed delivery's, and must not answer a genuine one 'full'.
+    let now = 0;
+    const store = createMemoryDedupeStore({ now: () => now, maxInProgress: 1 });
+    expect(await store.begin('crashed', 100)).toBe('new');
+    now = 99;
+    expect(await store.begin('genuine', 100)).toBe('full');
+    now = 100;
+    expect(await store.begin('genuine', 100)).toBe('new');
+  });
+
   it('caps every TTL at its own ttlMs', async () => {
     let now = 0;
     const store = createMemoryDedupeStore({ now: () => now, ttlMs: 10 });
@@ -94,6 +106,14 @@ describe('callbackDedupeKey', () => {
     );
     expect(callbackDedupeKey(parseCallback(checkoutFailure))).toBe(
       `checkout.failed:${digest('1003:CARD:2500:%')}`,
+    );
+    // The verified hp_sig tells two checkout sessions of one order apart; a payout (as a payment)
+    // names itself, so its key does not depend on the URL it was delivered to.
+    expect(callbackDedupeKey(parseCallback(checkoutFailure), '1003', 'SIG')).toBe(
+      `checkout.failed:${digest('1003:CARD:2500:1003:SIG')}`,
+    );
+    expect(callbackDedupeKey(parseCallback(payoutSuccess), '123456789012', 'SIG')).toBe(
+      `payout.succeeded:${digest('PYT0000000001:123456789012:123456789012')}`,
     );
   });
 
