@@ -10,23 +10,29 @@ describe('a call aborted by its signal once the service has the request', () => 
   it.each([
     [
       'controller.abort()',
-      () => {
+      (received: Promise<void>) => {
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 150);
+        void received.then(() => controller.abort());
         return controller.signal;
       },
     ],
-    ['AbortSignal.timeout()', () => AbortSignal.timeout(150)],
+    // Long enough for the request to reach the server on a loaded machine.
+    ['AbortSignal.timeout()', () => AbortSignal.timeout(1_000)],
   ])('%s: a ConnectionError saying the service may have received it', async (_label, signal) => {
     let received = false;
+    let onReceived = (): void => undefined;
+    const whenReceived = new Promise<void>((resolve) => (onReceived = resolve));
     const server: TestServer = await startServer((request) => {
       request.resume();
-      request.on('end', () => (received = true)); // and never answers
+      request.on('end', () => {
+        received = true;
+        onReceived();
+      }); // and never answers
     });
     try {
       const client = new PaymentsClient({ baseUrl: server.url });
       const error = await client
-        .initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: signal() })
+        .initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: signal(whenReceived) })
         .catch((e: unknown) => e);
       expect(received).toBe(true);
       expect(error).toBeInstanceOf(ConnectionError);
