@@ -201,9 +201,13 @@ describe('a globalThis.fetch replaced after the SDK loaded', () => {
 describe('an attempt still in flight', () => {
   it('counts as sent: a custom fetch that ignores the signal, the call aborted while it runs', async () => {
     let received = false;
+    const controller = new AbortController();
     const server = await startServer((request) => {
       request.resume();
-      request.on('end', () => (received = true)); // and never answers
+      request.on('end', () => {
+        received = true;
+        controller.abort(); // once the service has it; it never answers
+      });
     });
     try {
       const client = new PaymentsClient({
@@ -218,8 +222,6 @@ describe('an attempt still in flight', () => {
             duplex: 'half',
           } as RequestInit),
       });
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 150);
       const error = await client
         .initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: controller.signal })
         .catch((e: unknown) => e);
