@@ -112,6 +112,41 @@ describe('a claim whose store answered slowly', () => {
   });
 });
 
+describe('a claim exactly processingTimeoutMs old', () => {
+  // The memory store holds a claim for less than processingTimeoutMs: at exactly that age it has
+  // lapsed, and may be another delivery's. A failing onEvent must then leave it alone.
+  it('is not released when onEvent fails at that very moment: a third copy still waits', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const running: { fail: (error: Error) => void }[] = [];
+      const handler = createCallbackHandler({
+        verify: false,
+        dedupe: createMemoryDedupeStore(),
+        processingTimeoutMs: 200,
+        onEvent: () => new Promise<void>((_resolve, reject) => void running.push({ fail: reject })),
+      });
+      const delivery = () => handler(post(route, JSON.stringify(payoutSuccess)));
+
+      const first = delivery();
+      await settled();
+      expect(running).toHaveLength(1);
+      vi.advanceTimersByTime(200); // the first claim has just lapsed
+      void delivery(); // the sender's retry takes the claim over and runs onEvent
+      await settled();
+      expect(running).toHaveLength(2);
+
+      running[0]!.fail(new Error('database down')); // still at 200 ms
+      expect((await first).status).toBe(500);
+      const third = await delivery();
+      expect(third.status).toBe(503);
+      expect(await third.json()).toEqual({ error: 'in_progress' });
+      expect(running).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('a store that rejects with something other than an Error', () => {
   // A hand-made store passing on a driver's rejection as is (a string, a plain object): onError
   // must point at the store, not at an onEvent that never ran.
@@ -138,5 +173,54 @@ describe('a store that rejects with something other than an Error', () => {
     expect(refusals).toEqual([
       "500 handler_failed The dedupe store's begin() threw a value that is not an Error",
     ]);
+  });
+
+  it('hands onError the Error begin() rejected with, as is (not wrapped as a value that is not an Error)', async () => {
+    const thrown = new Error('ECONNREFUSED 127.0.0.1:6379');
+    const errors: unknown[] = [];
+    let attempts = 0;
+    const handler = createCallbackHandler({
+      verify: false,
+      dedupe: {
+        begin: () => Promise.reject(thrown),
+        complete: async () => undefined,
+        abandon: async () => undefined,
+      },
+      onEvent: () => void (attempts += 1),
+      onError: (error, { status, reason }) => void errors.push({ error, status, reason }),
+    });
+    const answer = await handler(post(route, JSON.stringify(payoutSuccess)));
+    expect(answer.status).toBe(500);
+    expect(await answer.json()).toEqual({ error: 'handler_failed' });
+    expect(attempts).toBe(0);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toEqual({ error: thrown, status: 500, reason: 'handler_failed' });
+    expect((errors[0] as { error: unknown }).error).toBe(thrown);
+  });
+});
+
+describe('the record of a processed event', () => {
+  it('is in the store before the route answers 200, so a redelivery right after is a duplicate', async () => {
+    const memory = createMemoryDedupeStore();
+    let recorded = false;
+    const handler = createCallbackHandler({
+      verify: false,
+      dedupe: {
+        begin: (key, ttl) => memory.begin(key, ttl),
+        complete: async (key, ttl) => {
+          await new Promise((resolve) => setImmediate(resolve)); // a round trip to the store
+          await memory.complete(key, ttl);
+          recorded = true;
+        },
+        abandon: (key) => memory.abandon(key),
+      },
+      onEvent: () => undefined,
+    });
+    const answer = await handler(post(route, JSON.stringify(payoutSuccess)));
+    expect(answer.status).toBe(200);
+    expect(recorded).toBe(true);
+    const again = await handler(post(route, JSON.stringify(payoutSuccess)));
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-callback-duplicate')).toBe('true');
   });
 });
