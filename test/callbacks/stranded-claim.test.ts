@@ -5,7 +5,7 @@
 // that failed left a processed event answered 503. The handler remembers a claim of its own it
 // could not release or complete: a retry reaching it releases the claim and is processed, or, for
 // a processed one, is answered as the duplicate it is (edge evaluation).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createCallbackHandler,
   createMemoryDedupeStore,
@@ -227,5 +227,111 @@ describe('a claim the dedupe store failed to release or complete', () => {
     expect([(await first).status, (await second).status]).toEqual([200, 500]);
     await sleep(10);
     expect((await deliver(handler)).status).toBe(200); // releases the second's claim and is processed
+  });
+
+  it("a claim found done by the store is forgotten: a later in_progress (another delivery's claim) is answered 503, never released", async () => {
+    const memory = createMemoryDedupeStore();
+    // What begin answers instead of the memory store, in turn (undefined: the memory store's own).
+    const answers: (string | undefined)[] = [undefined, 'done', 'in_progress'];
+    let abandonFails = 1;
+    const store: DedupeStore = {
+      begin: async (key, ttl) => (answers.shift() as 'done' | undefined) ?? memory.begin(key, ttl),
+      complete: (key, ttl) => memory.complete(key, ttl),
+      abandon: (key) => {
+        if (abandonFails-- > 0) return Promise.reject(new Error('store hiccup'));
+        return memory.abandon(key);
+      },
+    };
+    let calls = 0;
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: store,
+      onEvent: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database blip');
+      },
+    });
+    expect((await deliver(handler)).status).toBe(500); // its claim's release failed: remembered
+    const done = await deliver(handler); // processed elsewhere meanwhile: the stranded claim is void
+    expect(done.status).toBe(200);
+    expect(done.headers.get('x-callback-duplicate')).toBe('true');
+    const busy = await deliver(handler); // another delivery's claim now: wait, do not release it
+    expect(busy.status).toBe(503);
+    expect(await busy.json()).toEqual({ error: 'in_progress' });
+    expect(calls).toBe(1);
+  });
+
+  it('complete failed, then the next delivery records it: answered only once the store has recorded it', async () => {
+    const memory = createMemoryDedupeStore();
+    let completeFails = 1;
+    let recorded = false;
+    const store: DedupeStore = {
+      begin: (key, ttl) => memory.begin(key, ttl),
+      complete: async (key, ttl) => {
+        if (completeFails-- > 0) throw new Error('store hiccup');
+        await new Promise((resolve) => setImmediate(resolve)); // a round trip to the store
+        await memory.complete(key, ttl);
+        recorded = true;
+      },
+      abandon: (key) => memory.abandon(key),
+    };
+    const events: CallbackEvent[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      dedupe: store,
+      onEvent: (event) => void events.push(event),
+    });
+    expect((await deliver(handler)).status).toBe(200);
+    expect(recorded).toBe(false);
+    const again = await deliver(handler);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-callback-duplicate')).toBe('true');
+    // A serverless runtime may freeze the process once answered: the record must have landed.
+    expect(recorded).toBe(true);
+    expect(events).toHaveLength(1);
+  });
+
+  it("a claim left unreleased that has lapsed (exactly processingTimeoutMs old) is not released: another instance's claim on the key is waited for (503)", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      const memory = createMemoryDedupeStore();
+      let abandonFails = 1;
+      const store: DedupeStore = {
+        begin: (key, ttl) => memory.begin(key, ttl),
+        complete: (key, ttl) => memory.complete(key, ttl),
+        abandon: (key) => {
+          if (abandonFails-- > 0) return Promise.reject(new Error('store hiccup'));
+          return memory.abandon(key);
+        },
+      };
+      let calls = 0;
+      const handler = createCallbackHandler({
+        secret,
+        dedupe: store,
+        processingTimeoutMs: 200,
+        onEvent: () => {
+          calls += 1;
+          throw new Error('database blip');
+        },
+      });
+      const running: unknown[] = [];
+      const other = createCallbackHandler({
+        secret,
+        dedupe: store,
+        processingTimeoutMs: 200,
+        onEvent: () => new Promise<void>(() => void running.push(1)), // still processing
+      });
+      expect((await deliver(handler)).status).toBe(500); // its release failed: remembered
+      vi.advanceTimersByTime(200); // the claim has lapsed in the store
+      void deliver(other); // another instance claims the key afresh and processes it
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(running).toHaveLength(1);
+      const answer = await deliver(handler);
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ error: 'in_progress' });
+      expect(calls).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
