@@ -111,6 +111,30 @@ describe('createCallbackHandler({ tracker })', () => {
     expect(onEvent).toHaveBeenCalledTimes(1);
   });
 
+  it('releases the claim of a refused conflicting outcome: its redelivery is refused 409 again, not held 503 in_progress', async () => {
+    const { tracker, handler, onEvent, errors } = setup();
+    await tracker.begin({ reference: '100000000002', kind: 'payout', amount: 1000, currency: 'KES' });
+    const success = buildCallbackPayload('payout.succeeded', { reference: '100000000002', amount: 1000 });
+    expect((await deliver(handler, '100000000002', success)).status).toBe(200);
+    const failure = {
+      ...buildCallbackPayload('payout.failed', { reference: '100000000002', amount: 1000 }),
+      transaction_id: success.transaction_id,
+    };
+    for (const attempt of [1, 2]) {
+      const response = await deliver(handler, '100000000002', failure);
+      expect({ attempt, status: response.status, body: await response.json() }).toEqual({
+        attempt,
+        status: 409,
+        body: { error: 'conflicting_outcome' },
+      });
+    }
+    expect(errors.map(({ status, reason }) => `${status} ${reason}`)).toEqual([
+      '409 conflicting_outcome',
+      '409 conflicting_outcome',
+    ]);
+    expect(onEvent).toHaveBeenCalledTimes(1);
+  });
+
   it('settles an expired transaction from a late genuine callback, and tells onEvent it came late', async () => {
     const { tracker, handler, onEvent, errors } = setup();
     await tracker.begin({ reference: 'STK-1', kind: 'mobile_money', amount: 800, currency: 'KES' });
