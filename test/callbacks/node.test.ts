@@ -103,6 +103,17 @@ describe('toNodeListener with node:http', () => {
     expect(response.status).toBe(413);
   });
 
+  it('answers 413 from Content-Length before any of the body arrives (a sender that waits, or never sends it)', async () => {
+    const { handler, events } = makeHandler({ maxBodyBytes: 1024 });
+    const base = await listen(http.createServer(toNodeListener(handler)));
+    const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: 'R' }));
+    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 1000000`;
+    const response = await rawRequest(base, head); // the head only: not a byte of the body
+    expect(response.status).toBe(413);
+    expect(response.text).toContain('{"error":"payload_too_large"}');
+    expect(events).toEqual([]);
+  });
+
   it('answers 405 to a GET', async () => {
     const { handler } = makeHandler();
     const base = await listen(http.createServer(toNodeListener(handler)));
@@ -274,6 +285,24 @@ describe('toNodeListener: which URL is verified', () => {
     expect(response.status).toBe(400);
     expect(events).toEqual([]);
   });
+
+  it.each([
+    ['a user name', (base: URL) => `http://merchant@${base.host}`],
+    ['a user name and password', (base: URL) => `http://merchant:hunter2@${base.host}`],
+    ['an empty user name and a password', (base: URL) => `http://:hunter2@${base.host}`],
+  ])(
+    'answers 400 invalid_request to an absolute-form target with %s (userinfo), though its host, path and query are the signed ones',
+    async (_name, authority) => {
+      const { handler, events } = makeHandler();
+      const base = await listen(http.createServer(toNodeListener(handler)));
+      const url = new URL(await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' }));
+      const target = `${authority(url)}${url.pathname}${url.search}`;
+      const response = await rawRequest(base, head(target, url.host), body);
+      expect(response.status).toBe(400);
+      expect(response.text).toContain('{"error":"invalid_request"}');
+      expect(events).toEqual([]);
+    },
+  );
 
   it('accepts an absolute-form target naming its own authority, verified by path and query only', async () => {
     const { handler, events } = makeHandler();
