@@ -54,13 +54,25 @@ async function shop(parsers: express.RequestHandler[], options: Partial<Callback
   for (const parser of parsers) app.use(parser);
   app.post('/webhooks/payments', toNodeListener(handler));
   const base = await listen(http.createServer(app));
-  const post = async (body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) => {
+  const post = async (
+    body: string | Uint8Array<ArrayBuffer>,
+    headers: Record<string, string> = {},
+    { chunked = false }: { chunked?: boolean } = {},
+  ) => {
     const url = await signCallbackUrl(`${base}/webhooks/payments`, { secret, reference });
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+    // A stream body goes chunked: no Content-Length to hold what a parser left against.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
+      ...(chunked ? { body: stream, duplex: 'half' } : { body }),
+    } as RequestInit);
     return { status: response.status, body: await response.text() };
   };
   return { post, events, refusals };
@@ -233,5 +245,52 @@ describe('toNodeListener: a body parser that is not JSON', () => {
     expect((await raw.post(good)).status).toBe(200);
     expect((await text.post(good, { 'content-type': 'text/plain' })).status).toBe(200);
     expect([raw.events.length, text.events.length]).toEqual([1, 1]);
+  });
+
+  it('takes the text express.text() left from a chunked body (no Content-Length to hold it to)', async () => {
+    const { post, events } = await shop([express.text({ type: '*/*' })]);
+    expect((await post(good, { 'content-type': 'text/plain' }, { chunked: true })).status).toBe(200);
+    expect(events).toHaveLength(1);
+  });
+
+  it('holds express.text() to maxBodyBytes by the Content-Length too: a byte order mark it dropped counts (413)', async () => {
+    const { post, events } = await shop([express.text({ type: '*/*' })], { maxBodyBytes: good.length });
+    const answer = await post(`\uFEFF${good}`, { 'content-type': 'text/plain' });
+    expect(answer).toEqual({ status: 413, body: '{"error":"payload_too_large"}' });
+    expect(events).toEqual([]);
+  });
+});
+
+describe('toNodeListener: bytes that are not UTF-8, decoded by a parser', () => {
+  /** `good` with a byte that is not UTF-8 inside a string value (the payment id). */
+  const notUtf8 = (() => {
+    const at = good.indexOf('PAYMOMO');
+    return new Uint8Array(
+      Buffer.concat([Buffer.from(good.slice(0, at)), Buffer.from([0xff]), Buffer.from(good.slice(at))]),
+    );
+  })();
+
+  it('refuses the text express.text() decoded from a chunked body (500): it is not the posted body', async () => {
+    const { post, events, refusals } = await shop([express.text({ type: '*/*' })]);
+    expect((await post(notUtf8, { 'content-type': 'text/plain' }, { chunked: true })).status).toBe(500);
+    expect(events).toEqual([]);
+    expect(refusals.map(({ status, reason }) => `${status} ${reason}`)).toEqual(['500 handler_failed']);
+  });
+
+  it('refuses a req.rawBody kept as text decoded from a chunked body (500)', async () => {
+    const { post, events, refusals } = await shop([keepingText]);
+    expect((await post(notUtf8, {}, { chunked: true })).status).toBe(500);
+    expect(events).toEqual([]);
+    expect(refusals.map(({ status, reason }) => `${status} ${reason}`)).toEqual(['500 handler_failed']);
+  });
+
+  it('takes req.rawBody = null as no bytes kept: reads the Buffer express.raw() left', async () => {
+    const cleared: express.RequestHandler = (req, _res, next) => {
+      (req as WithRawBody).rawBody = null;
+      next();
+    };
+    const { post, events } = await shop([express.raw({ type: '*/*' }), cleared]);
+    expect((await post(good)).status).toBe(200);
+    expect(events).toHaveLength(1);
   });
 });
