@@ -91,6 +91,33 @@ describe('the Fetch handler and a body longer than its Content-Length', () => {
   );
 });
 
+/**
+ * A framework's lazy Request (its own `body` getter, as `@hono/node-server`'s has): the handler
+ * reads it whole with `arrayBuffer()` when its Content-Length is within the cap.
+ */
+class LazyRequest extends Request {
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    return super.body;
+  }
+}
+
+describe('the Fetch handler and a framework Request it reads whole', () => {
+  it('answers 413 when the body is over maxBodyBytes though its Content-Length is not', async () => {
+    const { handler, events } = route({ maxBodyBytes: 1_000 });
+    const url = await signCallbackUrl('https://shop.example/hooks', { secret, reference: '123456789012' });
+    const request = new LazyRequest(url, {
+      method: 'POST',
+      body: `${body}${' '.repeat(2_000)}`,
+      headers: { 'content-type': 'application/json', 'content-length': '100' },
+    });
+    expect(request.headers.get('content-length')).toBe('100');
+    const response = await handler(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ error: 'payload_too_large' });
+    expect(events).toEqual([]);
+  });
+});
+
 describe('the Fetch handler and a body stream that does not give bytes', () => {
   it.each([
     ['one string over the cap', [`${body}${' '.repeat(10_000)}`]],
