@@ -114,3 +114,20 @@ describe("a payload naming another reference than the signed one in its family's
     },
   );
 });
+
+describe('a reference key whose value is neither a string nor a number', () => {
+  // Only a string or number can name the signed reference: an array or object whose text happens
+  // to be the signed reference (String(['ORDER-9']) is 'ORDER-9') names no order, and is refused.
+  it.each([
+    ['an array', ['ORDER-9']],
+    ['a nested array', [['ORDER-9']]],
+  ])('answers 409 reference_mismatch to a transaction_reference that is %s', async (_name, value) => {
+    const { status, paid, errors } = await deliver(
+      'payment.mobile_money.succeeded',
+      { transaction_reference: value },
+      'ORDER-9',
+    );
+    expect({ status, paid }).toEqual({ status: 409, paid: [] });
+    expect(errors.map(({ reason }) => reason)).toEqual(['reference_mismatch']);
+  });
+});
