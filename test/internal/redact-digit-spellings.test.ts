@@ -14,6 +14,7 @@ describe('an echoed card number with its digits spelled otherwise', () => {
     ['as JSON \\u escapes', (d: string) => `\\u00${(0x30 + Number(d)).toString(16)}`],
     ['as decimal character references', (d: string) => `&#${0x30 + Number(d)};`],
     ['as hex character references', (d: string) => `&#x${(0x30 + Number(d)).toString(16)};`],
+    ['as upper-case hex character references', (d: string) => `&#X${(0x30 + Number(d)).toString(16)};`],
     ['in fullwidth', (d: string) => String.fromCodePoint(0xff10 + Number(d))],
     [
       'mixed with ASCII digits',

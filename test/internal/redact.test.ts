@@ -56,6 +56,14 @@ describe('redaction', () => {
     ['a no-break space', '9999\u00a09999\u00a09999\u00a09995'],
     ['one separator per digit', '9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-5'],
     ['URL-encoded spaces', '9999%209999%209999%209995'],
+    ['lone percent signs', '9999 % 9999 % 9999 % 9995'],
+    ['ampersands', '9999&9999&9999&9995'],
+    ['eight escaped spaces between two digits', `9999${'%20'.repeat(8)}9999 9999 9995`],
+    ['an 8-character character reference', '9999&#00000160;9999&#00000160;9999&#00000160;9995'],
+    [
+      'table cells whose tag holds 32 characters after its name',
+      '<td class="pan-digits-group-three">9999</td><td class="pan-digits-group-three">9999 9999 9995',
+    ],
   ])('finds the card number written with %s', (_name, written) => {
     const text = redactText(`{"echo":"${written}"}`, cardSecretsOf(body));
     expect(text).not.toMatch(/9999\D*9999\D*9999\D*9995/);
@@ -117,6 +125,13 @@ describe('redaction', () => {
     expect(redactText('Invalid cvc 737. Card 9999 9999 9999 9995 declined', secrets)).toBe(
       'Invalid cvc [redacted]. Card **** 9995 declined',
     );
+  });
+
+  it('keeps an echoed JSON body parseable where the card number and cvc follow a colon inside a string', () => {
+    const text = '{"error":"rejected card: 9999999999999995, cvc: 737"}';
+    expect(JSON.parse(redactText(text, cardSecretsOf(body)))).toEqual({
+      error: 'rejected card: **** 9995, cvc: [redacted]',
+    });
   });
 
   it('reads a body with a string left open in one pass, not once per quote', () => {
