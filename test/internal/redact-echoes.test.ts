@@ -41,6 +41,15 @@ describe('the cvc', () => {
     expect(redactText('request 3f7e2c, 7e2x, 7e20', round)).toBe('request 3f7e2c, 7e2x, 7e20');
   });
 
+  it('is removed as 1E+2 when it is 100, the smallest cvc without a leading zero', () => {
+    expect(redactText('cvc 1E+2 or 1.00e2', { cvc: '100' })).toBe('cvc [redacted] or [redacted]');
+  });
+
+  it('is left alone at the end of a word that reads as its value in scientific notation', () => {
+    const round = { cvc: '700' };
+    expect(redactText('build x7e2 and v7e2', round)).toBe('build x7e2 and v7e2');
+  });
+
   it.each([
     ['the whole part of a decimal', 'fee 737.45 KES'],
     ['the whole part of a decimal ending in 0', 'fee 737.50 KES'],

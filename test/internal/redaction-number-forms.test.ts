@@ -35,3 +35,24 @@ it('leaves 12.0 alone where no card-code key holds it (a bare 12.0 is as likely 
   const text = '{"amount":12.0,"fee":1.2E1,"cvc_length":3}';
   expect(redactText(text, secrets)).toBe(text);
 });
+
+it.each(['card_cvc', 'cvc_number', 'CSC', 'cvn', 'Security Code', 'securityCode'])(
+  'removes a leading-zero cvc echoed as an integer under the card-code key %s',
+  (key) => {
+    expect(redactText(`{"${key}":12}`, secrets)).toBe(`{"${key}":"[redacted]"}`);
+  },
+);
+
+it.each([
+  ['7 significant digits', '4.111111E+15', '4111111111111111'],
+  ['15 significant digits, rounded up', '4.11111111111112E+15', '4111111111111115'],
+])('removes a card printed in scientific notation with %s', (_name, printed, cardNumber) => {
+  expect(redactText(`{"error":"bad card ${printed}"}`, { cardNumber })).toBe(
+    '{"error":"bad card **** ' + cardNumber.slice(-4) + '"}',
+  );
+});
+
+it('leaves a double in scientific notation that is not the card: other digits, another magnitude, too few digits', () => {
+  const text = 'amounts 5.123456789E+15, 4.11111111111111E+14 and 4.11111E+15';
+  expect(redactText(text, secrets)).toBe(text);
+});
