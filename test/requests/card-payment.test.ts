@@ -312,6 +312,38 @@ describe('cardPaymentRequestSchema', () => {
     ]);
   });
 
+  it('accepts each card field and amount at the ends of its range', () => {
+    const body = build(cardPaymentInput);
+    for (const card_details of [
+      { ...body.card_details, expiry_month: 1, expiry_year: 1000, cvc: 100 },
+      { ...body.card_details, expiry_month: 12, expiry_year: 9999, cvc: 999 },
+      { ...body.card_details, expiry_month: '01', cvc: '000' },
+    ]) {
+      expect(cardPaymentRequestSchema.safeParse({ ...body, card_details }).success).toBe(true);
+    }
+    const amount = { order_id: 0, delivery_fee: '0', discount_fee: '0', total: '1', currency: 'KES' };
+    expect(cardPaymentRequestSchema.safeParse({ ...body, amount }).success).toBe(true);
+  });
+
+  it.each([
+    ['expiry_month 0', { card_details: { expiry_month: 0 } }],
+    ['expiry_month 13', { card_details: { expiry_month: 13 } }],
+    ["expiry_month '00'", { card_details: { expiry_month: '00' } }],
+    ['expiry_year 999', { card_details: { expiry_year: 999 } }],
+    ['expiry_year 10000', { card_details: { expiry_year: 10000 } }],
+    ['cvc 99', { card_details: { cvc: 99 } }],
+    ["cvc '1234'", { card_details: { cvc: '1234' } }],
+    ["total '0'", { amount: { total: '0' } }],
+    ["delivery_fee '05'", { amount: { delivery_fee: '05' } }],
+    ["currency 'kes'", { amount: { currency: 'kes' } }],
+    ["currency 'KESH'", { amount: { currency: 'KESH' } }],
+  ])('refuses a wire body with %s', (_name, change: Record<string, Record<string, unknown>>) => {
+    const body = build(cardPaymentInput) as unknown as Record<string, Record<string, unknown>>;
+    const candidate = { ...body };
+    for (const [key, fields] of Object.entries(change)) candidate[key] = { ...body[key], ...fields };
+    expect(cardPaymentRequestSchema.safeParse(candidate).success).toBe(false);
+  });
+
   it('names the rule of a card field given as a digit string of the wrong form', () => {
     const body = build(cardPaymentInput);
     const messages = (card: Record<string, unknown>) =>

@@ -30,6 +30,17 @@ describe('buildMobileMoneyPaymentRequest', () => {
     expect(mobileMoneyPaymentRequestSchema.parse(body)).toStrictEqual(body);
   });
 
+  it("sends the input's payment_method over the paymentMethod option", () => {
+    const input = {
+      ...mobileMoneyPaymentInput,
+      customer_details: { ...mobileMoneyPaymentInput.customer_details, payment_method: 'AIRTEL-MONEY' },
+    };
+    expect(build(input, { paymentMethod: 'M-PESA' }).customer_details.payment_method).toBe('AIRTEL-MONEY');
+    expect(build(mobileMoneyPaymentInput, { paymentMethod: 'M-PESA' }).customer_details.payment_method).toBe(
+      'M-PESA',
+    );
+  });
+
   it('converts numeric product fields to strings and keeps product_id an integer', () => {
     const body = build({
       ...mobileMoneyPaymentInput,
@@ -83,6 +94,12 @@ describe('buildMobileMoneyPaymentRequest', () => {
       const products = [{ ...body.products![0]!, unit_price }];
       expect(mobileMoneyPaymentRequestSchema.safeParse({ ...body, products }).success).toBe(ok);
     }
+  });
+
+  it.each(['0', '01', '1.5', ''])('refuses a product quantity %j on the wire', (quantity) => {
+    const body = build(mobileMoneyPaymentInput);
+    const products = [{ ...body.products![0]!, quantity }];
+    expect(mobileMoneyPaymentRequestSchema.safeParse({ ...body, products }).success).toBe(false);
   });
 
   it.each([

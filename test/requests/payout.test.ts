@@ -176,6 +176,30 @@ describe('payoutRequestSchema', () => {
     expect(payoutRequestSchema.safeParse(none).success).toBe(false);
   });
 
+  it('rejects a 2541 recipient or wallet number on the wire (payouts: 2547 only)', () => {
+    const body = build(payoutInput) as WithCustomerDetails;
+    const recipient = {
+      ...body,
+      customer_details: { ...body.customer_details, phone_number: '254112345678' },
+    };
+    const wallet = { ...body, destination: { ...body.destination, mobile_number: '254112345678' } };
+    expect(payoutRequestSchema.safeParse(recipient).success).toBe(false);
+    expect(payoutRequestSchema.safeParse(wallet).success).toBe(false);
+  });
+
+  it.each([99_999_999_999, 1_000_000_000_000])('rejects reference_id %j, not 12 digits', (reference_id) => {
+    const body = build(payoutInput);
+    expect(
+      payoutRequestSchema.safeParse({ ...body, transfer: { ...body.transfer, reference_id } }).success,
+    ).toBe(false);
+  });
+
+  it('rejects a lower-case country_code on the wire', () => {
+    const body = build(payoutInput) as WithCustomerDetails;
+    const wire = { ...body, destination: { ...body.destination, country_code: 'ke' } };
+    expect(payoutRequestSchema.safeParse(wire).success).toBe(false);
+  });
+
   it('rejects a reference_id sent as a string', () => {
     const body = build(payoutInput);
     expect(
