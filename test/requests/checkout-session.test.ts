@@ -39,6 +39,25 @@ describe('buildCheckoutSessionRequest', () => {
     expect(() => build(input)).toThrow(/leading zero/);
   });
 
+  it.each([-1, -1003, 1.5, 2 ** 53])(
+    'refuses order_id %j, not a whole number from 0 to 2^53 - 1',
+    (order_id) => {
+      const input = { ...checkoutSessionInput, amount: { ...checkoutSessionInput.amount, order_id } };
+      expect(issuesOf(() => build(input))).toEqual(['amount.order_id: invalid_integer']);
+    },
+  );
+
+  it.each(['jane@example.com and more', 'jane@example.com\n', 'jane@example.com>'])(
+    'refuses the e-mail %j, an address with more after it',
+    (email) => {
+      const input = {
+        ...checkoutSessionInput,
+        customer_details: { ...checkoutSessionInput.customer_details, email },
+      };
+      expect(issuesOf(() => build(input))).toEqual(['customer_details.email: invalid_format']);
+    },
+  );
+
   it('requires amount with order_id and total, and the e-mail (spec §4 rule 2)', () => {
     const { amount: _amount, ...rest } = checkoutSessionInput;
     expect(issuesOf(() => build(rest))).toEqual(['amount: invalid_type']);
