@@ -5,6 +5,7 @@ import {
   mobileMoneyPaymentResponseSchema,
   payoutResponseSchema,
 } from '../../src/index.js';
+import { mobileMoneyPaymentResponseSchemaFor } from '../../src/requests/responses.js';
 
 describe('initiation response schemas (spec §2.8)', () => {
   it('accept the documented replies, whatever the brand word', () => {
@@ -30,12 +31,30 @@ describe('initiation response schemas (spec §2.8)', () => {
     expect(mobileMoneyPaymentResponseSchema.safeParse({ message: 'x', status: '200' }).success).toBe(false);
   });
 
+  it('reject the documented message with a status other than the number 200', () => {
+    for (const status of [201, 400, '200', 200.5]) {
+      for (const [schema, message] of [
+        [cardPaymentResponseSchema, 'Card Payment Initiated'],
+        [mobileMoneyPaymentResponseSchema, 'M-PESA Payment Initiated'],
+        [payoutResponseSchema, 'Mobile Payout Initiated'],
+      ] as const) {
+        const result = schema.safeParse({ message, status });
+        expect(result.success).toBe(false);
+        expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['status']);
+      }
+    }
+  });
+
   // A 200 whose message is not the documented text is not a reply the service describes as
   // "initiated": it must not resolve as one.
   it.each([
     ['card', 'Card Payment Failed', cardPaymentResponseSchema],
     ['card', '', cardPaymentResponseSchema],
     ['card', 'card payment initiated', cardPaymentResponseSchema],
+    ['card', 'Card Payment Initiated, then declined', cardPaymentResponseSchema],
+    ['card', 'Card Payment Initiated\n', cardPaymentResponseSchema],
+    ['payout', 'Mobile Payout Initiated: insufficient balance', payoutResponseSchema],
+    ['mobile-money', 'M-PESA Payment Initiated - request failed', mobileMoneyPaymentResponseSchema],
     ['payout', 'Mobile Payout Failed', payoutResponseSchema],
     ['payout', 'Initiated', payoutResponseSchema],
     ['mobile-money', 'M-PESA Payment Failed', mobileMoneyPaymentResponseSchema],
@@ -65,6 +84,8 @@ describe('initiation response schemas (spec §2.8)', () => {
     'Payment Declined - M-PESA Payment Initiated',
     'Cancelled Payment Initiated',
     'M-PESA  Payment Initiated',
+    'Airtel  Money Payment Initiated',
+    'M--PESA Payment Initiated',
     'M-PESA (test) Payment Initiated',
     'M-PESA. Payment Initiated',
     '-MPESA Payment Initiated',
@@ -93,6 +114,13 @@ describe('initiation response schemas (spec §2.8)', () => {
     });
   });
 
+  it('refuses a mobile-money reply of two lines, even one whose brand part is the word the call sent', () => {
+    const schema = mobileMoneyPaymentResponseSchemaFor(['M-PESA\nKE']);
+    const result = schema.safeParse({ message: 'M-PESA\nKE Payment Initiated', status: 200 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['message']);
+  });
+
   it('takes a checkout reply, tolerating a numeric order_id', () => {
     const reply = { checkout_link: 'https://pay.example/c/1', status: true, order_id: 1003 };
     expect(checkoutSessionResponseSchema.parse(reply)).toEqual({ ...reply, order_id: '1003' });
@@ -100,5 +128,6 @@ describe('initiation response schemas (spec §2.8)', () => {
       checkoutSessionResponseSchema.safeParse({ ...reply, checkout_link: 'javascript:alert(1)' }).success,
     ).toBe(false);
     expect(checkoutSessionResponseSchema.safeParse({ ...reply, status: 'true' }).success).toBe(false);
+    expect(checkoutSessionResponseSchema.safeParse({ ...reply, order_id: 1003.5 }).success).toBe(false);
   });
 });
