@@ -33,6 +33,56 @@ describe('initiatePayout without transfer.reference_id', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it.each([
+    [
+      'a reference_id given with an amount of 0',
+      { reference_id: 483920175561, amount: 0 },
+      'transfer.amount',
+    ],
+    ['a null reference_id', { reference_id: null }, 'transfer.reference_id'],
+  ])('names only the field that is wrong for %s, and sends nothing', async (_name, change, field) => {
+    const sent: Request[] = [];
+    const baseUrl = fakeService((request) => {
+      sent.push(request);
+      return Response.json({ message: 'Mobile Payout Initiated', status: 200 });
+    });
+    const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_payout_reference' });
+    const input = {
+      ...payoutInput,
+      transfer: { ...payoutInput.transfer, ...change },
+    } as PayoutInitiationInput;
+    const error = await client.initiatePayout(input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path.join('.'))).toEqual([field]);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('is refused when a getter gives the reference only the first time it is read', async () => {
+    const sent: Request[] = [];
+    const baseUrl = fakeService((request) => {
+      sent.push(request);
+      return Response.json({ message: 'Mobile Payout Initiated', status: 200 });
+    });
+    const client = new PaymentsClient({ baseUrl, apiKey: 'sk_test_payout_reference' });
+    let reads = 0;
+    const input = {
+      ...payoutInput,
+      transfer: {
+        ...transfer,
+        get reference_id() {
+          reads += 1;
+          return reads === 1 ? 483920175561 : undefined;
+        },
+      },
+    } as PayoutInitiationInput;
+    const error = await client.initiatePayout(input).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({ path: ['transfer', 'reference_id'], code: 'required' }),
+    ]);
+    expect(sent).toHaveLength(0);
+  });
+
   it('buildPayoutRequest still makes one up, which the merchant reads from the body', () => {
     const body = buildPayoutRequest(withoutReference);
     expect(String(body.transfer.reference_id)).toMatch(/^[1-9][0-9]{11}$/);
