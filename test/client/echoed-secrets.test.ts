@@ -351,6 +351,16 @@ describe('a key passed under a header name of its own (the API reference names n
     },
   );
 
+  // fetch strips the blanks around a header value before it is sent, so the service sees, and
+  // echoes, the key without the trailing space the merchant's value has.
+  it('is redacted as x-api-key given with a trailing space, as the service echoes it', async () => {
+    const baseUrl = await echoing(401, (headers) =>
+      JSON.stringify({ error: `invalid ${String(headers['x-api-key'])}` }),
+    );
+    const { dump } = await failedCall({ baseUrl, headers: { 'x-api-key': 'sk_live_customhdr123 ' } });
+    expect(dump).not.toContain('sk_live_customhdr123');
+  });
+
   it('leaves the value of a header that names no credential, and a short one, where a body shows them', async () => {
     const baseUrl = await echoing(
       401,
