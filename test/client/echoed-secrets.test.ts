@@ -361,6 +361,17 @@ describe('a key passed under a header name of its own (the API reference names n
     expect(dump).not.toContain('sk_live_customhdr123');
   });
 
+  it('is redacted as authorization given with blanks around it, as the service echoes it', async () => {
+    const baseUrl = await echoing(401, (headers) =>
+      JSON.stringify({ error: `invalid ${String(headers.authorization)}` }),
+    );
+    const { dump } = await failedCall({
+      baseUrl,
+      headers: { authorization: '\tBearer sk_live_blanks4567 ' },
+    });
+    expect(dump).not.toContain('sk_live_blanks4567');
+  });
+
   it('leaves the value of a header that names no credential, and a short one, where a body shows them', async () => {
     const baseUrl = await echoing(
       401,
