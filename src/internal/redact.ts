@@ -299,11 +299,13 @@ const schemeOf = (value: string): string => /^\S+\s+/.exec(value)?.[0] ?? '';
 
 /**
  * The secret values of a request's headers, for {@link Secrets.values}: the value of each
- * credential header and, for those with an auth scheme, the credentials after it.
+ * credential header and, for those with an auth scheme, the credentials after it. Each as sent:
+ * fetch takes the blanks around a header value off, so a service echoes the key without them.
  */
 export function credentialValuesOf(headers: Readonly<Record<string, string>>): string[] {
   const values: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, given] of Object.entries(headers)) {
+    const value = given.trim();
     const kind = credentialHeaders.get(name.toLowerCase());
     if (kind === 'opaque') values.push(value);
     if (kind === 'scheme') values.push(value, value.slice(schemeOf(value).length));
