@@ -230,17 +230,12 @@ describe('a claim the dedupe store failed to release or complete', () => {
   });
 
   it("a claim found done by the store is forgotten: a later in_progress (another delivery's claim) is answered 503, never released", async () => {
-    const memory = createMemoryDedupeStore();
+    const failingOnce = failing('abandon', 1);
     // What begin answers instead of the memory store, in turn (undefined: the memory store's own).
     const answers: (string | undefined)[] = [undefined, 'done', 'in_progress'];
-    let abandonFails = 1;
     const store: DedupeStore = {
-      begin: async (key, ttl) => (answers.shift() as 'done' | undefined) ?? memory.begin(key, ttl),
-      complete: (key, ttl) => memory.complete(key, ttl),
-      abandon: (key) => {
-        if (abandonFails-- > 0) return Promise.reject(new Error('store hiccup'));
-        return memory.abandon(key);
-      },
+      ...failingOnce,
+      begin: async (key, ttl) => (answers.shift() as 'done' | undefined) ?? failingOnce.begin(key, ttl),
     };
     let calls = 0;
     const handler = createCallbackHandler({
@@ -294,16 +289,7 @@ describe('a claim the dedupe store failed to release or complete', () => {
   it("a claim left unreleased that has lapsed (exactly processingTimeoutMs old) is not released: another instance's claim on the key is waited for (503)", async () => {
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     try {
-      const memory = createMemoryDedupeStore();
-      let abandonFails = 1;
-      const store: DedupeStore = {
-        begin: (key, ttl) => memory.begin(key, ttl),
-        complete: (key, ttl) => memory.complete(key, ttl),
-        abandon: (key) => {
-          if (abandonFails-- > 0) return Promise.reject(new Error('store hiccup'));
-          return memory.abandon(key);
-        },
-      };
+      const store = failing('abandon', 1); // its memory store reads the faked clock
       let calls = 0;
       const handler = createCallbackHandler({
         secret,
