@@ -77,6 +77,19 @@ it.each(
   },
 );
 
+/**
+ * A payment through `store` that the service refuses (400): the ApiError, the request sent once,
+ * its cause the TransactionStoreError of expiring the record, saying `message`.
+ */
+async function expectRefusalCause(store: TransactionStore, reference: string, message: RegExp) {
+  const { client, sent } = clientOn(store, 400);
+  const error = await caught(() => client.initiateMobileMoneyPayment(stkPush(reference)));
+  expect(error).toBeInstanceOf(ApiError);
+  expect(sent).toHaveLength(1);
+  expect((error as ApiError).cause).toMatchObject({ name: 'TransactionStoreError', reference, sent: true });
+  expect(((error as ApiError).cause as Error).message).toMatch(message);
+}
+
 it("a refusal whose record's get answers garbage when the client expires it: the ApiError's cause is a TransactionStoreError, the request sent", async () => {
   const memory = createMemoryTransactionStore();
   const state = { broken: false };
@@ -90,36 +103,14 @@ it("a refusal whose record's get answers garbage when the client expires it: the
     get: async (reference) =>
       state.broken ? ('QUEUED' as unknown as TransactionRecord) : memory.get(reference),
   };
-  const { client, sent } = clientOn(store, 400);
-  const error = await caught(() => client.initiateMobileMoneyPayment(stkPush('ORD-21')));
-  expect(error).toBeInstanceOf(ApiError);
-  expect(sent).toHaveLength(1);
-  expect((error as ApiError).cause).toMatchObject({
-    name: 'TransactionStoreError',
-    reference: 'ORD-21',
-    sent: true,
-  });
-  expect(((error as ApiError).cause as Error).message).toMatch(
-    /get\("ORD-21"\) answered a string, not a transaction record/,
-  );
+  await expectRefusalCause(store, 'ORD-21', /get\("ORD-21"\) answered a string, not a transaction record/);
   expect(await memory.get('ORD-21')).toMatchObject({ state: 'pending' });
 });
 
 it("a refusal whose expiry meets an update that never applies a write: the ApiError's cause is a TransactionStoreError naming update, the request sent", async () => {
   const memory = createMemoryTransactionStore();
   const store: TransactionStore = { ...memory, update: async () => false };
-  const { client, sent } = clientOn(store, 400);
-  const error = await caught(() => client.initiateMobileMoneyPayment(stkPush('ORD-22')));
-  expect(error).toBeInstanceOf(ApiError);
-  expect(sent).toHaveLength(1);
-  expect((error as ApiError).cause).toMatchObject({
-    name: 'TransactionStoreError',
-    reference: 'ORD-22',
-    sent: true,
-  });
-  expect(((error as ApiError).cause as Error).message).toMatch(
-    /update\("ORD-\d+"\) answered false 32 times in a row/,
-  );
+  await expectRefusalCause(store, 'ORD-22', /update\("ORD-\d+"\) answered false 32 times in a row/);
   expect(await memory.get('ORD-22')).toMatchObject({ state: 'pending' });
 });
 
