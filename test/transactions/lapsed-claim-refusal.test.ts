@@ -31,9 +31,6 @@ describe('a settlement refused after the claim lapsed', () => {
       let writes = 0;
       const store: TransactionStore = {
         ...inner,
-        insert: (record) => inner.insert(record),
-        get: (reference) => inner.get(reference),
-        listPending: (query) => inner.listPending(query),
         update: async (record, from, previous) => {
           if (++writes <= 2) await new Promise<void>((resolve) => held.push(resolve));
           return inner.update(record, from, previous);
