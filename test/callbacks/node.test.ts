@@ -513,6 +513,46 @@ describe('toNodeListener: nothing left floating', () => {
   });
 });
 
+describe('toNodeListener: a response another layer already answered', () => {
+  it('is left as that layer wrote it, and its kept-alive connection carries the next delivery', async () => {
+    // A request-timeout middleware answers 503 while onEvent still runs; onEvent then fails. The
+    // route's own 500 has nowhere to go: the 503 stands and the connection is not torn down.
+    let current: http.ServerResponse | undefined;
+    let calls = 0;
+    const handler = createCallbackHandler({
+      secret,
+      onEvent: () => {
+        calls += 1;
+        if (calls > 1) return;
+        current!.writeHead(503, { 'content-length': '0' }).end();
+        throw new Error('database down');
+      },
+      onError: () => undefined,
+    });
+    const listener = toNodeListener(handler);
+    const server = http.createServer((req, res) => {
+      current = res;
+      listener(req, res);
+    });
+    let connections = 0;
+    server.on('connection', () => (connections += 1));
+    const base = await listen(server);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const body = JSON.stringify(payoutSuccess);
+    const url = await signCallbackUrl(`${base}/hooks`, { secret, reference: '123456789012' });
+    const post = () => rawPost(url, [body], { 'content-length': String(Buffer.byteLength(body)) }, agent);
+    try {
+      expect((await post()).status).toBe(503);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await post()).status).toBe(200);
+      expect(calls).toBe(2);
+      expect(connections).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
 describe('toNodeListener: one implementation', () => {
   it('refuses a function createCallbackHandler did not make', () => {
     const custom = async () => new Response(null);
