@@ -260,6 +260,7 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
 
   it.each([
     ['a 5xx', () => new Response('down', { status: 503 }), ApiError, 'TRK-503'],
+    ['a 500', () => new Response('oops', { status: 500 }), ApiError, 'TRK-500'],
     [
       'a lost connection',
       () => {
