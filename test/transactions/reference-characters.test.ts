@@ -86,3 +86,37 @@ describe('a reference with a control character', () => {
     });
   });
 });
+
+describe('a reference over 256 characters', () => {
+  // The input schema takes a long transaction_reference; begin would not record it. The tracked
+  // initiation refuses it first, naming the field of the input, not begin's `reference`.
+  it("is refused by a tracked initiation naming the input's field, and nothing is sent", async () => {
+    let sent = 0;
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example',
+      transactions: { tracker: createTransactionTracker(), secret },
+      fetch: async () => {
+        sent += 1;
+        return Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
+      },
+    });
+    const error = await client
+      .initiateMobileMoneyPayment({
+        customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        callback_details: {
+          transaction_reference: 'R'.repeat(257),
+          callback_url: 'https://shop.example/webhooks/payments',
+        },
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({
+        path: ['callback_details', 'transaction_reference'],
+        code: 'required_for_tracking',
+      }),
+    ]);
+    expect(sent).toBe(0);
+  });
+});
