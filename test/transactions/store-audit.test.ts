@@ -255,3 +255,75 @@ describe('a record made pending again in the in-memory store', () => {
     expect(await tracker.get('AGAIN')).toEqual(attempt);
   });
 });
+
+describe("the in-memory store's listPending", () => {
+  // The tracker's stale() asks for at most 8 times its limit: a store that lists settled records,
+  // or another kind's, starves the reconciliation cron of the stale ones behind them.
+  it('lists only pending records of the kind asked, so stale() finds the one behind many settled ones', async () => {
+    let t = 0;
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    for (let i = 0; i < 10; i++) {
+      await tracker.begin(card(`PAID-${i}`));
+      await tracker.settle(`PAID-${i}`, { outcome: 'succeeded' });
+      await tracker.begin({ reference: `MOMO-${i}`, kind: 'mobile_money', amount: 1500 });
+      t += 1;
+    }
+    const stale = await tracker.begin(card('STALE'));
+    t += 24 * 60 * 60_000;
+    const listed = await store.listPending({ kind: 'card', createdBefore: t, limit: 5 });
+    expect(listed).toEqual([stale]);
+    expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
+  });
+
+  it('lists records created before createdBefore, not at it', async () => {
+    const store = createMemoryTransactionStore();
+    const record = await createTransactionTracker({ store, now: () => 5_000 }).begin(card('AT'));
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([record]);
+  });
+});
+
+describe('the documented defaults of the in-memory store', () => {
+  const pendingRecord = (reference: string, amount = '1500'): TransactionRecord => ({
+    reference,
+    kind: 'card',
+    amount,
+    state: 'pending',
+    createdAt: 1,
+    updatedAt: 1,
+  });
+
+  it('keeps at most 100,000 records', async () => {
+    const store = createMemoryTransactionStore();
+    for (let i = 0; i < 100_000; i++) await store.insert(pendingRecord(`P${i}`));
+    await expect(store.insert(pendingRecord('ONE-MORE'))).rejects.toMatchObject({
+      limit: 'maxEntries',
+      value: 100_000,
+    });
+  });
+
+  it('keeps at most 64 MiB of records', async () => {
+    const store = createMemoryTransactionStore();
+    const mib = 'x'.repeat(512 * 1024); // about 1 MiB a record
+    for (let i = 0; i < 63; i++) await store.insert(pendingRecord(`P${i}`, mib));
+    await expect(store.insert(pendingRecord('ONE-MORE', mib))).rejects.toMatchObject({
+      limit: 'maxBytes',
+      value: 64 * 1024 * 1024,
+    });
+  });
+
+  it('keeps a finished record 24 hours', async () => {
+    let t = 0;
+    const store = createMemoryTransactionStore({ now: () => t });
+    const tracker = createTransactionTracker({ store, now: () => t });
+    await tracker.begin(card('PAID'));
+    await tracker.settle('PAID', { outcome: 'succeeded' });
+    t = 24 * 60 * 60_000 - 1;
+    await tracker.begin(card('BEFORE'));
+    expect((await tracker.get('PAID'))?.state).toBe('succeeded');
+    t += 1;
+    await tracker.begin(card('AT'));
+    expect(await tracker.get('PAID')).toBeUndefined();
+  });
+});
