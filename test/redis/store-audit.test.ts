@@ -1,0 +1,220 @@
+// What the Redis transaction store must keep doing that no other test pinned (found by a mutation
+// audit of src/redis/transactions.ts), against a real redis-server: one of two writes from a state,
+// a pending index that lists pending records only, by createdAt, a record made pending again that
+// never expires, the TTLs, the published record, and no write it could not index.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
+import { createTransactionTracker, type TransactionRecord } from '../../src/transactions/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+let server: RedisServer;
+let client: Redis;
+const stores: RedisTransactionStore[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+});
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close().catch(() => undefined)));
+  await client?.quit().catch(() => client.disconnect());
+  await server?.stop();
+});
+
+/** A store under a prefix of its own, and that prefix. */
+const makeStore = (options: { finishedTtlMs?: number } = {}) => {
+  const prefix = `audit${prefixes++}:`;
+  const store = createRedisTransactionStore({ client, prefix, ...options });
+  stores.push(store);
+  return { store, prefix };
+};
+const card = (reference: string) => ({ reference, kind: 'card', amount: 1500, currency: 'KES' }) as const;
+
+describe("the Redis store's update, called without previous", () => {
+  const pending: TransactionRecord = {
+    reference: 'ORD-1',
+    kind: 'card',
+    amount: '1500',
+    state: 'pending',
+    createdAt: 1,
+    updatedAt: 1,
+  };
+
+  it('applies only one of two settlements from the same state', async () => {
+    const { store } = makeStore();
+    await store.insert(pending);
+    const paid: TransactionRecord = { ...pending, state: 'succeeded', updatedAt: 2, settledAt: 2 };
+    const failed: TransactionRecord = { ...pending, state: 'failed', updatedAt: 2, settledAt: 2 };
+    const answers = await Promise.all([store.update(paid, 'pending'), store.update(failed, 'pending')]);
+    expect(answers.filter(Boolean)).toHaveLength(1);
+    expect(await store.get('ORD-1')).toEqual(answers[0] ? paid : failed);
+  });
+
+  it('answers false for a reference it does not hold, and writes nothing', async () => {
+    const { store, prefix } = makeStore();
+    await expect(store.update({ ...pending, state: 'expired' }, 'pending')).resolves.toBe(false);
+    expect(await client.keys(`${prefix}*`)).toEqual([]);
+  });
+});
+
+describe("the Redis store's listPending", () => {
+  it('lists only pending records of the kind asked, so stale() finds the one behind many settled ones', async () => {
+    let t = 0;
+    const { store } = makeStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    for (let i = 0; i < 10; i++) {
+      await tracker.begin(card(`PAID-${i}`));
+      await tracker.settle(`PAID-${i}`, { outcome: 'succeeded' });
+      await tracker.begin({ reference: `MOMO-${i}`, kind: 'mobile_money', amount: 1500 });
+      t += 1;
+    }
+    const stale = await tracker.begin(card('STALE'));
+    t += 24 * 60 * 60_000;
+    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 5 })).toEqual([stale]);
+    expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
+  });
+
+  it('lists at most limit records, the oldest, created before createdBefore and not at it', async () => {
+    let t = 1_000;
+    const { store } = makeStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    const records: TransactionRecord[] = [];
+    for (const reference of ['C', 'A', 'B']) {
+      records.push(await tracker.begin(card(reference)));
+      t += 1;
+    }
+    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 2 })).toEqual(
+      records.slice(0, 2),
+    );
+    expect(await store.listPending({ kind: 'card', createdBefore: 1_002, limit: 5 })).toEqual(
+      records.slice(0, 2),
+    );
+    expect(await store.listPending({ kind: 'card', createdBefore: 1_000, limit: 5 })).toEqual([]);
+  });
+});
+
+describe('a record made pending again in the Redis store (a new attempt after expiry)', () => {
+  it('loses the TTL of the expired record and is listed at its new createdAt', async () => {
+    const { store, prefix } = makeStore({ finishedTtlMs: 60_000 });
+    const tracker = createTransactionTracker({ store, now: () => 1_000 });
+    await tracker.begin(card('AGAIN'));
+    const expired = await tracker.expire('AGAIN');
+    expect(await client.pttl(`${prefix}r:AGAIN`)).toBeGreaterThan(0);
+    const attempt: TransactionRecord = { ...expired, state: 'pending', createdAt: 5_000, updatedAt: 5_000 };
+    delete (attempt as { expiredAt?: number }).expiredAt;
+    expect(await store.update(attempt, 'expired', expired)).toBe(true);
+    expect(await client.pttl(`${prefix}r:AGAIN`)).toBe(-1);
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([attempt]);
+  });
+});
+
+describe('the pending index of the Redis store follows createdAt', () => {
+  const record: TransactionRecord = {
+    reference: 'ORD-1',
+    kind: 'card',
+    amount: '1500',
+    state: 'pending',
+    createdAt: 1_000,
+    updatedAt: 9_000,
+  };
+
+  it('lists a record by its createdAt, not its updatedAt', async () => {
+    const { store } = makeStore();
+    await store.insert(record);
+    expect(await store.listPending({ kind: 'card', createdBefore: 1_001, limit: 5 })).toEqual([record]);
+  });
+
+  it('lists a pending record restarted as a new attempt at its new createdAt only', async () => {
+    const { store } = makeStore();
+    await store.insert(record);
+    const restarted: TransactionRecord = { ...record, createdAt: 5_000, updatedAt: 9_500 };
+    expect(await store.update(restarted, 'pending', record)).toBe(true);
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
+    expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([restarted]);
+  });
+});
+
+describe('what the Redis store keeps of a finished record', () => {
+  it("gives a payment's finished record a TTL of finishedTtlMs, a payout's none, a pending one none", async () => {
+    const { store, prefix } = makeStore({ finishedTtlMs: 600_000 });
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('PAID'));
+    await tracker.begin({ reference: 'PAYOUT', kind: 'payout', amount: 1500 });
+    await tracker.begin(card('WAITING'));
+    await tracker.settle('PAID', { outcome: 'succeeded' });
+    await tracker.settle('PAYOUT', { outcome: 'succeeded' });
+    const ttl = await client.pttl(`${prefix}r:PAID`);
+    expect(ttl).toBeGreaterThan(590_000);
+    expect(ttl).toBeLessThanOrEqual(600_000);
+    expect(await client.pttl(`${prefix}r:PAYOUT`)).toBe(-1);
+    expect(await client.pttl(`${prefix}r:WAITING`)).toBe(-1);
+  });
+
+  it('keeps a finished payment record 7 days by default', async () => {
+    const { store, prefix } = makeStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('PAID'));
+    await tracker.settle('PAID', { outcome: 'failed' });
+    const week = 7 * 24 * 60 * 60_000;
+    const ttl = await client.pttl(`${prefix}r:PAID`);
+    expect(ttl).toBeGreaterThan(week - 60_000);
+    expect(ttl).toBeLessThanOrEqual(week);
+  });
+});
+
+describe('the settlement the Redis store publishes', () => {
+  it('hands a watcher the record written, in another store sharing the prefix', async () => {
+    const { store, prefix } = makeStore();
+    const other = createRedisTransactionStore({ client, prefix });
+    stores.push(other);
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('HEARD'));
+    let heard!: (record: TransactionRecord) => void;
+    const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
+    const stop = await other.watch!('HEARD', heard);
+    const { record } = await tracker.settle('HEARD', { outcome: 'succeeded' });
+    await expect(message).resolves.toEqual(record);
+    stop();
+  });
+});
+
+describe('the Redis store writes nothing it could not index', () => {
+  const record: TransactionRecord = {
+    reference: 'ORD-1',
+    kind: 'card',
+    amount: '1500',
+    state: 'pending',
+    createdAt: 1_000,
+    updatedAt: 1_000,
+  };
+
+  it('refuses a createdAt of -Infinity, on insert and on a new attempt, writing nothing', async () => {
+    const { store, prefix } = makeStore();
+    await expect(store.insert({ ...record, createdAt: Number.NEGATIVE_INFINITY })).rejects.toThrow(
+      /createdAt/,
+    );
+    expect(await client.keys(`${prefix}*`)).toEqual([]);
+    await store.insert(record);
+    const restarted = { ...record, createdAt: Number.NEGATIVE_INFINITY, updatedAt: 2_000 };
+    await expect(store.update(restarted, 'pending', record)).rejects.toThrow(/createdAt/);
+    expect(await store.get('ORD-1')).toEqual(record);
+  });
+
+  it("refuses every write while its pending index key holds another program's value, naming the key", async () => {
+    const { store, prefix } = makeStore();
+    const index = `${prefix}pending:card`;
+    await client.set(index, 'not an index');
+    await expect(store.insert(record)).rejects.toThrow(`${index}: not a sorted set`);
+    expect(await store.get('ORD-1')).toBeUndefined();
+    await client.del(index);
+    await store.insert(record);
+    await client.set(index, 'not an index');
+    const paid: TransactionRecord = { ...record, state: 'succeeded', updatedAt: 2_000, settledAt: 2_000 };
+    await expect(store.update(paid, 'pending', record)).rejects.toThrow(`${index}: not a sorted set`);
+    expect(await store.get('ORD-1')).toEqual(record);
+    expect(await client.pttl(`${prefix}r:ORD-1`)).toBe(-1);
+  });
+});
