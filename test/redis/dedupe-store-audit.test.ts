@@ -1,0 +1,112 @@
+// What the Redis dedupe store must keep doing that no other test pinned (found by a mutation audit
+// of src/redis/index.ts), against a real redis-server: a value it did not write is refused even
+// when it expires, and every claim a failed begin may have left is taken over by the next begin.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisDedupeStore, type RedisScriptClient } from '../../src/redis/index.js';
+import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+
+let server: RedisServer;
+let client: Redis;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+});
+afterAll(async () => {
+  await client?.quit().catch(() => client.disconnect());
+  await server?.stop();
+});
+
+/**
+ * A client whose next script runs fail as queued: `'lost'` runs on Redis and loses its reply (a
+ * connection dropped after the command ran), `'unsent'` fails before reaching Redis.
+ */
+const flakyClient = (): RedisScriptClient & { fail: (...how: ('lost' | 'unsent')[]) => void } => {
+  const failures: ('lost' | 'unsent')[] = [];
+  return {
+    fail: (...how) => void failures.push(...how),
+    async eval(script, numkeys, ...args) {
+      const how = failures.shift();
+      if (how === 'unsent') throw new Error('Connection is closed.');
+      const reply = await client.eval(script, numkeys, ...args);
+      if (how === 'lost') throw new Error('Connection is closed.');
+      return reply;
+    },
+  };
+};
+
+describe('a value under its key that the Redis dedupe store did not write', () => {
+  it.each(['1', 'done-by-another-app', 'processing'])(
+    'refuses %j with a TTL too, rather than answer in_progress',
+    async (value) => {
+      const prefix = `dd-audit${prefixes++}:`;
+      await client.set(`${prefix}k`, value, 'PX', 60_000);
+      const store = createRedisDedupeStore({ client, prefix });
+      await expect(store.begin('k', 60_000)).rejects.toThrow(/holds a value this store did not write/);
+    },
+  );
+});
+
+describe('claims left by begins that lost their replies', () => {
+  it('are all taken over by the next begin of the key on the instance: the newest too', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    flaky.fail('lost', 'lost');
+    // Each ran: the first wrote its claim, the second took it over with its own.
+    await expect(store.begin('k', 60_000)).rejects.toThrow(/Connection is closed/);
+    await expect(store.begin('k', 60_000)).rejects.toThrow(/Connection is closed/);
+    expect(await client.get(`${prefix}k`)).toMatch(/^processing:/);
+    expect(await store.begin('k', 60_000)).toBe('new');
+    // It is this begin's claim now: abandon releases it for the sender's retry.
+    await store.abandon('k');
+    expect(await client.exists(`${prefix}k`)).toBe(0);
+  });
+
+  it('are taken over however many begins lost their replies in a row', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    flaky.fail('lost', 'lost', 'lost', 'lost', 'lost', 'lost');
+    for (let i = 0; i < 6; i++) await expect(store.begin('k', 60_000)).rejects.toThrow(/closed/);
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await store.complete('k', 60_000);
+    expect(await store.begin('k', 60_000)).toBe('done');
+  });
+
+  it('is taken over when a later begin never reached Redis: the older claim is still presented', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    flaky.fail('lost', 'unsent', 'unsent');
+    for (let i = 0; i < 3; i++) await expect(store.begin('k', 60_000)).rejects.toThrow(/closed/);
+    // The key still holds the first begin's claim.
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await store.abandon('k');
+    expect(await client.exists(`${prefix}k`)).toBe(0);
+  });
+
+  it('is taken over after an abandon whose reply was lost', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    expect(await store.begin('k', 60_000)).toBe('new');
+    flaky.fail('unsent');
+    await expect(store.abandon('k')).rejects.toThrow(/closed/);
+    expect(await store.begin('k', 60_000)).toBe('new');
+  });
+});
+
+describe('complete after the claim expired', () => {
+  it('still records the event done, so a redelivery is not processed again', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const store = createRedisDedupeStore({ client, prefix });
+    expect(await store.begin('k', 20)).toBe('new');
+    // onEvent outlived processingTimeoutMs: the claim is gone before complete.
+    while ((await client.exists(`${prefix}k`)) === 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.complete('k', 60_000);
+    expect(await store.begin('k', 60_000)).toBe('done');
+  });
+});
