@@ -276,6 +276,20 @@ describe("the in-memory store's listPending", () => {
     expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
   });
 
+  it('lists at most limit records, the oldest', async () => {
+    let t = 0;
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    const records: TransactionRecord[] = [];
+    for (const reference of ['C', 'A', 'B']) {
+      records.push(await tracker.begin(card(reference)));
+      t += 1;
+    }
+    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 2 })).toEqual(
+      records.slice(0, 2),
+    );
+  });
+
   it('lists records created before createdBefore, not at it', async () => {
     const store = createMemoryTransactionStore();
     const record = await createTransactionTracker({ store, now: () => 5_000 }).begin(card('AT'));
