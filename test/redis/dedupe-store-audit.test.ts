@@ -110,3 +110,35 @@ describe('complete after the claim expired', () => {
     expect(await store.begin('k', 60_000)).toBe('done');
   });
 });
+
+describe('the orphaned claims the Redis dedupe store remembers', () => {
+  it('are those of the 10,000 keys whose begin or abandon failed last', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    const failBegin = async (key: string, how: 'lost' | 'unsent') => {
+      flaky.fail(how);
+      await expect(store.begin(key, 60_000)).rejects.toThrow(/closed/);
+    };
+    await failBegin('first', 'lost');
+    await failBegin('again', 'lost');
+    for (let i = 2; i < 10_000; i++) await failBegin(`other-${i}`, 'unsent');
+    await failBegin('again', 'lost'); // failed most recently now
+    await failBegin('other-10000', 'unsent');
+    await failBegin('other-10001', 'unsent');
+    // 'first' was forgotten: its claim blocks the key until it expires.
+    expect(await store.begin('first', 60_000)).toBe('in_progress');
+    expect(await store.begin('again', 60_000)).toBe('new');
+  });
+});
+
+describe('a TTL that is not a whole number of ms', () => {
+  it('is rounded up, for a claim and for done', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const store = createRedisDedupeStore({ client, prefix });
+    expect(await store.begin('k', 60_000.5)).toBe('new');
+    expect(await client.pttl(`${prefix}k`)).toBeGreaterThan(59_000);
+    await store.complete('k', 1.5);
+    expect(await client.pttl(`${prefix}k`)).toBeLessThanOrEqual(2);
+  });
+});
