@@ -142,3 +142,14 @@ describe('a TTL that is not a whole number of ms', () => {
     expect(await client.pttl(`${prefix}k`)).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a reply to begin the Redis dedupe store does not recognise', () => {
+  // A client wrapper or proxy answering for the server: never read as 'done' (the event would be
+  // skipped) nor as 'in_progress'.
+  it.each(['QUEUED', 'OK', null, 1, 'DONE'])('%j: begin rejects naming the reply', async (reply) => {
+    const store = createRedisDedupeStore({ client: { eval: async () => reply } });
+    await expect(store.begin('k', 60_000)).rejects.toThrow(
+      `Redis dedupe store: unexpected reply to begin: ${String(reply)}`,
+    );
+  });
+});
