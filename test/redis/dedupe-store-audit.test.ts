@@ -153,3 +153,55 @@ describe('a reply to begin the Redis dedupe store does not recognise', () => {
     );
   });
 });
+
+describe('what the Redis dedupe store remembers of a key once it is done with it', () => {
+  /** A client counting the scripts it runs. */
+  const counting = () => {
+    const counted = {
+      calls: 0,
+      eval: (script: string, numkeys: number, ...args: (string | number)[]) => {
+        counted.calls += 1;
+        return client.eval(script, numkeys, ...args);
+      },
+    };
+    return counted;
+  };
+
+  it('nothing after complete: an abandon then asks Redis nothing', async () => {
+    const counted = counting();
+    const store = createRedisDedupeStore({ client: counted, prefix: `dd-audit${prefixes++}:` });
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await store.complete('k', 60_000);
+    const calls = counted.calls;
+    await store.abandon('k');
+    expect(counted.calls).toBe(calls);
+  });
+
+  it('nothing after abandon: a second abandon asks Redis nothing', async () => {
+    const counted = counting();
+    const store = createRedisDedupeStore({ client: counted, prefix: `dd-audit${prefixes++}:` });
+    expect(await store.begin('k', 60_000)).toBe('new');
+    await store.abandon('k');
+    const calls = counted.calls;
+    await store.abandon('k');
+    expect(counted.calls).toBe(calls);
+  });
+});
+
+describe('complete while Redis keeps failing', () => {
+  it('stops before a backoff that would end past completeRetryMs', async () => {
+    let calls = 0;
+    const store = createRedisDedupeStore({
+      client: {
+        eval: async () => {
+          calls += 1;
+          throw new Error('Connection is closed.');
+        },
+      },
+      completeRetryMs: 100,
+    });
+    // Tries at 0 and after 50 ms; the next backoff (100 ms) would end past 100 ms.
+    await expect(store.complete('k', 60_000)).rejects.toThrow(/closed/);
+    expect(calls).toBe(2);
+  });
+});

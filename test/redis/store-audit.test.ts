@@ -95,6 +95,25 @@ describe("the Redis store's listPending", () => {
   });
 });
 
+describe('index entries of the Redis store whose record is gone', () => {
+  it('are removed as listPending passes them, so they never crowd out stale records for ever', async () => {
+    let t = 0;
+    const { store, prefix } = makeStore();
+    const tracker = createTransactionTracker({ store, now: () => t });
+    for (let i = 0; i < 10; i++) {
+      await tracker.begin(card(`GONE-${i}`));
+      t += 1;
+    }
+    const live = await tracker.begin(card('LIVE'));
+    // Deleted by hand (or evicted by a maxmemory policy other than noeviction).
+    for (let i = 0; i < 10; i++) await client.del(`${prefix}r:GONE-${i}`);
+    expect(await store.listPending({ kind: 'card', createdBefore: t + 1, limit: 20 })).toEqual([live]);
+    expect(await client.zcard(`${prefix}pending:card`)).toBe(1);
+    t += 24 * 60 * 60_000;
+    expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([live]);
+  });
+});
+
 describe('a record made pending again in the Redis store (a new attempt after expiry)', () => {
   it('loses the TTL of the expired record and is listed at its new createdAt', async () => {
     const { store, prefix } = makeStore({ finishedTtlMs: 60_000 });
