@@ -205,3 +205,15 @@ describe('complete while Redis keeps failing', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('complete by default', () => {
+  it('retries while Redis fails for a moment, so the event is recorded done', async () => {
+    const prefix = `dd-audit${prefixes++}:`;
+    const flaky = flakyClient();
+    const store = createRedisDedupeStore({ client: flaky, prefix });
+    expect(await store.begin('k', 60_000)).toBe('new');
+    flaky.fail('unsent', 'unsent');
+    await store.complete('k', 60_000);
+    expect(await store.begin('k', 60_000)).toBe('done');
+  });
+});

@@ -237,3 +237,45 @@ describe('the Redis store writes nothing it could not index', () => {
     expect(await client.pttl(`${prefix}r:ORD-1`)).toBe(-1);
   });
 });
+
+describe('a reply the Redis store does not recognise', () => {
+  // A client wrapper or proxy answering for the server: never read as a record, nor as no record.
+  const answering = (reply: unknown) => createRedisTransactionStore({ client: { eval: async () => reply } });
+
+  it.each([0, '', 2, ['{}'], 'OK'])('%j to get: get rejects', async (reply) => {
+    await expect(answering(reply).get('ORD-1')).rejects.toThrow(/Redis transaction store/);
+  });
+
+  it.each([['{}'], 0, 'QUEUED'])('%j to insert: insert rejects', async (reply) => {
+    const record: TransactionRecord = {
+      reference: 'ORD-1',
+      kind: 'card',
+      amount: '1500',
+      state: 'pending',
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await expect(answering(reply).insert(record)).rejects.toThrow(/Redis transaction store/);
+  });
+});
+
+describe('watch on the Redis store', () => {
+  it("calls the listener with its reference's records only", async () => {
+    const { store } = makeStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('OTHER'));
+    await tracker.begin(card('MINE'));
+    const heard: string[] = [];
+    let mine!: () => void;
+    const settled = new Promise<void>((resolve) => (mine = resolve));
+    const stop = await store.watch!('MINE', (record) => {
+      heard.push(record.reference);
+      if (record.reference === 'MINE') mine();
+    });
+    await tracker.settle('OTHER', { outcome: 'succeeded' });
+    await tracker.settle('MINE', { outcome: 'succeeded' });
+    await settled;
+    expect(heard).toEqual(['MINE']);
+    stop();
+  });
+});
