@@ -4,7 +4,11 @@
 // never expires, the TTLs, the published record, and no write it could not index.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
+import {
+  createRedisTransactionStore,
+  type RedisSubscriberClient,
+  type RedisTransactionStore,
+} from '../../src/redis/index.js';
 import { createTransactionTracker, type TransactionRecord } from '../../src/transactions/index.js';
 import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 
@@ -277,5 +281,33 @@ describe('watch on the Redis store', () => {
     await settled;
     expect(heard).toEqual(['MINE']);
     stop();
+  });
+});
+
+describe('a subscription of the Redis store that failed', () => {
+  it('is tried again by the next watch, which then hears settlements', async () => {
+    const { prefix } = makeStore();
+    const real = client.duplicate();
+    let refusals = 1;
+    const subscriber: RedisSubscriberClient = {
+      subscribe: async (channel) => {
+        if (refusals-- > 0) throw new Error('Connection is closed.');
+        return real.subscribe(channel);
+      },
+      on: (event: 'message' | 'error' | 'ready', listener: (...args: never[]) => void) =>
+        real.on(event, listener as (...args: unknown[]) => void),
+    };
+    const store = createRedisTransactionStore({ client, prefix, subscriber });
+    stores.push(store);
+    await expect(store.watch!('ORD-1', () => undefined)).rejects.toThrow(/closed/);
+    let heard!: (record: TransactionRecord) => void;
+    const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
+    const stop = await store.watch!('ORD-1', heard);
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('ORD-1'));
+    const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
+    await expect(message).resolves.toEqual(record);
+    stop();
+    await real.quit();
   });
 });
