@@ -80,6 +80,17 @@ describe("the Redis store's listPending", () => {
     expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
   });
 
+  it("takes a settled record of any kind out of its kind's index", async () => {
+    const { store, prefix } = makeStore();
+    const tracker = createTransactionTracker({ store });
+    for (const kind of ['mobile_money', 'checkout', 'payout'] as const) {
+      await tracker.begin({ reference: `PAID-${kind}`, kind, amount: 1500 });
+      await tracker.settle(`PAID-${kind}`, { outcome: 'succeeded' });
+      expect(await client.zcard(`${prefix}pending:${kind}`)).toBe(0);
+    }
+    expect(await client.exists(`${prefix}pending:card`)).toBe(0);
+  });
+
   it('lists at most limit records, the oldest, created before createdBefore and not at it', async () => {
     let t = 1_000;
     const { store } = makeStore();
@@ -284,8 +295,26 @@ describe('watch on the Redis store', () => {
   });
 });
 
+describe('a watch of the Redis store, stopped', () => {
+  it('calls its listener no more, while another listener of the reference still hears', async () => {
+    const { store } = makeStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('ORD-1'));
+    const stopped: TransactionRecord[] = [];
+    const stop = await store.watch!('ORD-1', (record) => void stopped.push(record));
+    let heard!: (record: TransactionRecord) => void;
+    const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
+    const stopOther = await store.watch!('ORD-1', heard);
+    stop();
+    const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
+    await expect(message).resolves.toEqual(record);
+    expect(stopped).toEqual([]);
+    stopOther();
+  });
+});
+
 describe('a subscription of the Redis store that failed', () => {
-  it('is tried again by the next watch, which then hears settlements', async () => {
+  it('is tried again by the next watch, which then hears each settlement once', async () => {
     const { prefix } = makeStore();
     const real = client.duplicate();
     let refusals = 1;
@@ -300,14 +329,54 @@ describe('a subscription of the Redis store that failed', () => {
     const store = createRedisTransactionStore({ client, prefix, subscriber });
     stores.push(store);
     await expect(store.watch!('ORD-1', () => undefined)).rejects.toThrow(/closed/);
-    let heard!: (record: TransactionRecord) => void;
-    const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
-    const stop = await store.watch!('ORD-1', heard);
+    const heard: TransactionRecord[] = [];
+    let wake!: () => void;
+    const message = new Promise<void>((resolve) => (wake = resolve));
+    const stop = await store.watch!('ORD-1', (record) => {
+      heard.push(record);
+      wake();
+    });
     const tracker = createTransactionTracker({ store });
     await tracker.begin(card('ORD-1'));
     const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
-    await expect(message).resolves.toEqual(record);
+    await message;
+    // Once: one message handler, however many times it subscribed.
+    expect(heard).toEqual([record]);
     stop();
     await real.quit();
+  });
+});
+
+describe('the subscriber the Redis store makes itself', () => {
+  it('subscribes again after Redis restarts, and hears the next settlement', async () => {
+    const own = await startRedisServer();
+    const redis = new Redis(own.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    const prefix = 'restart:';
+    const store = createRedisTransactionStore({ client: redis, prefix });
+    try {
+      const tracker = createTransactionTracker({ store });
+      await tracker.begin(card('ORD-1'));
+      let heard!: (record: TransactionRecord) => void;
+      const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
+      const stop = await store.watch!('ORD-1', heard);
+      await own.kill();
+      await own.start();
+      // Wait for the store's subscriber to be back on its channel (bounded).
+      let listening = 0;
+      for (let i = 0; i < 400 && listening === 0; i++) {
+        const numsub = (await redis.pubsub('NUMSUB', `${prefix}settled`).catch(() => [])) as unknown[];
+        listening = Number(numsub[1] ?? 0);
+        if (listening === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(listening).toBe(1);
+      const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
+      await expect(message).resolves.toEqual(record);
+      stop();
+    } finally {
+      await store.close();
+      await redis.quit().catch(() => redis.disconnect());
+      await own.stop();
+    }
   });
 });
