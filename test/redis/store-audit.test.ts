@@ -314,7 +314,7 @@ describe('a watch of the Redis store, stopped', () => {
 });
 
 describe('a subscription of the Redis store that failed', () => {
-  it('is tried again by the next watch, which then hears each settlement once', async () => {
+  it('is tried again by the next watch, which then hears each settlement once; the failed watch hears none', async () => {
     const { prefix } = makeStore();
     const real = client.duplicate();
     let refusals = 1;
@@ -328,7 +328,8 @@ describe('a subscription of the Redis store that failed', () => {
     };
     const store = createRedisTransactionStore({ client, prefix, subscriber });
     stores.push(store);
-    await expect(store.watch!('ORD-1', () => undefined)).rejects.toThrow(/closed/);
+    const failedWatch: TransactionRecord[] = [];
+    await expect(store.watch!('ORD-1', (record) => void failedWatch.push(record))).rejects.toThrow(/closed/);
     const heard: TransactionRecord[] = [];
     let wake!: () => void;
     const message = new Promise<void>((resolve) => (wake = resolve));
@@ -340,8 +341,9 @@ describe('a subscription of the Redis store that failed', () => {
     await tracker.begin(card('ORD-1'));
     const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
     await message;
-    // Once: one message handler, however many times it subscribed.
+    // Once: one message handler, however many times it subscribed; never the failed watch's.
     expect(heard).toEqual([record]);
+    expect(failedWatch).toEqual([]);
     stop();
     await real.quit();
   });
@@ -378,5 +380,24 @@ describe('the subscriber the Redis store makes itself', () => {
       await redis.quit().catch(() => redis.disconnect());
       await own.stop();
     }
+  });
+});
+
+describe('close() of the Redis store', () => {
+  it('stops its watches: a subscriber passed in, still open, calls none of their listeners', async () => {
+    const { prefix } = makeStore();
+    const subscriber = client.duplicate();
+    const store = createRedisTransactionStore({ client, prefix, subscriber });
+    const tracker = createTransactionTracker({ store: createRedisTransactionStore({ client, prefix }) });
+    await tracker.begin(card('ORD-1'));
+    const heard: TransactionRecord[] = [];
+    await store.watch!('ORD-1', (record) => void heard.push(record));
+    await store.close();
+    // The subscriber's own listener, added after the store's, tells when the message came.
+    const delivered = new Promise<void>((resolve) => subscriber.once('message', () => resolve()));
+    await tracker.settle('ORD-1', { outcome: 'succeeded' });
+    await delivered;
+    expect(heard).toEqual([]);
+    await subscriber.quit();
   });
 });
