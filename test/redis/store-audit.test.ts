@@ -401,3 +401,28 @@ describe('close() of the Redis store', () => {
     await subscriber.quit();
   });
 });
+
+describe('close() of the Redis store with the subscriber it made itself', () => {
+  const connections = async () =>
+    String(await client.client('LIST'))
+      .trim()
+      .split('\n').length;
+
+  it('closes that connection, and a later watch makes a new one that hears settlements', async () => {
+    const { store } = makeStore();
+    const tracker = createTransactionTracker({ store });
+    await tracker.begin(card('ORD-1'));
+    const before = await connections();
+    const stop = await store.watch!('ORD-1', () => undefined);
+    expect(await connections()).toBe(before + 1);
+    stop();
+    await store.close();
+    expect(await connections()).toBe(before);
+    let heard!: (record: TransactionRecord) => void;
+    const message = new Promise<TransactionRecord>((resolve) => (heard = resolve));
+    const again = await store.watch!('ORD-1', heard);
+    const { record } = await tracker.settle('ORD-1', { outcome: 'succeeded' });
+    await expect(message).resolves.toEqual(record);
+    again();
+  });
+});
