@@ -1,7 +1,9 @@
 // What the Redis transaction store must keep doing that no other test pinned (found by a mutation
 // audit of src/redis/transactions.ts), against a real redis-server: one of two writes from a state,
-// a pending index that lists pending records only, by createdAt, a record made pending again that
-// never expires, the TTLs, the published record, and no write it could not index.
+// a pending index that lists pending records only, by createdAt, and drops entries whose record is
+// gone, a record made pending again that never expires, the TTLs, no write it could not index, no
+// unreadable reply read as a record or as none, and watches that hear their own reference once,
+// resubscribe after a failure or a restart, and stop on stop() and close().
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -425,4 +427,17 @@ describe('close() of the Redis store with the subscriber it made itself', () => 
     await expect(message).resolves.toEqual(record);
     again();
   });
+});
+
+describe('the Redis store on a Redis Cluster', () => {
+  const cluster = { isCluster: true, options: {}, eval: async () => null };
+
+  it.each(['hp-tx}:', 'hp}{tx:', '}{:'])(
+    'refuses prefix %j at creation: a } with no { before it is no hash tag',
+    (prefix) => {
+      expect(() => createRedisTransactionStore({ client: cluster, prefix })).toThrow(
+        /^createRedisTransactionStore: on a Redis Cluster, prefix must hold a hash tag/,
+      );
+    },
+  );
 });
