@@ -341,3 +341,29 @@ describe('the documented defaults of the in-memory store', () => {
     expect(await tracker.get('PAID')).toBeUndefined();
   });
 });
+
+describe("the tracker's check of the store it is given", () => {
+  const methods = {
+    insert: async (record: TransactionRecord) => record,
+    get: async () => undefined,
+    update: async () => false,
+    listPending: async () => [],
+  };
+
+  it.each(['insert', 'get', 'update', 'listPending'])(
+    'refuses a store whose %s is there but not a function, at creation',
+    (name) => {
+      const store = { ...methods, [name]: true } as never;
+      expect(() => createTransactionTracker({ store })).toThrow(
+        /^createTransactionTracker: store must be a TransactionStore/,
+      );
+    },
+  );
+
+  it('refuses a store whose watch is there but not a function, at creation', () => {
+    const store = { ...methods, watch: 'pubsub' } as never;
+    expect(() => createTransactionTracker({ store })).toThrow(
+      /^createTransactionTracker: store must be a TransactionStore/,
+    );
+  });
+});
