@@ -136,6 +136,34 @@ describe('the in-memory store', () => {
     expect(await tracker.get('EXPIRED')).toBeUndefined();
     expect((await tracker.get('PENDING'))?.state).toBe('pending');
   });
+
+  // docs/transactions.md: once the store no longer keeps a payment's record, its reference is
+  // unknown again, and an initiation under it is a new transaction (as on Redis, whose key expires).
+  it.each(['get', 'update', 'insert'] as const)(
+    'forgets a finished record at finishedTtlMs for %s, with no other write in between',
+    async (first) => {
+      let t = 0;
+      const store = createMemoryTransactionStore({ finishedTtlMs: 1_000, now: () => t });
+      const tracker = createTransactionTracker({ store, now: () => t });
+      await tracker.begin({ reference: 'PAID', kind: 'card', amount: 1 });
+      await tracker.settle('PAID', { outcome: 'succeeded' });
+      await tracker.begin({ reference: 'GAVE-UP', kind: 'card', amount: 1 });
+      const gaveUp = await tracker.expire('GAVE-UP');
+      t += 1_000;
+      if (first === 'get') expect(await tracker.get('PAID')).toBeUndefined();
+      if (first === 'update') {
+        const late = { ...gaveUp, state: 'succeeded', settledAt: t } as TransactionRecord;
+        expect(await store.update(late, 'expired', gaveUp)).toBe(false);
+      }
+      if (first === 'insert') {
+        await expect(tracker.begin({ reference: 'PAID', kind: 'card', amount: 1 })).resolves.toMatchObject({
+          state: 'pending',
+          createdAt: t,
+        });
+      }
+      expect(await store.get('GAVE-UP')).toBeUndefined();
+    },
+  );
 });
 
 // A merchant's code that changes a record it was handed (marks its own copy paid, say) changes its
