@@ -367,9 +367,13 @@ export function createMemoryTransactionStore(
       head = 0;
     }
   };
-  const makeRoom = (extraBytes: number): void => {
+  // Every call drops what has aged out first: a record past its finishedTtlMs is gone for all of
+  // them, as a Redis key is once its TTL ends.
+  const dropAged = (): void => {
     const cutoff = now();
     for (let entry = front(); entry !== undefined && entry.dropAt <= cutoff; entry = front()) drop(entry);
+  };
+  const makeRoom = (extraBytes: number): void => {
     while (slots.size >= maxEntries || bytes + extraBytes > maxBytes) {
       const entry = front();
       if (entry === undefined) {
@@ -383,6 +387,7 @@ export function createMemoryTransactionStore(
   return {
     insert: (record) =>
       promised(() => {
+        dropAged();
         const existing = slots.get(record.reference);
         if (existing !== undefined) return structuredClone(existing.record);
         const size = recordBytes(record);
@@ -395,11 +400,13 @@ export function createMemoryTransactionStore(
       }),
     get: (reference) =>
       promised(() => {
+        dropAged();
         const slot = slots.get(reference);
         return slot === undefined ? undefined : structuredClone(slot.record);
       }),
     update: (record, from, previous) =>
       promised(() => {
+        dropAged();
         const { reference } = record;
         const slot = slots.get(reference);
         if (slot === undefined || slot.record.state !== from) return false;
