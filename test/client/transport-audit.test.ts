@@ -1,0 +1,231 @@
+// Guards of the transport found missing by a hand-made mutation audit of src/http.ts: headers the
+// wire cannot carry are refused before anything is sent, a failure under a totalTimeout is reported
+// as what it was (a refused connection is no timeout), and fetch's own body timeout is a
+// TimeoutError like the client's, the request maybe received.
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, ConnectionError, PaymentsClient, TimeoutError, ValidationError } from '../../src/index.js';
+import { caught } from '../helpers/caught.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { listenForThisTest, refusedUrl } from '../helpers/servers.js';
+
+/**
+ * A local service that counts the requests reaching it and answers each with `status` and the
+ * documented payout reply.
+ */
+async function countingService(status = 200): Promise<{ url: string; received: () => number }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    received += 1;
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end('{"message":"Mobile Payout Initiated","status":200}');
+    });
+  });
+  const port = await listenForThisTest(server);
+  return { url: `http://127.0.0.1:${port}`, received: () => received };
+}
+
+describe('a header name that is not an HTTP token', () => {
+  it('is refused per call as a ValidationError before anything is sent, its value never echoed', async () => {
+    const service = await countingService();
+    const client = new PaymentsClient({ baseUrl: service.url });
+    const error = await caught(() =>
+      client.initiatePayout(payoutInput, { headers: { 'x token': 'tok_secret_value' } }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.code)).toEqual(['invalid_header']);
+    expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain('tok_secret_value');
+    expect(service.received()).toBe(0);
+  });
+
+  it('is refused in the client options when the client is built', () => {
+    const error = (() => {
+      try {
+        new PaymentsClient({
+          baseUrl: 'https://payments.example.com',
+          headers: { 'x(token)': 'tok_secret' },
+        });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).not.toContain('tok_secret');
+  });
+});
+
+/**
+ * A local service answering its first request with `status` and `headers`, every later one with the
+ * documented mobile-money reply; `received()` counts the requests.
+ */
+async function busyOnceService(
+  status: number,
+  headers: () => Record<string, string>,
+): Promise<{ url: string; received: () => number }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    received += 1;
+    request.resume();
+    request.on('end', () => {
+      if (received === 1) {
+        response.writeHead(status, headers());
+        response.end('busy');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
+    });
+  });
+  const port = await listenForThisTest(server);
+  return { url: `http://127.0.0.1:${port}`, received: () => received };
+}
+
+describe('a Retry-After that asks for a wait already over', () => {
+  it.each([
+    ['an HTTP date', () => ({ 'retry-after': new Date(Date.now() - 60_000).toUTCString() })],
+    ['a Unix time in seconds', () => ({ 'retry-after': String(Math.floor(Date.now() / 1000) - 60) })],
+  ] as const)(
+    'as %s is honoured: the opted-in retry goes out and its answer is returned',
+    async (_name, headers) => {
+      const service = await busyOnceService(503, headers);
+      const client = new PaymentsClient({ baseUrl: service.url, retry: { limit: 1, maxRetryAfter: 1_000 } });
+      await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+        message: 'MOBILE-MONEY Payment Initiated',
+        status: 200,
+      });
+      expect(service.received()).toBe(2);
+    },
+  );
+});
+
+describe('a 413 the merchant opted to retry', () => {
+  it('is resent once its Retry-After wait, within maxRetryAfter, is over', async () => {
+    const service = await busyOnceService(413, () => ({ 'retry-after': '0' }));
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      retry: { limit: 1, statusCodes: [413], maxRetryAfter: 1_000 },
+    });
+    await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+      message: 'MOBILE-MONEY Payment Initiated',
+      status: 200,
+    });
+    expect(service.received()).toBe(2);
+  });
+
+  it('is not resent when its Retry-After asks for a longer wait than maxRetryAfter', async () => {
+    const service = await busyOnceService(413, () => ({ 'retry-after': '3600' }));
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      retry: { limit: 2, statusCodes: [413], maxRetryAfter: 1_000, backoffLimit: 1 },
+    });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(413);
+    expect(service.received()).toBe(1);
+  });
+});
+
+describe('the longest Retry-After honoured without maxRetryAfter', () => {
+  it('is the timeout: a 503 asking for a longer wait is not resent', async () => {
+    const service = await busyOnceService(503, () => ({ 'retry-after': '3600' }));
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      timeout: 1_000,
+      totalTimeout: 3_000,
+      retry: { limit: 2, backoffLimit: 1 },
+    });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect(service.received()).toBe(1);
+  });
+});
+
+describe('a retried status whose Retry-After is not read (neither 413, 429 nor 503)', () => {
+  it('is retried with backoff whatever wait its Retry-After names', async () => {
+    const service = await busyOnceService(500, () => ({ 'retry-after': '3600' }));
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      retry: { limit: 1, statusCodes: [500], maxRetryAfter: 1_000, backoffLimit: 1 },
+    });
+    await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+      message: 'MOBILE-MONEY Payment Initiated',
+      status: 200,
+    });
+    expect(service.received()).toBe(2);
+  });
+});
+
+describe('the default retried statuses (408, 429, 500, 502, 503, 504)', () => {
+  it.each([501, 505, 400, 409])('never resend a payment answered %i', async (status) => {
+    const service = await countingService(status);
+    const client = new PaymentsClient({ baseUrl: service.url, retry: { limit: 2, backoffLimit: 1 } });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(status);
+    expect(service.received()).toBe(1);
+  });
+});
+
+describe('timeouts at the documented bound', () => {
+  it('accepts 2147483647 ms, the longest timer, as timeout and totalTimeout of the client and of a call', async () => {
+    const service = await countingService();
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      timeout: 2_147_483_647,
+      totalTimeout: 2_147_483_647,
+    });
+    await expect(
+      client.initiatePayout(payoutInput, { timeout: 2_147_483_647, totalTimeout: 2_147_483_647 }),
+    ).resolves.toEqual({ message: 'Mobile Payout Initiated', status: 200 });
+    expect(service.received()).toBe(1);
+  });
+});
+
+describe('a failure of a call with a totalTimeout that has not passed', () => {
+  it('is a ConnectionError saying nothing was sent when the connection is refused, not a TimeoutError', async () => {
+    const client = new PaymentsClient({ baseUrl: await refusedUrl(), totalTimeout: 60_000 });
+    const error = await caught(() => client.initiatePayout(payoutInput));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as ConnectionError).sent).toBe(false);
+  });
+});
+
+const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
+const dispatchers = globalThis as unknown as Record<
+  symbol,
+  { constructor: new (o: object) => unknown } | undefined
+>;
+let savedDispatcher: unknown;
+afterEach(() => {
+  if (savedDispatcher !== undefined)
+    (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = savedDispatcher;
+  savedDispatcher = undefined;
+});
+
+describe("fetch's own body timeout (a dispatcher's bodyTimeout)", () => {
+  it('is a TimeoutError saying the service may have received the request, not a ConnectionError', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"message":');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    await fetch(`${url}/warm-up`).then((response) => response.body?.cancel());
+    savedDispatcher = dispatchers[dispatcherKey];
+    const Agent = dispatchers[dispatcherKey]!.constructor;
+    (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent({ bodyTimeout: 200 });
+
+    const client = new PaymentsClient({ baseUrl: url });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).sent).toBe(true);
+    expect((error as Error).message).toMatch(/may have received the request/);
+  });
+});
