@@ -1,0 +1,48 @@
+// Guards of the transport found missing by a hand-made mutation audit of src/http.ts: a call whose
+// signal is aborted before its request would go out sends nothing, even through a merchant's own
+// fetch that ignores signals.
+import { describe, expect, it } from 'vitest';
+import { ConnectionError, PaymentsClient } from '../../src/index.js';
+import { caught } from '../helpers/caught.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+
+/** A merchant's fetch that ignores its signal and answers the documented payout reply; `calls` counts it. */
+function signalIgnoringFetch() {
+  const counter = { calls: 0 };
+  const fetch = async (): Promise<Response> => {
+    counter.calls += 1;
+    return new Response('{"message":"Mobile Payout Initiated","status":200}', {
+      headers: { 'content-type': 'application/json' },
+    });
+  };
+  return { fetch, counter };
+}
+
+describe('a call whose signal is aborted before its request goes out', () => {
+  it('never reaches a custom fetch that ignores signals when the signal was aborted before the call', async () => {
+    const { fetch, counter } = signalIgnoringFetch();
+    const client = new PaymentsClient({ baseUrl: 'https://payments.example.com', fetch });
+    const error = await caught(() => client.initiatePayout(payoutInput, { signal: AbortSignal.abort() }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).aborted).toBe(true);
+    expect((error as ConnectionError).sent).toBe(false);
+    expect(counter.calls).toBe(0);
+  });
+
+  it('never reaches a custom fetch that ignores signals when the signal aborts in the beforeRequest hook', async () => {
+    const { fetch, counter } = signalIgnoringFetch();
+    const controller = new AbortController();
+    const client = new PaymentsClient({
+      baseUrl: 'https://payments.example.com',
+      fetch,
+      hooks: { beforeRequest: () => controller.abort() },
+    });
+    const error = await caught(() =>
+      client.initiateMobileMoneyPayment(mobileMoneyPaymentInput, { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).aborted).toBe(true);
+    expect((error as ConnectionError).sent).toBe(false);
+    expect(counter.calls).toBe(0);
+  });
+});
