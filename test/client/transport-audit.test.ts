@@ -170,6 +170,51 @@ describe('the default retried statuses (408, 429, 500, 502, 503, 504)', () => {
   });
 });
 
+describe('the per-attempt timeout', () => {
+  it('runs from sending, not from the call: a slow beforeRequest hook does not cut an answer that arrives in time', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.flushHeaders();
+        setTimeout(() => response.end('{"message":"Mobile Payout Initiated","status":200}'), 200);
+      });
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    const client = new PaymentsClient({
+      baseUrl: url,
+      timeout: 700,
+      hooks: { beforeRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 600)) },
+    });
+    await expect(client.initiatePayout(payoutInput)).resolves.toEqual({
+      message: 'Mobile Payout Initiated',
+      status: 200,
+    });
+  });
+});
+
+describe('a headers function', () => {
+  it("overrides the client's own headers, the apiKey's authorization included", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"message":"Mobile Payout Initiated","status":200}');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    const client = new PaymentsClient({
+      baseUrl: url,
+      apiKey: 'sk_test_expired_key',
+      headers: async () => ({ authorization: 'Bearer sk_test_rotated_key' }),
+    });
+    await client.initiatePayout(payoutInput);
+    expect(seen).toEqual(['Bearer sk_test_rotated_key']);
+  });
+});
+
 describe('timeouts at the documented bound', () => {
   it('accepts 2147483647 ms, the longest timer, as timeout and totalTimeout of the client and of a call', async () => {
     const service = await countingService();
