@@ -1,10 +1,12 @@
 // Guards of the transport found missing by a hand-made mutation audit of src/http.ts: a call whose
 // signal is aborted before its request would go out sends nothing, even through a merchant's own
-// fetch that ignores signals.
+// fetch that ignores signals; and the caller's abort ends a call in flight that also has a totalTimeout.
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, PaymentsClient } from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
 import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { listenForThisTest } from '../helpers/servers.js';
 
 /** A merchant's fetch that ignores its signal and answers the documented payout reply; `calls` counts it. */
 function signalIgnoringFetch() {
@@ -44,5 +46,21 @@ describe('a call whose signal is aborted before its request goes out', () => {
     expect((error as ConnectionError).aborted).toBe(true);
     expect((error as ConnectionError).sent).toBe(false);
     expect(counter.calls).toBe(0);
+  });
+});
+
+describe('a call with both a signal and a totalTimeout', () => {
+  it("ends with the caller's abort once the request is out, as a ConnectionError saying it may have been received", async () => {
+    const controller = new AbortController();
+    const server = createServer((request) => {
+      request.resume();
+      request.on('end', () => controller.abort());
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    const client = new PaymentsClient({ baseUrl: url, totalTimeout: 600_000 });
+    const error = await caught(() => client.initiatePayout(payoutInput, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).aborted).toBe(true);
+    expect((error as ConnectionError).sent).toBe(true);
   });
 });
