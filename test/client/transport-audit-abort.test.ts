@@ -64,3 +64,33 @@ describe('a call with both a signal and a totalTimeout', () => {
     expect((error as ConnectionError).sent).toBe(true);
   });
 });
+
+describe('a body that stalls after the answer of a custom fetch that ignores signals', () => {
+  it("is given up on the caller's abort, as a ConnectionError, and its stream cancelled", async () => {
+    const controller = new AbortController();
+    let cancelled = false;
+    let reads = 0;
+    const fetch = async (): Promise<Response> => {
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(stream) {
+            reads += 1;
+            if (reads === 1) stream.enqueue(new TextEncoder().encode('{"message":'));
+            else controller.abort();
+          },
+          cancel() {
+            cancelled = true;
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new PaymentsClient({ baseUrl: 'https://payments.example.com', fetch, timeout: 600_000 });
+    const error = await caught(() => client.initiatePayout(payoutInput, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).aborted).toBe(true);
+    expect((error as ConnectionError).sent).toBe(true);
+    expect(cancelled).toBe(true);
+  });
+});
