@@ -215,6 +215,20 @@ describe('a headers function', () => {
   });
 });
 
+describe('a call with a totalTimeout', () => {
+  it('leaves no timer behind once it has its answer: a process need not wait for the deadline to exit', async () => {
+    const service = await countingService();
+    const client = new PaymentsClient({ baseUrl: service.url, totalTimeout: 600_000 });
+    await client.initiatePayout(payoutInput);
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    await client.initiatePayout(payoutInput);
+    await client.initiatePayout(payoutInput);
+    expect(timers()).toBeLessThanOrEqual(before);
+    expect(service.received()).toBe(3);
+  });
+});
+
 describe('timeouts at the documented bound', () => {
   it('accepts 2147483647 ms, the longest timer, as timeout and totalTimeout of the client and of a call', async () => {
     const service = await countingService();
