@@ -229,6 +229,22 @@ describe('a call with a totalTimeout', () => {
   });
 });
 
+describe('a 2xx with HTML and then JSON in two content-type headers', () => {
+  it('is an ApiError naming content-type, never an initiation', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': ['text/html', 'application/json'] });
+        response.end('{"message":"Mobile Payout Initiated","status":200}');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    const error = await caught(() => new PaymentsClient({ baseUrl: url }).initiatePayout(payoutInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).issues.map((issue) => issue.code)).toEqual(['invalid_content_type']);
+  });
+});
+
 describe('timeouts at the documented bound', () => {
   it('accepts 2147483647 ms, the longest timer, as timeout and totalTimeout of the client and of a call', async () => {
     const service = await countingService();
