@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, TimeoutError, ValidationError } from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
-import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { cardPaymentInput, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 import { listenForThisTest, refusedUrl } from '../helpers/servers.js';
 
 /**
@@ -242,6 +242,46 @@ describe('a 2xx with HTML and then JSON in two content-type headers', () => {
     const error = await caught(() => new PaymentsClient({ baseUrl: url }).initiatePayout(payoutInput));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).issues.map((issue) => issue.code)).toEqual(['invalid_content_type']);
+  });
+});
+
+/** A local service answering every request with a 200, the JSON content-type and `body`. */
+async function replyingService(body: string): Promise<string> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(body);
+    });
+  });
+  return `http://127.0.0.1:${await listenForThisTest(server)}`;
+}
+
+describe('a reply of exactly 1 MiB', () => {
+  it('is read whole and resolves; one byte more is an ApiError', async () => {
+    const documented = '{"message":"Mobile Payout Initiated","status":200,"pad":""}';
+    const padded = (length: number) =>
+      documented.replace('"pad":""', `"pad":"${'x'.repeat(length - documented.length)}"`);
+    const exact = await replyingService(padded(1_048_576));
+    await expect(new PaymentsClient({ baseUrl: exact }).initiatePayout(payoutInput)).resolves.toMatchObject({
+      message: 'Mobile Payout Initiated',
+      status: 200,
+    });
+    const over = await replyingService(padded(1_048_577));
+    const error = await caught(() => new PaymentsClient({ baseUrl: over }).initiatePayout(payoutInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).issues.map((issue) => issue.code)).toEqual(['body_too_large']);
+  });
+});
+
+describe('a 2xx reply that echoes the card number across the name and value of an undescribed key', () => {
+  it('never returns its digits, though redacting them leaves no valid JSON', async () => {
+    const baseUrl = await replyingService(
+      '{"message":"Card Payment Initiated","status":200,"9999 9999 9999":"9995"}',
+    );
+    const reply = await new PaymentsClient({ baseUrl }).initiateCardPayment(cardPaymentInput);
+    expect(reply).toMatchObject({ message: 'Card Payment Initiated', status: 200 });
+    expect(JSON.stringify(reply)).not.toContain('9999');
   });
 });
 
