@@ -274,6 +274,29 @@ describe('a reply of exactly 1 MiB', () => {
   });
 });
 
+describe('a reply longer than 1 MiB', () => {
+  it('has the rest of its body cancelled, not left streaming, once the first MiB is read', async () => {
+    let cancelled = false;
+    const fetch = async (): Promise<Response> => {
+      const chunk = new TextEncoder().encode(`{"pad":"${'x'.repeat(64 * 1024)}`);
+      const body = new ReadableStream<Uint8Array>({
+        pull(stream) {
+          stream.enqueue(chunk);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new PaymentsClient({ baseUrl: 'https://payments.example.com', fetch });
+    const error = await caught(() => client.initiatePayout(payoutInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).issues.map((issue) => issue.code)).toEqual(['body_too_large']);
+    expect(cancelled).toBe(true);
+  });
+});
+
 describe('a 2xx reply that echoes the card number across the name and value of an undescribed key', () => {
   it('never returns its digits, though redacting them leaves no valid JSON', async () => {
     const baseUrl = await replyingService(
