@@ -159,6 +159,20 @@ describe('a retried status whose Retry-After is not read (neither 413, 429 nor 5
   });
 });
 
+describe("the merchant's own statusCodes", () => {
+  it('replace the default ones: a 500 is not resent when only 503 is opted in', async () => {
+    const service = await busyOnceService(500, () => ({}));
+    const client = new PaymentsClient({
+      baseUrl: service.url,
+      retry: { limit: 2, statusCodes: [503], backoffLimit: 1 },
+    });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(500);
+    expect(service.received()).toBe(1);
+  });
+});
+
 describe('the default retried statuses (408, 429, 500, 502, 503, 504)', () => {
   it.each([501, 505, 400, 409])('never resend a payment answered %i', async (status) => {
     const service = await countingService(status);
