@@ -197,8 +197,8 @@ describe('the per-attempt timeout', () => {
     const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
     const client = new PaymentsClient({
       baseUrl: url,
-      timeout: 700,
-      hooks: { beforeRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 600)) },
+      timeout: 1_500,
+      hooks: { beforeRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 1_600)) },
     });
     await expect(client.initiatePayout(payoutInput)).resolves.toEqual({
       message: 'Mobile Payout Initiated',
