@@ -1,11 +1,10 @@
 // Guards of PaymentsClient's options found missing by a hand-made mutation audit of src/client.ts:
-// a password without a user name in baseUrl is refused unechoed, and with `transactions` and the
-// merchant's own fetch, a 4xx other than 409 leaves the record pending (that fetch may have
-// retried an attempt the service had started); a store that never answers is given up on at the
-// call's own totalTimeout, named, and at the caller's abort, nothing sent.
+// a password without a user name in baseUrl is refused unechoed, and a store that never answers
+// is given up on at the call's own totalTimeout, named, and at the caller's abort, nothing sent.
+// (A 400 through the merchant's own retrying fetch: test/transactions/custom-fetch-refusal.test.ts.)
 import { createServer } from 'node:http';
 import { expect, it } from 'vitest';
-import { ApiError, PaymentsClient, ValidationError } from '../../src/index.js';
+import { PaymentsClient, ValidationError } from '../../src/index.js';
 import {
   createMemoryTransactionStore,
   createTransactionTracker,
@@ -26,35 +25,6 @@ it('refuses a baseUrl holding a password without a user name, without echoing it
   expect(error).toBeInstanceOf(ValidationError);
   expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['baseUrl']]);
   expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain('hunter2pass');
-});
-
-it('leaves the record pending when a retrying custom fetch got a 400 after an earlier attempt', async () => {
-  let received = 0;
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      received += 1;
-      response.writeHead(received === 1 ? 503 : 400, { 'content-type': 'application/json' });
-      response.end(received === 1 ? '{"error":"busy"}' : '{"error":"invalid request"}');
-    });
-  });
-  const baseUrl = `http://127.0.0.1:${await listenForThisTest(server)}`;
-  const retryingFetch = async (request: Request): Promise<Response> => {
-    const copy = request.clone();
-    const response = await fetch(request);
-    return response.status >= 500 ? fetch(copy) : response;
-  };
-  const tracker = createTransactionTracker();
-  const client = new PaymentsClient({
-    baseUrl,
-    fetch: retryingFetch,
-    transactions: { tracker, secret: 'a-webhook-secret-of-some-length' },
-  });
-  const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((c: unknown) => c);
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).status).toBe(400);
-  expect(received).toBe(2);
-  expect((await tracker.get('order-1002'))?.state).toBe('pending');
 });
 
 /** A client tracking with a store whose insert never answers; `inserting` resolves once it is asked. */
