@@ -1,9 +1,10 @@
 // What the Redis transaction store must keep doing that no other test pinned (found by a mutation
-// audit of src/redis/transactions.ts), against a real redis-server: one of two writes from a state,
-// a pending index that lists pending records only, by createdAt, and drops entries whose record is
-// gone, a record made pending again that never expires, the TTLs, no write it could not index, no
-// unreadable reply read as a record or as none, and watches that hear their own reference once,
-// resubscribe after a failure or a restart, and stop on stop() and close().
+// audit of src/redis/transactions.ts), against a real redis-server: a pending index that drops
+// settled records and entries whose record is gone, a record made pending again that never
+// expires, the TTLs, no write it could not index, no unreadable reply read as a record or as none,
+// and watches that hear their own reference once, resubscribe after a failure or a restart, and
+// stop on stop() and close(). What every store must do (update without previous, listPending) is
+// in test/transactions/store-contract.ts.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -38,50 +39,7 @@ const makeStore = (options: { finishedTtlMs?: number } = {}) => {
 };
 const card = (reference: string) => ({ reference, kind: 'card', amount: 1500, currency: 'KES' }) as const;
 
-describe("the Redis store's update, called without previous", () => {
-  const pending: TransactionRecord = {
-    reference: 'ORD-1',
-    kind: 'card',
-    amount: '1500',
-    state: 'pending',
-    createdAt: 1,
-    updatedAt: 1,
-  };
-
-  it('applies only one of two settlements from the same state', async () => {
-    const { store } = makeStore();
-    await store.insert(pending);
-    const paid: TransactionRecord = { ...pending, state: 'succeeded', updatedAt: 2, settledAt: 2 };
-    const failed: TransactionRecord = { ...pending, state: 'failed', updatedAt: 2, settledAt: 2 };
-    const answers = await Promise.all([store.update(paid, 'pending'), store.update(failed, 'pending')]);
-    expect(answers.filter(Boolean)).toHaveLength(1);
-    expect(await store.get('ORD-1')).toEqual(answers[0] ? paid : failed);
-  });
-
-  it('answers false for a reference it does not hold, and writes nothing', async () => {
-    const { store, prefix } = makeStore();
-    await expect(store.update({ ...pending, state: 'expired' }, 'pending')).resolves.toBe(false);
-    expect(await client.keys(`${prefix}*`)).toEqual([]);
-  });
-});
-
-describe("the Redis store's listPending", () => {
-  it('lists only pending records of the kind asked, so stale() finds the one behind many settled ones', async () => {
-    let t = 0;
-    const { store } = makeStore();
-    const tracker = createTransactionTracker({ store, now: () => t });
-    for (let i = 0; i < 10; i++) {
-      await tracker.begin(card(`PAID-${i}`));
-      await tracker.settle(`PAID-${i}`, { outcome: 'succeeded' });
-      await tracker.begin({ reference: `MOMO-${i}`, kind: 'mobile_money', amount: 1500 });
-      t += 1;
-    }
-    const stale = await tracker.begin(card('STALE'));
-    t += 24 * 60 * 60_000;
-    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 5 })).toEqual([stale]);
-    expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
-  });
-
+describe("the Redis store's pending index", () => {
   it("takes a settled record of any kind out of its kind's index", async () => {
     const { store, prefix } = makeStore();
     const tracker = createTransactionTracker({ store });
@@ -91,24 +49,6 @@ describe("the Redis store's listPending", () => {
       expect(await client.zcard(`${prefix}pending:${kind}`)).toBe(0);
     }
     expect(await client.exists(`${prefix}pending:card`)).toBe(0);
-  });
-
-  it('lists at most limit records, the oldest, created before createdBefore and not at it', async () => {
-    let t = 1_000;
-    const { store } = makeStore();
-    const tracker = createTransactionTracker({ store, now: () => t });
-    const records: TransactionRecord[] = [];
-    for (const reference of ['C', 'A', 'B']) {
-      records.push(await tracker.begin(card(reference)));
-      t += 1;
-    }
-    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 2 })).toEqual(
-      records.slice(0, 2),
-    );
-    expect(await store.listPending({ kind: 'card', createdBefore: 1_002, limit: 5 })).toEqual(
-      records.slice(0, 2),
-    );
-    expect(await store.listPending({ kind: 'card', createdBefore: 1_000, limit: 5 })).toEqual([]);
   });
 });
 
@@ -144,32 +84,6 @@ describe('a record made pending again in the Redis store (a new attempt after ex
     expect(await client.pttl(`${prefix}r:AGAIN`)).toBe(-1);
     expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
     expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([attempt]);
-  });
-});
-
-describe('the pending index of the Redis store follows createdAt', () => {
-  const record: TransactionRecord = {
-    reference: 'ORD-1',
-    kind: 'card',
-    amount: '1500',
-    state: 'pending',
-    createdAt: 1_000,
-    updatedAt: 9_000,
-  };
-
-  it('lists a record by its createdAt, not its updatedAt', async () => {
-    const { store } = makeStore();
-    await store.insert(record);
-    expect(await store.listPending({ kind: 'card', createdBefore: 1_001, limit: 5 })).toEqual([record]);
-  });
-
-  it('lists a pending record restarted as a new attempt at its new createdAt only', async () => {
-    const { store } = makeStore();
-    await store.insert(record);
-    const restarted: TransactionRecord = { ...record, createdAt: 5_000, updatedAt: 9_500 };
-    expect(await store.update(restarted, 'pending', record)).toBe(true);
-    expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
-    expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([restarted]);
   });
 });
 

@@ -191,34 +191,6 @@ describe('the byte bound of the in-memory store across records it dropped', () =
   });
 });
 
-describe("the in-memory store's update, called without previous", () => {
-  const pending: TransactionRecord = {
-    reference: 'ORD-1',
-    kind: 'card',
-    amount: '1500',
-    state: 'pending',
-    createdAt: 1,
-    updatedAt: 1,
-  };
-
-  it('applies only one of two settlements from the same state', async () => {
-    const store = createMemoryTransactionStore();
-    await store.insert(pending);
-    const paid: TransactionRecord = { ...pending, state: 'succeeded', updatedAt: 2, settledAt: 2 };
-    const failed: TransactionRecord = { ...pending, state: 'failed', updatedAt: 2, settledAt: 2 };
-    expect(await store.update(paid, 'pending')).toBe(true);
-    expect(await store.update(failed, 'pending')).toBe(false);
-    expect(await store.get('ORD-1')).toEqual(paid);
-  });
-
-  it('answers false for a reference it does not hold, and writes nothing', async () => {
-    const store = createMemoryTransactionStore();
-    await expect(store.update({ ...pending, state: 'expired' }, 'pending')).resolves.toBe(false);
-    expect(await store.get('ORD-1')).toBeUndefined();
-    expect(store.stats().entries).toBe(0);
-  });
-});
-
 describe('stats() of the in-memory store', () => {
   it('counts a record made pending again (a new attempt after expiry) as pending, once', async () => {
     const store = createMemoryTransactionStore();
@@ -253,48 +225,6 @@ describe('a record made pending again in the in-memory store', () => {
     // Full of pending records: a third begin is refused rather than drop the new attempt.
     await expect(tracker.begin(card('THIRD'))).rejects.toBeInstanceOf(TransactionStoreFullError);
     expect(await tracker.get('AGAIN')).toEqual(attempt);
-  });
-});
-
-describe("the in-memory store's listPending", () => {
-  // The tracker's stale() asks for at most 8 times its limit: a store that lists settled records,
-  // or another kind's, starves the reconciliation cron of the stale ones behind them.
-  it('lists only pending records of the kind asked, so stale() finds the one behind many settled ones', async () => {
-    let t = 0;
-    const store = createMemoryTransactionStore();
-    const tracker = createTransactionTracker({ store, now: () => t });
-    for (let i = 0; i < 10; i++) {
-      await tracker.begin(card(`PAID-${i}`));
-      await tracker.settle(`PAID-${i}`, { outcome: 'succeeded' });
-      await tracker.begin({ reference: `MOMO-${i}`, kind: 'mobile_money', amount: 1500 });
-      t += 1;
-    }
-    const stale = await tracker.begin(card('STALE'));
-    t += 24 * 60 * 60_000;
-    const listed = await store.listPending({ kind: 'card', createdBefore: t, limit: 5 });
-    expect(listed).toEqual([stale]);
-    expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
-  });
-
-  it('lists at most limit records, the oldest', async () => {
-    let t = 0;
-    const store = createMemoryTransactionStore();
-    const tracker = createTransactionTracker({ store, now: () => t });
-    const records: TransactionRecord[] = [];
-    for (const reference of ['C', 'A', 'B']) {
-      records.push(await tracker.begin(card(reference)));
-      t += 1;
-    }
-    expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 2 })).toEqual(
-      records.slice(0, 2),
-    );
-  });
-
-  it('lists records created before createdBefore, not at it', async () => {
-    const store = createMemoryTransactionStore();
-    const record = await createTransactionTracker({ store, now: () => 5_000 }).begin(card('AT'));
-    expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
-    expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([record]);
   });
 });
 

@@ -114,6 +114,107 @@ export function describeStoreContract(name: string, makeStore: () => Transaction
       });
     });
 
+    describe('update called without previous: a compare-and-set on the state alone', () => {
+      const pending: TransactionRecord = {
+        reference: 'ORD-1',
+        kind: 'card',
+        amount: '1500',
+        state: 'pending',
+        createdAt: 1,
+        updatedAt: 1,
+      };
+
+      it('applies only one of two settlements from the same state', async () => {
+        const store = makeStore();
+        await store.insert(pending);
+        const paid: TransactionRecord = { ...pending, state: 'succeeded', updatedAt: 2, settledAt: 2 };
+        const failed: TransactionRecord = { ...pending, state: 'failed', updatedAt: 2, settledAt: 2 };
+        const answers = await Promise.all([store.update(paid, 'pending'), store.update(failed, 'pending')]);
+        expect(answers.filter(Boolean)).toHaveLength(1);
+        expect(await store.get('ORD-1')).toEqual(answers[0] ? paid : failed);
+      });
+
+      it('answers false for a reference it does not hold, and writes nothing', async () => {
+        const store = makeStore();
+        await expect(store.update({ ...pending, state: 'expired' }, 'pending')).resolves.toBe(false);
+        expect(await store.get('ORD-1')).toBeUndefined();
+      });
+    });
+
+    // The tracker's stale() asks for at most 8 times its limit: a store that lists settled records,
+    // or another kind's, starves the reconciliation cron of the stale ones behind them.
+    describe('listPending', () => {
+      it('lists only pending records of the kind asked, so stale() finds the one behind many settled ones', async () => {
+        let t = 0;
+        const store = makeStore();
+        const tracker = createTransactionTracker({ store, now: () => t });
+        for (let i = 0; i < 10; i++) {
+          await tracker.begin({ ...card, reference: `PAID-${i}` });
+          await tracker.settle(`PAID-${i}`, { outcome: 'succeeded' });
+          await tracker.begin({ reference: `MOMO-${i}`, kind: 'mobile_money', amount: 1500 });
+          t += 1;
+        }
+        const stale = await tracker.begin({ ...card, reference: 'STALE' });
+        t += 24 * 60 * 60_000;
+        expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 5 })).toEqual([stale]);
+        expect(await tracker.stale({ kind: 'card', limit: 1 })).toEqual([stale]);
+      });
+
+      it('lists at most limit records, the oldest, created before createdBefore and not at it', async () => {
+        let t = 1_000;
+        const store = makeStore();
+        const tracker = createTransactionTracker({ store, now: () => t });
+        const records: TransactionRecord[] = [];
+        for (const reference of ['C', 'A', 'B']) {
+          records.push(await tracker.begin({ ...card, reference }));
+          t += 1;
+        }
+        expect(await store.listPending({ kind: 'card', createdBefore: t, limit: 2 })).toEqual(
+          records.slice(0, 2),
+        );
+        expect(await store.listPending({ kind: 'card', createdBefore: 1_002, limit: 5 })).toEqual(
+          records.slice(0, 2),
+        );
+        expect(await store.listPending({ kind: 'card', createdBefore: 1_000, limit: 5 })).toEqual([]);
+      });
+
+      it('lists a record by its createdAt, not its updatedAt, and a new attempt at its new createdAt only', async () => {
+        const store = makeStore();
+        const record: TransactionRecord = {
+          ...card,
+          amount: '1500',
+          state: 'pending',
+          createdAt: 1_000,
+          updatedAt: 9_000,
+        };
+        await store.insert(record);
+        expect(await store.listPending({ kind: 'card', createdBefore: 1_001, limit: 5 })).toEqual([record]);
+        const restarted: TransactionRecord = { ...record, createdAt: 5_000, updatedAt: 9_500 };
+        expect(await store.update(restarted, 'pending', record)).toBe(true);
+        expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
+        expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([
+          restarted,
+        ]);
+      });
+
+      it('lists a record made pending again after it expired, at its new createdAt', async () => {
+        const store = makeStore();
+        const tracker = createTransactionTracker({ store, now: () => 1_000 });
+        await tracker.begin(card);
+        const expired = await tracker.expire(card.reference);
+        const attempt: TransactionRecord = {
+          ...expired,
+          state: 'pending',
+          createdAt: 5_000,
+          updatedAt: 5_000,
+        };
+        delete (attempt as { expiredAt?: number }).expiredAt;
+        expect(await store.update(attempt, 'expired', expired)).toBe(true);
+        expect(await store.listPending({ kind: 'card', createdBefore: 5_000, limit: 5 })).toEqual([]);
+        expect(await store.listPending({ kind: 'card', createdBefore: 5_001, limit: 5 })).toEqual([attempt]);
+      });
+    });
+
     describe('stale({ limit })', () => {
       it('lists at most limit transactions, oldest first', async () => {
         let t = 1_000;
