@@ -183,99 +183,59 @@ describe('a claim the dedupe store failed to release or complete', () => {
     expect(most).toBe(1);
   });
 
-  it('two failed releases of one key in flight (the first claim expired meanwhile): the live claim is the one remembered (review 4)', async () => {
-    const memory = createMemoryDedupeStore();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    let abandonFails = 1;
-    let completeFails = 1;
-    const store: DedupeStore = {
-      begin: (key, ttl) => memory.begin(key, ttl),
-      complete: async (key, ttl) => {
-        if (completeFails-- > 0) {
-          await sleep(20);
-          throw new Error('store hiccup');
-        }
-        return memory.complete(key, ttl);
-      },
-      abandon: async (key) => {
-        if (abandonFails-- > 0) {
-          await sleep(100);
-          throw new Error('store hiccup');
-        }
-        return memory.abandon(key);
-      },
-    };
-    let calls = 0;
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const handler = createCallbackHandler({
-      secret,
-      dedupe: store,
-      processingTimeoutMs: 300,
-      onEvent: async () => {
-        calls += 1;
-        if (calls === 1) {
-          started();
-          await sleep(350); // outlives its claim
-        } else if (calls === 2) throw new Error('database blip');
-      },
-    });
-    const first = deliver(handler);
-    await running;
-    await sleep(310);
-    const second = deliver(handler); // claims the expired key afresh; onEvent throws; its release fails
-    expect([(await first).status, (await second).status]).toEqual([200, 500]);
-    await sleep(10);
-    expect((await deliver(handler)).status).toBe(200); // releases the second's claim and is processed
-  });
-
-  it("two failed releases of one key, the expired claim's failure reported last: the live claim is still the one remembered", async () => {
-    const memory = createMemoryDedupeStore();
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    let abandonFails = 1;
-    let completeFails = 1;
-    const store: DedupeStore = {
-      begin: (key, ttl) => memory.begin(key, ttl),
-      complete: async (key, ttl) => {
-        if (completeFails-- > 0) {
-          await sleep(100);
-          throw new Error('store hiccup');
-        }
-        return memory.complete(key, ttl);
-      },
-      abandon: async (key) => {
-        if (abandonFails-- > 0) {
-          await sleep(20);
-          throw new Error('store hiccup');
-        }
-        return memory.abandon(key);
-      },
-    };
-    let calls = 0;
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const handler = createCallbackHandler({
-      secret,
-      dedupe: store,
-      processingTimeoutMs: 300,
-      onEvent: async () => {
-        calls += 1;
-        if (calls === 1) {
-          started();
-          await sleep(350); // outlives its claim
-        } else if (calls === 2) throw new Error('database blip');
-      },
-    });
-    const first = deliver(handler);
-    await running;
-    await sleep(310);
-    // Claims the expired key afresh; onEvent throws; its release fails before the first's
-    // completion, which fails later still.
-    const second = deliver(handler);
-    expect([(await first).status, (await second).status]).toEqual([200, 500]);
-    expect((await deliver(handler)).status).toBe(200); // releases the second's claim and is processed
-    expect(calls).toBe(3);
-  });
+  // The expired claim's completion and the live claim's release both fail, either reported first.
+  it.each([
+    ['the live claim’s failure reported last', 20, 100],
+    ['the expired claim’s failure reported last', 100, 20],
+  ])(
+    'two failed releases of one key in flight (the first claim expired meanwhile), %s: the live claim is the one remembered (review 4)',
+    async (_order, completeMs, abandonMs) => {
+      const memory = createMemoryDedupeStore();
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      let abandonFails = 1;
+      let completeFails = 1;
+      const store: DedupeStore = {
+        begin: (key, ttl) => memory.begin(key, ttl),
+        complete: async (key, ttl) => {
+          if (completeFails-- > 0) {
+            await sleep(completeMs);
+            throw new Error('store hiccup');
+          }
+          return memory.complete(key, ttl);
+        },
+        abandon: async (key) => {
+          if (abandonFails-- > 0) {
+            await sleep(abandonMs);
+            throw new Error('store hiccup');
+          }
+          return memory.abandon(key);
+        },
+      };
+      let calls = 0;
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const handler = createCallbackHandler({
+        secret,
+        dedupe: store,
+        processingTimeoutMs: 300,
+        onEvent: async () => {
+          calls += 1;
+          if (calls === 1) {
+            started();
+            await sleep(350); // outlives its claim
+          } else if (calls === 2) throw new Error('database blip');
+        },
+      });
+      const first = deliver(handler);
+      await running;
+      await sleep(310);
+      const second = deliver(handler); // claims the expired key afresh; onEvent throws; its release fails
+      expect([(await first).status, (await second).status]).toEqual([200, 500]);
+      await sleep(10);
+      expect((await deliver(handler)).status).toBe(200); // releases the second's claim and is processed
+      expect(calls).toBe(3);
+    },
+  );
 
   it("a claim found done by the store is forgotten: a later in_progress (another delivery's claim) is answered 503, never released", async () => {
     const failingOnce = failing('abandon', 1);
