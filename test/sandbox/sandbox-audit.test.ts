@@ -375,3 +375,35 @@ describe('a sandbox with more than 1000 callbacks still pending', () => {
     }
   });
 });
+
+describe('a request still arriving when close() is called', () => {
+  it('is answered 410 sandbox_closed, with nothing debited and no callback left cancelled', async () => {
+    const app = createSandboxApp({ callbackDelayMs: 0, log: false });
+    let sendRest!: (text: string) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        sendRest = (text) => {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        };
+      },
+    });
+    const answered = app.app.fetch(
+      new Request(`http://sandbox.test${payoutPath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    // The route is reading the body when the sandbox closes.
+    await new Promise((resolve) => setImmediate(resolve));
+    app.close();
+    sendRest(JSON.stringify(payout('10', 123456789012)));
+    const answer = await answered;
+    expect(answer.status).toBe(410);
+    expect(await answer.json()).toMatchObject({ error: 'sandbox_closed' });
+    expect(app.walletBalance).toBe(sandboxTestValues.walletBalance);
+    expect(app.deliveries).toEqual([]);
+  });
+});
