@@ -189,17 +189,12 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
   // Closed: a request answered 200 would never get its callback, and a test would take the
   // silence for the service's (handlers closed in afterEach, used by the next test). 410, a
   // refusal: a client's retry does not repeat it, and a tracked payment is not left pending.
-  app.use('*', async (c, next) => {
-    if (!state.queue.isClosed) return next();
-    return c.json(
-      {
-        error: 'sandbox_closed',
-        message: `${where}: close() was called, so no callback would follow; nothing was initiated. Create it for each test (close it in the same test's afterEach), or close it in afterAll.`,
-        issues: [],
-      },
-      410,
-    );
-  });
+  const closedBody = {
+    error: 'sandbox_closed',
+    message: `${where}: close() was called, so no callback would follow; nothing was initiated. Create it for each test (close it in the same test's afterEach), or close it in afterAll.`,
+    issues: [],
+  };
+  app.use('*', async (c, next) => (state.queue.isClosed ? c.json(closedBody, 410) : next()));
   app.use(
     '*',
     bodyLimit({
@@ -207,6 +202,12 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
       onError: (c) => refuse(c, 413, 'payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes.`),
     }),
   );
+  // A body may still be arriving when close() is called: read it (a copy; the route reads it
+  // again) and look again, so a request closed meanwhile is refused before any route acts on it.
+  app.use('*', async (c, next) => {
+    if (c.req.raw.body) await c.req.raw.clone().arrayBuffer();
+    return state.queue.isClosed ? c.json(closedBody, 410) : next();
+  });
   paymentRoutes(app, state);
   checkoutSessionRoutes(app, state);
   checkoutPageRoutes(app, state);
