@@ -202,10 +202,10 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
       onError: (c) => refuse(c, 413, 'payload_too_large', `The body exceeds ${MAX_BODY_BYTES} bytes.`),
     }),
   );
-  // A body may still be arriving when close() is called: read it (a copy; the route reads it
-  // again) and look again, so a request closed meanwhile is refused before any route acts on it.
+  // A body may still be arriving when close() is called: read it (Hono keeps it for the route's
+  // own read) and look again, so a request closed meanwhile is refused before any route acts on it.
   app.use('*', async (c, next) => {
-    if (c.req.raw.body) await c.req.raw.clone().arrayBuffer();
+    if (c.req.raw.body) await c.req.arrayBuffer();
     return state.queue.isClosed ? c.json(closedBody, 410) : next();
   });
   paymentRoutes(app, state);
