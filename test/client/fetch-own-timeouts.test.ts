@@ -5,7 +5,7 @@
 // error, ky retried it, and the payment was posted three times. It is a TimeoutError, not retried.
 // (A payment: a payout is never retried, whatever the options.)
 import { createServer } from 'node:http';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentsClient, TimeoutError } from '../../src/index.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
 import { listenForThisTest } from '../helpers/servers.js';
@@ -19,7 +19,18 @@ let saved: unknown;
 
 afterEach(() => {
   if (saved !== undefined) (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = saved;
+  saved = undefined;
 });
+
+/**
+ * What `setGlobalDispatcher(new Agent(options))` does, until the test ends. Node creates its
+ * global dispatcher on the first fetch: make one before.
+ */
+const useDispatcher = (options: object): void => {
+  saved = global[dispatcherKey];
+  const Agent = global[dispatcherKey]!.constructor;
+  (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent(options);
+};
 
 it('does not resend a payment whose response headers timed out when retryOnTimeout is false', async () => {
   let received = 0;
@@ -38,11 +49,8 @@ it('does not resend a payment whose response headers timed out when retryOnTimeo
   const url = `http://127.0.0.1:${port}`;
   await fetch(`${url}/warm-up`).then((r) => r.text()); // makes Node create its global dispatcher
   received = 0;
-  // What `setGlobalDispatcher(new Agent({ headersTimeout: 300 }))` does (or undici's own 300 s
-  // default with a client `timeout` above it).
-  saved = global[dispatcherKey];
-  const Agent = global[dispatcherKey]!.constructor;
-  (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent({ headersTimeout: 300 });
+  // Or undici's own 300 s default with a client `timeout` above it.
+  useDispatcher({ headersTimeout: 300 });
 
   const client = new PaymentsClient({ baseUrl: url, retry: { limit: 2, backoffLimit: 10 } });
   const error = await client
@@ -51,4 +59,27 @@ it('does not resend a payment whose response headers timed out when retryOnTimeo
   expect(received).toBe(1);
   expect(error).toBeInstanceOf(TimeoutError);
   expect((error as TimeoutError).message).toMatch(/may have received the request/);
+});
+
+describe("fetch's own body timeout (a dispatcher's bodyTimeout)", () => {
+  it('is a TimeoutError saying the service may have received the request, not a ConnectionError', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"message":');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
+    await fetch(`${url}/warm-up`).then((response) => response.body?.cancel());
+    useDispatcher({ bodyTimeout: 200 });
+
+    const client = new PaymentsClient({ baseUrl: url });
+    const error = await client
+      .initiateMobileMoneyPayment(mobileMoneyPaymentInput)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).sent).toBe(true);
+    expect((error as Error).message).toMatch(/may have received the request/);
+  });
 });

@@ -1,9 +1,9 @@
 // Guards of the transport found missing by a hand-made mutation audit of src/http.ts: headers the
-// wire cannot carry are refused before anything is sent, a failure under a totalTimeout is reported
-// as what it was (a refused connection is no timeout), and fetch's own body timeout is a
-// TimeoutError like the client's, the request maybe received.
+// wire cannot carry are refused before anything is sent, and a failure under a totalTimeout is
+// reported as what it was (a refused connection is no timeout). Fetch's own body timeout:
+// fetch-own-timeouts.test.ts.
 import { createServer } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, TimeoutError, ValidationError } from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
 import { cardPaymentInput, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
@@ -344,40 +344,5 @@ describe('a failure of a call with a totalTimeout that has not passed', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as ConnectionError).sent).toBe(false);
-  });
-});
-
-const dispatcherKey = Symbol.for('undici.globalDispatcher.1');
-const dispatchers = globalThis as unknown as Record<
-  symbol,
-  { constructor: new (o: object) => unknown } | undefined
->;
-let savedDispatcher: unknown;
-afterEach(() => {
-  if (savedDispatcher !== undefined)
-    (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = savedDispatcher;
-  savedDispatcher = undefined;
-});
-
-describe("fetch's own body timeout (a dispatcher's bodyTimeout)", () => {
-  it('is a TimeoutError saying the service may have received the request, not a ConnectionError', async () => {
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.write('{"message":');
-      });
-    });
-    const url = `http://127.0.0.1:${await listenForThisTest(server)}`;
-    await fetch(`${url}/warm-up`).then((response) => response.body?.cancel());
-    savedDispatcher = dispatchers[dispatcherKey];
-    const Agent = dispatchers[dispatcherKey]!.constructor;
-    (globalThis as unknown as Record<symbol, unknown>)[dispatcherKey] = new Agent({ bodyTimeout: 200 });
-
-    const client = new PaymentsClient({ baseUrl: url });
-    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect((error as TimeoutError).sent).toBe(true);
-    expect((error as Error).message).toMatch(/may have received the request/);
   });
 });
