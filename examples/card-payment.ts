@@ -14,7 +14,7 @@ const callback_url = await signCallbackUrl(env.webhookUrl, { secret: env.secret,
 try {
   const response = await client.initiateCardPayment({
     customer_details: { full_name: 'Jane Doe', phone_number: '0712 345 678', email: 'jane@example.com' },
-    amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+    amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
     products: [{ product_name: 'Coffee beans 1kg', quantity: 1, unit_price: 1500 }],
     card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
     callback_details: { transaction_reference: reference, callback_url },

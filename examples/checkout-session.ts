@@ -29,7 +29,7 @@ const callback_url = await signCallbackUrl(sessionUrl, {
 try {
   const session = await client.createCheckoutSession({
     customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-    amount: { order_id: orderId, delivery_fee: 0, discount_fee: 0, total: 4200, currency: 'KES' },
+    amount: { order_id: orderId, delivery_fee: 100, discount_fee: 50, total: 4200, currency: 'KES' },
     redirect_urls: {
       success_url: 'https://shop.example/orders/thank-you',
       failed_url: 'https://shop.example/orders/payment-failed',

@@ -119,7 +119,7 @@ async function main(): Promise<number> {
   const callbackUrl = `${merchant.url}/webhooks/payments`;
   const year = new Date().getFullYear() + 2;
   const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-  const amount = (total: number) => ({ delivery_fee: 0, discount_fee: 0, total, currency: 'KES' });
+  const amount = (total: number) => ({ delivery_fee: 100, discount_fee: 50, total, currency: 'KES' });
   const expected: Expected[] = [];
   const step = (text: string) => console.log(`  ${text}`);
 

@@ -19,7 +19,7 @@ try {
       phone_number: process.env.PHONE ?? '+254 712 345 678',
       email: 'jane@example.com',
     },
-    amount: { delivery_fee: 100, discount_fee: 0, total: 2600, currency: 'KES' },
+    amount: { delivery_fee: 100, discount_fee: 50, total: 2600, currency: 'KES' },
     products: [{ product_name: 'Coffee beans 1kg', quantity: 2, unit_price: 1250 }],
     callback_details: { transaction_reference: reference, callback_url },
   });

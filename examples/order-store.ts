@@ -159,7 +159,7 @@ const client = new PaymentsClient({
 async function checkout(reference: string, phone: string, total: number): Promise<TransactionRecord> {
   await client.initiateMobileMoneyPayment({
     customer_details: { full_name: 'Jane Doe', phone_number: phone, email: 'jane@example.com' },
-    amount: { delivery_fee: 0, discount_fee: 0, total, currency: 'KES' },
+    amount: { delivery_fee: 100, discount_fee: 50, total, currency: 'KES' },
     callback_details: { transaction_reference: reference, callback_url: webhookUrl },
   });
   return tracker.waitFor(reference, { timeout: 15_000 });

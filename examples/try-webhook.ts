@@ -60,7 +60,7 @@ for (let i = 0; !(await canConnect()); i++) {
 const client = new PaymentsClient({ baseUrl: sandbox.url });
 const webhook = `http://${host}:${port}${path}`;
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+const amount = { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' };
 
 await client.initiateMobileMoneyPayment({
   customer_details: customer,

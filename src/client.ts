@@ -156,7 +156,7 @@ export interface ClientOptions {
    * });
    * await client.initiateMobileMoneyPayment({
    *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-   *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+   *   amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
    *   callback_details: { transaction_reference: 'ORD-1', callback_url: 'https://shop.example/webhooks/payments' },
    * });
    * const { state } = await tracker.waitFor('ORD-1', { timeout: 120_000 }); // 'succeeded' | 'failed' | 'expired'
@@ -315,7 +315,7 @@ const asPrefix = (baseUrl: string): string => `${baseUrl.replace(/\/+$/, '')}/`;
  * const client = new PaymentsClient({ baseUrl: 'https://payments.example.com', apiKey: 'sk_test_…' });
  * const { message } = await client.initiateMobileMoneyPayment({
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { delivery_fee: 0, discount_fee: 0, total: 500, currency: 'KES' },
+ *   amount: { delivery_fee: 100, discount_fee: 50, total: 500, currency: 'KES' },
  *   callback_details: { transaction_reference: 'order-1002', callback_url: 'https://shop.example/hooks/payments' },
  * });
  * ```
@@ -369,7 +369,7 @@ export class PaymentsClient {
    * ```ts
    * await client.initiateCardPayment({
    *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-   *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+   *   amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
    *   card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
    *   callback_details: { transaction_reference: 'order-1001', callback_url: 'https://shop.example/hooks/payments' },
    * });
@@ -427,7 +427,7 @@ export class PaymentsClient {
    * ```ts
    * const { checkout_link } = await client.createCheckoutSession({
    *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-   *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+   *   amount: { order_id: 1003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
    *   redirect_urls: {
    *     success_url: 'https://shop.example/paid',
    *     failed_url: 'https://shop.example/failed',

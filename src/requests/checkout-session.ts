@@ -67,7 +67,7 @@ export const checkoutSessionInputSchema = z.strictObject({
  * ```ts
  * const input: CheckoutSessionInput = {
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   amount: { order_id: 1003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
  *   redirect_urls: { success_url: 'https://shop.example/paid', failed_url: 'https://shop.example/failed', callback_url: 'https://shop.example/hooks' },
  * };
  * ```
@@ -83,7 +83,7 @@ export type CheckoutSessionInput = z.input<typeof checkoutSessionInputSchema>;
  * ```ts
  * const body = buildCheckoutSessionRequest({
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   amount: { order_id: 1003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
  *   redirect_urls: {
  *     success_url: 'https://shop.example/paid',
  *     failed_url: 'https://shop.example/failed',

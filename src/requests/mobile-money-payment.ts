@@ -100,7 +100,7 @@ const mobileMoneyPaymentBuildOptionsSchema = buildOptions({
  *   {
  *     customer_details: { full_name: 'Jane Doe', phone_number: '+254 712 345 678', email: 'jane@example.com' },
  *     products: [{ product_name: 'Coffee', quantity: 2, unit_price: 250 }],
- *     amount: { delivery_fee: 0, discount_fee: 0, total: 500, currency: 'KES' },
+ *     amount: { delivery_fee: 100, discount_fee: 50, total: 500, currency: 'KES' },
  *     callback_details: { transaction_reference: 'order-1002', callback_url: 'https://shop.example/hooks/payments' },
  *   },
  *   { paymentMethod: 'M-PESA' },

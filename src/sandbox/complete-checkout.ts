@@ -154,7 +154,7 @@ async function reach(checkoutLink: string, url: string | URL, init?: RequestInit
  * const client = new PaymentsClient({ baseUrl: sandbox.url });
  * const session = await client.createCheckoutSession({
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { order_id: 1001, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+ *   amount: { order_id: 1001, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
  *   redirect_urls: {
  *     success_url: 'https://shop.example/thanks',
  *     failed_url: 'https://shop.example/failed',

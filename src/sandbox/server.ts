@@ -130,7 +130,7 @@ function listenError(error: unknown, port: number, host: string): unknown {
  * const client = new PaymentsClient({ baseUrl: sandbox.url });
  * await client.initiateMobileMoneyPayment({
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+ *   amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
  *   callback_details: { transaction_reference: 'ORDER-1', callback_url: 'http://127.0.0.1:3000/webhooks/payments' },
  * });
  * const report = await sandbox.waitForIdle();

@@ -65,7 +65,7 @@ async function openCheckout(orderId: number): Promise<string> {
   const client = new PaymentsClient({ baseUrl: sandbox.url });
   const session = await client.createCheckoutSession({
     customer_details: customer,
-    amount: { delivery_fee: 200, discount_fee: 0, total: 2500, currency: 'KES', order_id: orderId },
+    amount: { delivery_fee: 200, discount_fee: 50, total: 2500, currency: 'KES', order_id: orderId },
     redirect_urls: {
       success_url: `${site.url}/success`,
       failed_url: `${site.url}/failed`,
@@ -189,7 +189,7 @@ describe('sandbox.completeCheckout', () => {
     const client = new PaymentsClient({ baseUrl: sandbox.url });
     const session = await client.createCheckoutSession({
       customer_details: customer,
-      amount: { delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES', order_id: 2002 },
+      amount: { delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES', order_id: 2002 },
       redirect_urls: {
         success_url: `${site.url}/success`,
         failed_url: `${site.url}/failed`,

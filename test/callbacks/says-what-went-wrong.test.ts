@@ -24,7 +24,7 @@ describe('refusals that name the likely mistake', () => {
     try {
       buildMobileMoneyPaymentRequest({
         customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        amount: { delivery_fee: 100, discount_fee: 50, total: 900, currency: 'KES' },
         callback_details: {
           transaction_reference: 'ORD-1',
           callback_url: Promise.resolve('https://shop.example/webhooks/payments') as unknown as string,

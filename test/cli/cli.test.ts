@@ -133,7 +133,7 @@ describe('hosted-payments CLI', () => {
           phone_number: '254712345678',
           email: 'jane@example.com',
         },
-        amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+        amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
         card_details: { card_number: 5555555555554444, expiry_month: 12, expiry_year: 2099, cvc: 987 },
         callback_details: { transaction_reference: 'R-1', callback_url: hookUrl },
       }),
@@ -292,7 +292,7 @@ describe('hosted-payments sandbox --failure-rate and the test phone that never g
             phone_number: phone,
             email: 'jane@example.com',
           },
-          amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+          amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
           callback_details: { transaction_reference: reference, callback_url: callbackUrl },
         }),
       });

@@ -29,7 +29,7 @@ describe('PaymentsClient endpoints', () => {
     expect(request!.text).toBe(
       '{"customer_details":{"payment_method":"CARD","full_name":"Jane Doe","location":"Nairobi","phone_number":"254712345678","email":"jane@example.com"},' +
         '"products":[{"product_id":7,"product_name":"Coffee","quantity":2,"unit_price":250.5}],' +
-        '"amount":{"delivery_fee":"0","discount_fee":"0","total":"501","currency":"KES"},' +
+        '"amount":{"delivery_fee":"100","discount_fee":"50","total":"501","currency":"KES"},' +
         '"card_details":{"card_number":9999999999999995,"expiry_month":7,"expiry_year":2031,"cvc":737},' +
         '"callback_details":{"transaction_reference":"order-1001","callback_url":"https://shop.example/hooks/payments"}}',
     );
@@ -59,7 +59,7 @@ describe('PaymentsClient endpoints', () => {
         email: 'jane@example.com',
       },
       products: [{ product_name: 'Tea', quantity: '3', unit_price: '99.50' }],
-      amount: { delivery_fee: '100', discount_fee: '0', total: '400', currency: 'KES' },
+      amount: { delivery_fee: '100', discount_fee: '50', total: '400', currency: 'KES' },
       callback_details: {
         transaction_reference: 'order-1002',
         callback_url: 'https://shop.example/hooks/payments',
@@ -76,7 +76,7 @@ describe('PaymentsClient endpoints', () => {
     expect(request!.url).toBe(`${BASE_URL}/checkout.sessions/hosted/redirect/session`);
     expect(request!.text).toBe(
       '{"customer_details":{"full_name":"Jane Doe","phone_number":"254712345678","email":"jane@example.com"},' +
-        '"amount":{"order_id":1003,"delivery_fee":"0","discount_fee":"0","total":"2500","currency":"KES"},' +
+        '"amount":{"order_id":1003,"delivery_fee":"100","discount_fee":"50","total":"2500","currency":"KES"},' +
         '"redirect_urls":{"success_url":"https://shop.example/paid","failed_url":"https://shop.example/failed","callback_url":"https://shop.example/hooks/payments"}}',
     );
   });

@@ -29,8 +29,8 @@ describe('input types', () => {
     };
     // @ts-expect-error order_id is required in a checkout amount
     const noOrder: CheckoutSessionInput['amount'] = {
-      delivery_fee: 0,
-      discount_fee: 0,
+      delivery_fee: 100,
+      discount_fee: 50,
       total: 1,
       currency: 'KES',
     };

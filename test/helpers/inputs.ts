@@ -18,7 +18,7 @@ export const cardPaymentInput = {
     email: 'jane@example.com',
   },
   products: [{ product_id: 7, product_name: 'Coffee', quantity: 2, unit_price: 250.5 }],
-  amount: { delivery_fee: 0, discount_fee: 0n, total: '501', currency: 'kes' },
+  amount: { delivery_fee: 100, discount_fee: 50n, total: '501', currency: 'kes' },
   card_details: { card_number: '9999 9999 9999 9995', expiry_month: 7, expiry_year: 2031, cvc },
   callback_details: {
     transaction_reference: 'order-1001',
@@ -29,7 +29,7 @@ export const cardPaymentInput = {
 export const mobileMoneyPaymentInput = {
   customer_details: { full_name: 'Jane Doe', phone_number: '0112345678', email: 'jane@example.com' },
   products: [{ product_name: 'Tea', quantity: 3, unit_price: '99.50' }],
-  amount: { delivery_fee: '100', discount_fee: 0, total: 400, currency: 'KES' },
+  amount: { delivery_fee: '100', discount_fee: 50, total: 400, currency: 'KES' },
   callback_details: {
     transaction_reference: 'order-1002',
     callback_url: 'https://shop.example/hooks/payments',
@@ -38,7 +38,7 @@ export const mobileMoneyPaymentInput = {
 
 export const checkoutSessionInput = {
   customer_details: { full_name: 'Jane Doe', phone_number: '712345678', email: 'jane@example.com' },
-  amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+  amount: { order_id: 1003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
   redirect_urls: {
     success_url: 'https://shop.example/paid',
     failed_url: 'https://shop.example/failed',

@@ -150,7 +150,7 @@ describe("the docs' expireStale cron, a transaction it must try again changing m
       const client = new PaymentsClient({ baseUrl: sandbox.url, transactions: { tracker, secret } });
       await client.initiateMobileMoneyPayment({
         customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+        amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
         callback_details: {
           transaction_reference: 'ORD-CRON-AGAIN',
           callback_url: 'https://shop.example/webhooks/payments',

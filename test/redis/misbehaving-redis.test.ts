@@ -216,7 +216,7 @@ describe('the tracker on the Redis transaction store, Redis hanging', () => {
       caught(() =>
         payments.initiateCardPayment({
           customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-          amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+          amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
           card_details: { card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: 123 },
           callback_details: { transaction_reference: `ORD-INIT-${counter++}`, callback_url: route },
         }),

@@ -98,14 +98,14 @@ async function payByPhone(reference: string, phone: string): Promise<void> {
   orders.set(reference, { status: 'pending', createdAt: Date.now() - 2 * HOUR });
   await client.initiateMobileMoneyPayment({
     customer_details: customer(phone),
-    amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+    amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
     callback_details: { transaction_reference: reference, callback_url: webhookUrl },
   });
 }
 const checkoutSession = (orderId: number) =>
   client.createCheckoutSession({
     customer_details: customer('0712345678'),
-    amount: { order_id: orderId, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+    amount: { order_id: orderId, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
     redirect_urls: {
       success_url: 'https://shop.example/thanks',
       failed_url: 'https://shop.example/failed',

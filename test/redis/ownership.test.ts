@@ -16,7 +16,7 @@ let store: RedisTransactionStore;
 
 const stkPush = (reference: string) => ({
   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-  amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+  amount: { delivery_fee: 100, discount_fee: 50, total: 900, currency: 'KES' },
   callback_details: { transaction_reference: reference, callback_url: 'https://shop.example/webhooks' },
 });
 const clientAnswering = (status: number, tracker: TransactionTracker) =>

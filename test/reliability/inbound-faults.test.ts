@@ -298,7 +298,7 @@ describe("faults on the way in: fed by the sandbox's retrying delivery", () => {
         calls.push(async () =>
           client.initiateCardPayment({
             customer_details: customer(),
-            amount: { delivery_fee: 0, discount_fee: 0, total: 1000 + i, currency: 'KES' },
+            amount: { delivery_fee: 100, discount_fee: 50, total: 1000 + i, currency: 'KES' },
             card_details: { card_number: card, expiry_month: 12, expiry_year: year, cvc: testCvc },
             callback_details: { transaction_reference: reference, callback_url: await hook(reference) },
           }),
@@ -309,7 +309,7 @@ describe("faults on the way in: fed by the sandbox's retrying delivery", () => {
         calls.push(async () =>
           client.initiateMobileMoneyPayment({
             customer_details: customer(i % 3 === 0 ? '254700000406' : '0712345678'),
-            amount: { delivery_fee: 0, discount_fee: 0, total: 500 + i, currency: 'KES' },
+            amount: { delivery_fee: 100, discount_fee: 50, total: 500 + i, currency: 'KES' },
             callback_details: { transaction_reference: reference, callback_url: await hook(reference) },
           }),
         );
@@ -340,7 +340,7 @@ describe("faults on the way in: fed by the sandbox's retrying delivery", () => {
         calls.push(async () => {
           const session = await client.createCheckoutSession({
             customer_details: customer(),
-            amount: { order_id: orderId, delivery_fee: 0, discount_fee: 0, total: 700, currency: 'KES' },
+            amount: { order_id: orderId, delivery_fee: 100, discount_fee: 50, total: 700, currency: 'KES' },
             redirect_urls: {
               success_url: 'https://shop.example/ok',
               failed_url: 'https://shop.example/failed',

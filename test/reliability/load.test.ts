@@ -49,7 +49,7 @@ describe('load through the client against the sandbox', () => {
         const reference = `load-${i}`;
         const callback_url = await signCallbackUrl(hookBase, { secret: SECRET, reference });
         const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-        const amount = { delivery_fee: 0, discount_fee: 0, total: 100 + (i % 900), currency: 'KES' };
+        const amount = { delivery_fee: 100, discount_fee: 50, total: 100 + (i % 900), currency: 'KES' };
         const started = performance.now();
         startedAt.set(reference, Date.now()); // compared with the merchant process's Date.now()
         try {

@@ -170,7 +170,7 @@ describe(`scale-out: ${INSTANCES} handler processes sharing the Redis dedupe sto
             const i = next++;
             const reference = `restart-${i}`;
             const callback_url = await signCallbackUrl(`${cluster.url}/hooks`, { secret: SECRET, reference });
-            const amount = { delivery_fee: 0, discount_fee: 0, total: 100 + i, currency: 'KES' };
+            const amount = { delivery_fee: 100, discount_fee: 50, total: 100 + i, currency: 'KES' };
             if (i % 2 === 0) {
               await client.initiateCardPayment({
                 customer_details: customer,

@@ -64,7 +64,7 @@ describe('no card number or cvc in CLI output or sandbox log lines', () => {
       for (const [i, card] of CARDS.entries()) {
         await client.initiateCardPayment({
           customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-          amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+          amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
           card_details: { card_number: card, expiry_month: 12, expiry_year: year, cvc: CVC },
           callback_details: { transaction_reference: `cli-${i}`, callback_url: `${merchant.url}/hooks` },
         });

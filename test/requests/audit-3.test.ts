@@ -35,7 +35,7 @@ const card = (over: Partial<CardPaymentInput> = {}): CardPaymentInput => ({
 
 const checkout = (over: Partial<CheckoutSessionInput> = {}): CheckoutSessionInput => ({
   customer_details: customer,
-  amount: { order_id: 1003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+  amount: { order_id: 1003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
   redirect_urls: {
     success_url: 'https://shop.example/paid',
     failed_url: 'https://shop.example/failed',

@@ -32,7 +32,7 @@ describe('buildCardPaymentRequest', () => {
         email: 'jane@example.com',
       },
       products: [{ product_id: 7, product_name: 'Coffee', quantity: 2, unit_price: 250.5 }],
-      amount: { delivery_fee: '0', discount_fee: '0', total: '501', currency: 'KES' },
+      amount: { delivery_fee: '100', discount_fee: '50', total: '501', currency: 'KES' },
       card_details: { card_number: '9999999999999995', expiry_month: 7, expiry_year: 2031, cvc: 737 },
       callback_details: {
         transaction_reference: 'order-1001',
@@ -321,7 +321,7 @@ describe('cardPaymentRequestSchema', () => {
     ]) {
       expect(cardPaymentRequestSchema.safeParse({ ...body, card_details }).success).toBe(true);
     }
-    const amount = { order_id: 0, delivery_fee: '0', discount_fee: '0', total: '1', currency: 'KES' };
+    const amount = { order_id: 0, delivery_fee: '1', discount_fee: '1', total: '1', currency: 'KES' };
     expect(cardPaymentRequestSchema.safeParse({ ...body, amount }).success).toBe(true);
   });
 

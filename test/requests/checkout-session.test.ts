@@ -13,7 +13,7 @@ describe('buildCheckoutSessionRequest', () => {
     const body = build(checkoutSessionInput);
     expect(body).toStrictEqual({
       customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-      amount: { order_id: 1003, delivery_fee: '0', discount_fee: '0', total: '2500', currency: 'KES' },
+      amount: { order_id: 1003, delivery_fee: '100', discount_fee: '50', total: '2500', currency: 'KES' },
       redirect_urls: {
         success_url: 'https://shop.example/paid',
         failed_url: 'https://shop.example/failed',

@@ -21,7 +21,7 @@ describe('buildMobileMoneyPaymentRequest', () => {
         email: 'jane@example.com',
       },
       products: [{ product_name: 'Tea', quantity: '3', unit_price: '99.50' }],
-      amount: { delivery_fee: '100', discount_fee: '0', total: '400', currency: 'KES' },
+      amount: { delivery_fee: '100', discount_fee: '50', total: '400', currency: 'KES' },
       callback_details: {
         transaction_reference: 'order-1002',
         callback_url: 'https://shop.example/hooks/payments',

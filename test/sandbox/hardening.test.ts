@@ -23,7 +23,7 @@ const mobileMoney = (reference: string) => ({
     phone_number: '254712345678',
     email: 'jane@example.com',
   },
-  amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+  amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
   callback_details: { transaction_reference: reference, callback_url: 'http://127.0.0.1:9/hooks' },
 });
 
@@ -52,7 +52,7 @@ describe('the sandbox under hostile requests', () => {
     const response = await fetch(`${sandbox.url}${paymentPath}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: `{"customer_details":{"payment_method":"CARD","full_name":"J","phone_number":"254712345678","email":"j@example.com"},"amount":{"delivery_fee":"0","discount_fee":"0","total":"1500","currency":"KES"},"card_details":{"card_number":9999999999999995,"expiry_month":12,"expiry_year":2099,"cvc":123},"callback_details":{"transaction_reference":"R-\\"1234567890123456\\"","callback_url":"http://127.0.0.1:9/hooks"}}`,
+      body: `{"customer_details":{"payment_method":"CARD","full_name":"J","phone_number":"254712345678","email":"j@example.com"},"amount":{"delivery_fee":"100","discount_fee":"50","total":"1500","currency":"KES"},"card_details":{"card_number":9999999999999995,"expiry_month":12,"expiry_year":2099,"cvc":123},"callback_details":{"transaction_reference":"R-\\"1234567890123456\\"","callback_url":"http://127.0.0.1:9/hooks"}}`,
     });
     expect(response.status).toBe(200);
     expect(seen.find((event) => event.kind === 'request')).toMatchObject({

@@ -119,7 +119,7 @@ export const customer = {
   email: 'jane@example.com',
 } as const;
 
-export const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' } as const;
+export const amount = { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' } as const;
 
 export const futureYear = new Date().getFullYear() + 3;
 

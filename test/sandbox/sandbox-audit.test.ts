@@ -55,7 +55,7 @@ const cardPayment = (extra: object) => ({
   ...extra,
 });
 
-const amount = { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' };
+const amount = { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' };
 
 const payout = (transferAmount: string, reference_id: number) => ({
   customer_details: { full_name: 'John Doe', phone_number: '254712345678', email: 'john@example.com' },

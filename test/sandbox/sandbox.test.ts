@@ -485,7 +485,7 @@ describe('the sandbox over loopback with the real client', () => {
           body: JSON.stringify({
             ...card(sandboxTestValues.cards.success),
             customer_details: { ...customer, phone_number: '254712345678', payment_method: 'CARD' },
-            amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+            amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
             card_details: { card_number: 4242424242424242, expiry_month, expiry_year, cvc: 123 },
           }),
         });
@@ -692,7 +692,7 @@ describe('the sandbox over loopback with the real client', () => {
         body: JSON.stringify({
           ...card(sandboxTestValues.cards.success),
           customer_details: { ...customer, phone_number: '254712345678', payment_method: 'MOBILE-MONEY' },
-          amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+          amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
           card_details: {
             card_number: 4242424242424242,
             expiry_month: 12,

@@ -52,7 +52,7 @@ const mobileMoneyPayment = (callbackUrl: string) =>
       email: 'jane@example.com',
       payment_method: 'MOBILE-MONEY',
     },
-    amount: { delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+    amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
     callback_details: { transaction_reference: 'ORDER-1', callback_url: callbackUrl },
   });
 
@@ -143,7 +143,7 @@ describe('a field of the wrong JSON type', () => {
   const checkout = (order_id: unknown) =>
     JSON.stringify({
       customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-      amount: { order_id, delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+      amount: { order_id, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
       redirect_urls: {
         success_url: 'https://shop.example/ok',
         failed_url: 'https://shop.example/failed',
@@ -351,7 +351,7 @@ describe('completeCheckout on a link it cannot pay', () => {
       endpoints.checkoutSession,
       JSON.stringify({
         customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-        amount: { order_id: 1001, delivery_fee: '0', discount_fee: '0', total: '1500', currency: 'KES' },
+        amount: { order_id: 1001, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
         redirect_urls: {
           success_url: 'https://shop.example/ok',
           failed_url: 'https://shop.example/failed',

@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 const stkPush = (reference: string) => ({
   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-  amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+  amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
   callback_details: { transaction_reference: reference, callback_url: 'https://shop.example/hooks' },
 });
 

@@ -33,7 +33,7 @@ function use(options: Partial<Parameters<typeof createPaymentsHandlers>[0]> = {}
 }
 
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+const amount = { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' };
 const year = new Date().getFullYear() + 2;
 const callback_details = { transaction_reference: 'ORDER-7', callback_url: 'https://shop.example/hooks' };
 

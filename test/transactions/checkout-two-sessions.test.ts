@@ -38,7 +38,7 @@ let client: PaymentsClient;
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
 const checkout = (orderId: number) => ({
   customer_details: customer,
-  amount: { order_id: orderId, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+  amount: { order_id: orderId, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
   redirect_urls: {
     success_url: 'https://shop.example/thanks',
     failed_url: 'https://shop.example/failed',

@@ -44,7 +44,7 @@ let webhookUrl: string;
 let client: PaymentsClient;
 
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-const amount = (total: number) => ({ delivery_fee: 0, discount_fee: 0, total, currency: 'KES' });
+const amount = (total: number) => ({ delivery_fee: 100, discount_fee: 50, total, currency: 'KES' });
 const initiated = () => Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 });
 const refusedAs = (status: number) => () => new Response('{"error":"refused"}', { status });
 const stkPush = (reference: string) => ({
@@ -102,7 +102,7 @@ describe('PaymentsClient({ transactions }): initiate, then await the outcome', (
       const baseUrl = sandbox.url;
       const apiKey = 'sk_test_snippet';
       const customer_details = customer;
-      const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+      const amount = { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' };
       const callback_url = webhookUrl;
       const client = new PaymentsClient({ baseUrl, apiKey, transactions: { tracker, secret } });
       await client.initiateMobileMoneyPayment({

@@ -433,7 +433,7 @@ describe('two checkout tabs of one order against the real sandbox: the first dec
     const session = () =>
       client.createCheckoutSession({
         customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-        amount: { order_id: 3003, delivery_fee: 0, discount_fee: 0, total: 2500, currency: 'KES' },
+        amount: { order_id: 3003, delivery_fee: 100, discount_fee: 50, total: 2500, currency: 'KES' },
         redirect_urls: {
           success_url: 'https://shop.example/thanks',
           failed_url: 'https://shop.example/failed',

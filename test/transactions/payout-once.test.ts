@@ -104,7 +104,7 @@ describe('a 409 answer', () => {
     await expect(
       client.initiateMobileMoneyPayment({
         customer_details: customer,
-        amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+        amount: { delivery_fee: 100, discount_fee: 50, total: 900, currency: 'KES' },
         callback_details: {
           transaction_reference: 'ORD-409',
           callback_url: 'https://market.example/webhooks',
@@ -183,7 +183,7 @@ describe("the client's retry and a payout", () => {
     const client = new PaymentsClient({ baseUrl, retry: { limit: 2, statusCodes: [503], backoffLimit: 1 } });
     await client.initiateMobileMoneyPayment({
       customer_details: { ...customer, payment_method: 'MOBILE-MONEY' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 100, currency: 'KES' },
+      amount: { delivery_fee: 100, discount_fee: 50, total: 100, currency: 'KES' },
       callback_details: { transaction_reference: 'ORD-RETRIED', callback_url: 'https://shop.example/hooks' },
     } as never);
     expect(calls).toBe(2);

@@ -24,7 +24,7 @@ async function initiateUnder(reference: string): Promise<{ error: unknown; sent:
   const error = await client
     .initiateMobileMoneyPayment({
       customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+      amount: { delivery_fee: 100, discount_fee: 50, total: 900, currency: 'KES' },
       callback_details: {
         transaction_reference: reference,
         callback_url: 'https://shop.example/webhooks/payments',

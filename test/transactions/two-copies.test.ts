@@ -46,7 +46,7 @@ it('a tracker from another loaded copy of the package: the payout is sent, and i
   // A payment made again is recorded as a new attempt at that tracker's own clock too.
   const stk = {
     customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-    amount: { delivery_fee: 0, discount_fee: 0, total: 900, currency: 'KES' },
+    amount: { delivery_fee: 100, discount_fee: 50, total: 900, currency: 'KES' },
     callback_details: { transaction_reference: 'ORD-COPY', callback_url: 'https://shop.example/webhooks' },
   };
   await client.initiateMobileMoneyPayment(stk).catch(() => undefined);

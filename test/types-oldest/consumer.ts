@@ -39,7 +39,7 @@ const client = new PaymentsClient(options);
 
 const card: CardPaymentInput = {
   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-  amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+  amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
   card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: 2030, cvc: '123' },
   callback_details: { transaction_reference: 'ORDER-1001', callback_url: 'https://shop.example/hooks' },
 };

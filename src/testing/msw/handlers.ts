@@ -107,7 +107,7 @@ export interface PaymentsHandlers {
  * const client = new PaymentsClient({ baseUrl: 'https://payments.example.test' });
  * await client.initiateMobileMoneyPayment({
  *   customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
- *   amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+ *   amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
  *   callback_details: { transaction_reference: 'ORDER-1', callback_url: 'https://shop.example/webhooks' },
  * });
  * const report = await payments.waitForIdle(); // report.ok; received[0].type === 'payment.mobile_money.succeeded'

@@ -20,7 +20,7 @@ test('a mobile-money payment goes through', async () => {
   const outcome = await client
     .initiateMobileMoneyPayment({
       customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
-      amount: { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' },
+      amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
       callback_details: { transaction_reference: 'ORDER-1', callback_url: 'https://shop.example/webhooks' },
     })
     .then(

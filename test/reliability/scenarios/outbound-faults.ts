@@ -16,7 +16,7 @@ process.on('uncaughtException', (error) => unhandled.push(`uncaught: ${String(er
 
 const year = new Date().getUTCFullYear() + 2;
 const customer = { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' };
-const amount = { delivery_fee: 0, discount_fee: 0, total: 1500, currency: 'KES' };
+const amount = { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' };
 const inputs = {
   initiateCardPayment: {
     customer_details: customer,
