@@ -84,11 +84,11 @@ export const phoneInput = (purpose: PhoneNumberPurpose) =>
     'expected the phone number as a string',
   );
 
-export const amountInput = (min: 0 | 1) =>
-  checked<number | bigint | string, string>(
-    (value) => checkWholeNumber(value, min),
-    'expected a whole number as a number, bigint or string',
-  );
+/** An amount of a request (`total`, a fee, a payout `amount`): a positive integer (spec §2.3, §8). */
+export const amountInput = checked<number | bigint | string, string>(
+  (value) => checkWholeNumber(value, 1),
+  'expected a whole number as a number, bigint or string',
+);
 
 export const currencyInput = checked<string, string>(
   checkCurrency,
@@ -146,12 +146,10 @@ export const phoneWire = (purpose: PhoneNumberPurpose) =>
     }),
   );
 
-export const wholeNumberStringWire = (min: 0 | 1) =>
-  z.string().check(
-    z.regex(min === 1 ? /^[1-9]\d*$/ : /^(?:0|[1-9]\d*)$/, {
-      error: `expected a string of a whole number of at least ${min}`,
-    }),
-  );
+/** A positive integer written as a string (the wire's amounts and mobile-money quantities). */
+export const wholeNumberStringWire = z
+  .string()
+  .check(z.regex(/^[1-9]\d*$/, { error: 'expected a string of a whole number of at least 1' }));
 
 export const currencyWire = z
   .string()

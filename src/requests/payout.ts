@@ -54,7 +54,7 @@ const payoutCommonWire = {
     wallet_name: nonEmptyStringWire,
   }),
   transfer: z.strictObject({
-    amount: wholeNumberStringWire(1),
+    amount: wholeNumberStringWire,
     currency: currencyWire,
     reference_id: referenceIdWire,
     description: nonEmptyStringWire,
@@ -111,7 +111,7 @@ export const payoutInputSchema = z.strictObject({
     wallet_name: textInput('wallet_name'),
   }),
   transfer: z.strictObject({
-    amount: amountInput(1),
+    amount: amountInput,
     currency: currencyInput,
     /** 12 digits, first not 0; omitted → {@link generateReferenceId} in `buildPayoutRequest` (`initiatePayout` requires it). */
     reference_id: z.optional(referenceIdInput),

@@ -87,7 +87,7 @@ export const cardProductWire = z.strictObject({
 export const mobileMoneyProductWire = z.strictObject({
   product_id: z.optional(int()),
   product_name: nonEmptyStringWire,
-  quantity: wholeNumberStringWire(1),
+  quantity: wholeNumberStringWire,
   unit_price: z.string().check(
     z.regex(/^(?:0|[1-9]\d*)(?:\.\d+)?$/, {
       error: 'expected a string of a price of at least 0, without a leading zero',
@@ -95,12 +95,12 @@ export const mobileMoneyProductWire = z.strictObject({
   ),
 });
 
-// ---- amount (spec §2.3; fees ≥ 0, total ≥ 1: see the README "choices" table) ----
+// ---- amount (spec §2.3: fees and total each a positive integer) ----
 
 const amountFieldsInput = {
-  delivery_fee: amountInput(0),
-  discount_fee: amountInput(0),
-  total: amountInput(1),
+  delivery_fee: amountInput,
+  discount_fee: amountInput,
+  total: amountInput,
   currency: currencyInput,
 };
 
@@ -119,9 +119,9 @@ export const checkoutAmountInput = z.strictObject({
 const orderIdWire = intWire('expected a whole number of at least 0');
 
 const amountFieldsWire = {
-  delivery_fee: wholeNumberStringWire(0),
-  discount_fee: wholeNumberStringWire(0),
-  total: wholeNumberStringWire(1),
+  delivery_fee: wholeNumberStringWire,
+  discount_fee: wholeNumberStringWire,
+  total: wholeNumberStringWire,
   currency: currencyWire,
 };
 

@@ -1,10 +1,11 @@
 import { fail, pass, preview, type Check } from './result.js';
 
 /**
- * An amount (`total`, `delivery_fee`, `discount_fee`, payout `amount`) as number, bigint or
- * string → the whole-number string the wire carries (the service takes amounts
- * as whole numbers, sent as strings). `min` is 1 for totals and payout amounts, 0 for fees. Rejects `12.5`, `-1`,
- * `NaN`, `'1e3'`, `' 10'`, `'010'`.
+ * An amount as number, bigint or string → the whole-number string the wire carries (the service
+ * takes amounts as whole numbers, sent as strings). `min` is 1 for every amount of a request
+ * (`total`, `delivery_fee`, `discount_fee`, payout `amount`: positive integers, spec §2.3 and §8)
+ * and a success callback's `amount`; 0 for the other amounts of a callback (a fee, a balance).
+ * Rejects `12.5`, `-1`, `NaN`, `'1e3'`, `' 10'`, `'010'`.
  */
 export function checkWholeNumber(input: unknown, min: 0 | 1): Check<string> {
   const rule = min === 1 ? 'expected a whole number of at least 1' : 'expected a whole number of at least 0';

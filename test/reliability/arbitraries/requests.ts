@@ -47,8 +47,8 @@ const products = fc.option(
 const amount = (withOrderId: boolean) =>
   fc.record({
     ...(withOrderId ? { order_id: fc.integer({ min: 1, max: 1_000_000 }) } : {}),
-    delivery_fee: money(0),
-    discount_fee: money(0),
+    delivery_fee: money(1),
+    discount_fee: money(1),
     total: money(1),
     currency,
   });
@@ -142,7 +142,7 @@ const badTotal = [
   -1n,
   true,
 ];
-const badFee = [DROP, -1, 1.5, 'abc', '1e3', Number.NaN, null, -2n];
+const badFee = [DROP, 0, '0', 0n, -1, 1.5, 'abc', '1e3', Number.NaN, null, -2n];
 const badCurrency = [DROP, 'KE', 'KESS', '123', '', 5, null, 'K$S'];
 const badUrl = [
   DROP,
@@ -358,7 +358,7 @@ export const invalidCase = (builder: Builder): fc.Arbitrary<InvalidCase> =>
         base = { ...base, products: [{ product_name: 'Tea', quantity: 1, unit_price: 100 }] };
       }
       if (key === undefined && t.path[0] === 'amount' && base.amount === undefined) {
-        base = { ...base, amount: { delivery_fee: 0, discount_fee: 0, total: 100, currency: 'KES' } };
+        base = { ...base, amount: { delivery_fee: 100, discount_fee: 50, total: 100, currency: 'KES' } };
       }
       const mutated = mutate(base, t.path, v, key);
       return mutated === undefined
