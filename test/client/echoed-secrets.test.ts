@@ -110,6 +110,17 @@ describe('an echoed cvc', () => {
 });
 
 describe('an echoed card number', () => {
+  // A proxy's refusal page quoting the request URL-encoded: a percent-escape ending in a digit
+  // (`%20`, a space) right before the number and the cvc.
+  it('is redacted with the cvc after a URL-encoded space', async () => {
+    const echoed = `pan%3A%209999%209999%209999%209995%20cvc%3A%20${cvc}`;
+    const baseUrl = await echoing(403, () => `{"error":"blocked","request":"${echoed}"}`);
+    const { error, dump } = await failedCall({ baseUrl });
+    expect(error.body).toBe('{"error":"blocked","request":"pan%3A%20**** 9995%20cvc%3A%20[redacted]"}');
+    expect(dump).not.toMatch(/9999%209999/);
+    expect(dump).not.toMatch(new RegExp(`%20${cvc}`));
+  });
+
   // The card number goes out as a bare JSON integer above 2^53: a service that parses it into a
   // double echoes 9999999999999996, which with the Luhn digit gives the card back.
   it('is redacted as a service that parsed it into a double echoes it', async () => {
