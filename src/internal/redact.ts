@@ -77,9 +77,10 @@ const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[\\uff
 const notInEscape = '(?<!\\\\u[0-9A-Fa-f]{0,3})';
 /**
  * Where a number starts: not inside a `\uXXXX` escape, and after no digit in any spelling (the
- * last hex digit of an escape, in `\u00a0`, is no digit of the text).
+ * last hex digit of an escape, in `\u00a0` or in a percent-escape such as `%20`, is no digit of
+ * the text).
  */
-const notAfterDigit = `${notInEscape}(?<!${notInEscape}[0-9])(?<!${spelledDigit})`;
+const notAfterDigit = `${notInEscape}(?<!${notInEscape}(?<!%[0-9A-Fa-f])[0-9])(?<!${spelledDigit})`;
 /** Where a number ends: before no digit in any spelling. */
 const notBeforeDigit = `(?!${spelledDigit}|[0-9])`;
 
