@@ -125,6 +125,24 @@ describe('origin', () => {
     expect((error as Error).message).toMatch(/^verifyCallbackUrl: origin must be an http\(s\) origin/);
   });
 
+  it('with a non-default port pins that port too', async () => {
+    const signed = new URL(
+      await signCallbackUrl('https://shop.example:8443/webhooks', { secret, reference: 'R' }),
+    );
+    signed.host = 'internal:8080';
+    await expect(verifyCallbackUrl(signed, { secret, origin: 'https://shop.example:8443' })).resolves.toEqual(
+      {
+        reference: 'R',
+      },
+    );
+    await expect(
+      reasonOf(verifyCallbackUrl(signed, { secret, origin: 'https://shop.example' })),
+    ).resolves.toBe('bad_signature');
+    await expect(
+      reasonOf(verifyCallbackUrl(signed, { secret, origin: 'https://shop.example:9443' })),
+    ).resolves.toBe('bad_signature');
+  });
+
   it('that is a URL object, not a string, is refused', async () => {
     const signed = await signCallbackUrl(base, { secret, reference: 'R' });
     const origin = new URL('https://shop.example') as unknown as string;
