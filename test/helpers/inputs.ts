@@ -73,6 +73,16 @@ export function captureError(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
+/** Runs `run`, expecting it to reject, and returns what it rejected with. */
+export async function captureRejection(run: () => Promise<unknown>): Promise<Error> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
 /** The `path: code` of every issue of the ValidationError `fn` throws. */
 export function issuesOf(fn: () => unknown): string[] {
   const error = captureError(fn) as {

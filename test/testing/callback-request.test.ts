@@ -8,6 +8,7 @@ import { callbackEventTypes } from '../../src/callbacks/events.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import { callbackFixtures, createCallbackRequest } from '../../src/testing/index.js';
+import { captureRejection } from '../helpers/inputs.js';
 
 const secret = 'testing-helper-secret-0123456789';
 
@@ -80,14 +81,7 @@ describe('createCallbackRequest', () => {
 });
 
 describe('createCallbackRequest builds only what the service could send', () => {
-  const refusal = async (run: () => Promise<unknown>): Promise<Error> => {
-    try {
-      await run();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('expected a rejection');
-  };
+  const refusal = captureRejection;
 
   it.each([
     ['payout.succeeded', 'reference_id'],

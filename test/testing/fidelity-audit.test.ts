@@ -6,17 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
+import { captureRejection } from '../helpers/inputs.js';
 
 const secret = 'fidelity-audit-secret-0123456789';
 
-async function refusal(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = captureRejection;
 
 describe('createCallbackRequest refuses fixed texts and codes the service never sends', () => {
   it.each([

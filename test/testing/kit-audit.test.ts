@@ -6,17 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { CallbackEventType } from '../../src/callbacks/events.js';
 import { sandboxTestValues } from '../../src/sandbox/index.js';
 import { callbackFixtures, createCallbackRequest } from '../../src/testing/index.js';
+import { captureRejection } from '../helpers/inputs.js';
 
 const secret = 'kit-audit-secret-0123456789';
 
-async function refusal(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = captureRejection;
 
 describe('callbackFixtures, as documented', () => {
   it.each([
