@@ -9,6 +9,7 @@ import {
   type TransactionRecord,
   type TransactionStore,
 } from '../../src/transactions/index.js';
+import { memoryStoreWith } from '../helpers/stores.js';
 
 describe('stale() and the limit of each kind', () => {
   it('lists a transaction pending for longer than its limit, not one pending for exactly its limit', async () => {
@@ -26,12 +27,9 @@ describe('stale() and the limit of each kind', () => {
   it('does not list a record created at exactly the limit, whatever the store answers', async () => {
     let t = 1_700_000_000_000;
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      update: (r, from, previous) => memory.update(r, from, previous),
+    const store: TransactionStore = memoryStoreWith(memory, {
       listPending: (q) => memory.listPending({ ...q, createdBefore: q.createdBefore + 1 }),
-    };
+    });
     const tracker = createTransactionTracker({ store, now: () => t });
     await tracker.begin({ reference: 'CARD-EDGE', kind: 'card', amount: 1 });
     t += 30 * 60_000;
@@ -49,12 +47,9 @@ describe('stale() and the limit of each kind', () => {
   it('lists only records of the kind asked, each once, whatever the store answers', async () => {
     let t = 1_700_000_000_000;
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      update: (r, from, previous) => memory.update(r, from, previous),
+    const store: TransactionStore = memoryStoreWith(memory, {
       listPending: (q) => memory.listPending({ ...q, kind: 'card' }),
-    };
+    });
     const tracker = createTransactionTracker({ store, now: () => t });
     await tracker.begin({ reference: 'CARD-ANY', kind: 'card', amount: 1 });
     t += 2 * 60 * 60_000;
@@ -82,10 +77,7 @@ describe('stale() with a store whose index answers rows it drops', () => {
   function laggingStore(lagging: number, pendingToo: boolean) {
     const memory = createMemoryTransactionStore();
     const queries: number[] = [];
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      update: (r, from, previous) => memory.update(r, from, previous),
+    const store: TransactionStore = memoryStoreWith(memory, {
       listPending: async (q) => {
         queries.push(q.limit);
         const rows: TransactionRecord[] = Array.from({ length: lagging }, (_, i) => ({
@@ -99,7 +91,7 @@ describe('stale() with a store whose index answers rows it drops', () => {
         if (pendingToo) rows.push(...(await memory.listPending(q)));
         return rows.slice(0, q.limit);
       },
-    };
+    });
     return { store, queries };
   }
 

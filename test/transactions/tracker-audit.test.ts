@@ -13,6 +13,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
+import { memoryStoreWith } from '../helpers/stores.js';
 
 const fakeTimers = () =>
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
@@ -64,17 +65,14 @@ describe('waitFor never ends on a record that is not its own', () => {
     fakeTimers();
     const memory = createMemoryTransactionStore();
     let answerAnother = false;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (reference) => {
         const record = await memory.get(reference);
         return answerAnother && record !== undefined
           ? { ...record, reference: 'ORD-OTHER', state: 'succeeded' }
           : record;
       },
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const tracker = createTransactionTracker({ store, pollIntervalMs: 10 });
     await tracker.begin({ reference: 'ord-1', kind: 'card', amount: 1 });
     let result: unknown;
@@ -101,16 +99,13 @@ describe('waitFor and an expiry of an earlier attempt', () => {
     const memory = createMemoryTransactionStore();
     let release: () => void = () => undefined;
     let holdUpdates = false;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       update: async (r, from, previous) => {
         const applied = await memory.update(r, from, previous);
         if (holdUpdates) await new Promise<void>((resolve) => (release = resolve)); // written, not yet answered
         return applied;
       },
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const tracker = createTransactionTracker({ store, now: () => t, pollIntervalMs: 3_600_000 });
     await tracker.begin({ reference: 'ORD-AGAIN', kind: 'mobile_money', amount: 900, currency: 'KES' });
     t += 5 * 60_000 + 1;
@@ -175,13 +170,9 @@ describe('waitFor and a store watch that starts late', () => {
   it('reads the store once its watch has started, so a settlement made before then is not missed', async () => {
     const memory = createMemoryTransactionStore();
     let startWatch: () => void = () => undefined;
-    const watched: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
+    const watched: TransactionStore = memoryStoreWith(memory, {
       watch: () => new Promise<() => void>((resolve) => (startWatch = () => resolve(() => undefined))),
-    };
+    });
     const waiter = createTransactionTracker({ store: watched, pollIntervalMs: 3_600_000 });
     const receiver = createTransactionTracker({ store: memory });
     await receiver.begin({ reference: 'ORD-SUB', kind: 'card', amount: 1 });
@@ -256,15 +247,12 @@ describe('waitFor at its timeout', () => {
     fakeTimers();
     const memory = createMemoryTransactionStore();
     let down = true;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (r) => {
         if (down) throw new Error('connection refused');
         return memory.get(r);
       },
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const tracker = createTransactionTracker({ store, pollIntervalMs: 100 });
     await tracker.begin({ reference: 'ORD-AGAIN-UP', kind: 'card', amount: 1 });
     let result: unknown;
@@ -282,12 +270,9 @@ describe('waitFor at its timeout', () => {
     fakeTimers();
     const memory = createMemoryTransactionStore();
     let hang = false;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: (r) => (hang ? new Promise<never>(() => undefined) : memory.get(r)),
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const tracker = createTransactionTracker({ store, pollIntervalMs: 2_147_483_647 });
     await tracker.begin({ reference: 'ORD-HALF', kind: 'card', amount: 1 });
     let result: unknown;
@@ -308,15 +293,12 @@ describe('waitFor at its timeout', () => {
     fakeTimers();
     const memory = createMemoryTransactionStore();
     let down = true;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (r) => {
         if (down) throw new Error('connection refused');
         return memory.get(r);
       },
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const receiver = createTransactionTracker({ store: memory });
     const waiter = createTransactionTracker({ store, pollIntervalMs: 2_147_483_647 });
     await receiver.begin({ reference: 'ORD-BACK', kind: 'card', amount: 1 });

@@ -11,6 +11,7 @@ import {
 } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
 import { stkPush, trackedClient } from '../helpers/tracked-payment.js';
+import { memoryStoreWith } from '../helpers/stores.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -29,15 +30,12 @@ describe('how often waitFor reads the store', () => {
   const countingStore = () => {
     const memory = createMemoryTransactionStore();
     let reads = 0;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: (r) => {
         reads++;
         return memory.get(r);
       },
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     return { store, reads: () => reads };
   };
 

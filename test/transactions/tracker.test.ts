@@ -9,6 +9,7 @@ import {
   type TransactionRecord,
   type TransactionStore,
 } from '../../src/transactions/index.js';
+import { memoryStoreWith } from '../helpers/stores.js';
 
 const clock = (start = 1_700_000_000_000) => {
   let t = start;
@@ -204,12 +205,9 @@ describe('waitFor', () => {
   // A store without watch, polled every minute: the settlement came between two polls.
   it('resolves with the settlement the store holds when its timeout comes, instead of saying "still pending"', async () => {
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       update: (r, from) => memory.update(r, from),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const waiter = createTransactionTracker({ store, pollIntervalMs: 60_000 });
     const receiver = createTransactionTracker({ store });
     await receiver.begin({ reference: 'ORD-LAST', kind: 'card', amount: 1 });
@@ -225,12 +223,9 @@ describe('waitFor', () => {
 
   it('wakes a waiter on another tracker sharing a store without watch, by polling', async () => {
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       update: (r, from) => memory.update(r, from),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const waiter = createTransactionTracker({ store, pollIntervalMs: 10 });
     const receiver = createTransactionTracker({ store });
     await receiver.begin({ reference: 'ORD-10', kind: 'payout', amount: 9 });
@@ -241,12 +236,7 @@ describe('waitFor', () => {
 
   it('wakes a waiter on the tracker that settles or expires it at once, without polling or a watch', async () => {
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
-    };
+    const store: TransactionStore = memoryStoreWith(memory, {});
     const tracker = createTransactionTracker({ store, pollIntervalMs: 60_000 });
     const within = (wait: Promise<TransactionRecord>) =>
       Promise.race([wait, new Promise((r) => setTimeout(() => r('still waiting after 1 s'), 1_000))]);
@@ -395,16 +385,13 @@ describe('a store whose update never applies, though the record stays as read', 
   function brokenStore() {
     const memory = createMemoryTransactionStore();
     let updates = 0;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
-      get: (r) => memory.get(r),
-      listPending: (q) => memory.listPending(q),
+    const store: TransactionStore = memoryStoreWith(memory, {
       update: async () => {
         updates++;
         if (updates > 1_000) throw new Error('the tracker is still retrying');
         return false;
       },
-    };
+    });
     return { store, updates: () => updates };
   }
 
@@ -428,12 +415,10 @@ describe('a store whose answer is not the record asked for', () => {
   // finds the row of 'ORD-1', another order.
   function caseInsensitiveStore() {
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: (reference) => memory.get(reference.toUpperCase()),
       update: (r, from) => memory.update(r, from),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     return store;
   }
 
@@ -458,15 +443,13 @@ describe('a store whose answer is not the record asked for', () => {
     ['no record at all', 'pending', /not a transaction record/],
   ])('with %s, waitFor and settle reject naming it, and nothing is written', async (_what, answer, field) => {
     const memory = createMemoryTransactionStore();
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (reference) => {
         const record = await memory.get(reference);
         return (typeof answer === 'string' ? answer : { ...record, ...answer }) as TransactionRecord;
       },
       update: (r, from) => memory.update(r, from),
-      listPending: (q) => memory.listPending(q),
-    };
+    });
     const tracker = createTransactionTracker({ store });
     await tracker.begin({ reference: 'ORD-2', kind: 'card', amount: 1500 });
     await expect(tracker.waitFor('ORD-2', { timeout: 50 })).rejects.toThrow(field);

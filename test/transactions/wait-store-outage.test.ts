@@ -12,6 +12,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
+import { memoryStoreWith } from '../helpers/stores.js';
 
 /** ioredis's error when a command fails while Redis is down, with a property it must not carry on. */
 class MaxRetriesPerRequestError extends Error {
@@ -28,16 +29,14 @@ class MaxRetriesPerRequestError extends Error {
 function flakyStore(down: { value: boolean }) {
   const memory = createMemoryTransactionStore();
   let reads = 0;
-  const store: TransactionStore = {
-    insert: (r) => memory.insert(r),
+  const store: TransactionStore = memoryStoreWith(memory, {
     get: async (reference) => {
       reads++;
       if (down.value) throw new MaxRetriesPerRequestError();
       return memory.get(reference);
     },
     update: (r, from) => memory.update(r, from),
-    listPending: (q) => memory.listPending(q),
-  };
+  });
   return { store, memory, reads: () => reads };
 }
 
@@ -140,20 +139,18 @@ describe('waitFor when the store watch cannot start', () => {
     const listeners = new Set<(record: TransactionRecord) => void>();
     let watchCalls = 0;
     let polls = 0;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (reference) => {
         polls++;
         return memory.get(reference);
       },
       update: (r, from) => memory.update(r, from),
-      listPending: (q) => memory.listPending(q),
       watch: async (_reference, listener) => {
         if (++watchCalls < 3) throw new Error('subscriber not connected');
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-    };
+    });
     const waiter = createTransactionTracker({ store, pollIntervalMs: 20 });
     await memory.insert({
       reference: 'ORD-W',
@@ -190,20 +187,17 @@ describe('waitFor and a busy channel', () => {
     const memory = createMemoryTransactionStore();
     const listeners = new Set<(record: TransactionRecord) => void>();
     let reads = 0;
-    const store: TransactionStore = {
-      insert: (r) => memory.insert(r),
+    const store: TransactionStore = memoryStoreWith(memory, {
       get: async (reference) => {
         reads++;
         await new Promise((r) => setTimeout(r, 10));
         return memory.get(reference);
       },
-      update: (r, from, previous) => memory.update(r, from, previous),
-      listPending: (q) => memory.listPending(q),
       watch: async (_reference, listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
-    };
+    });
     const tracker = createTransactionTracker({ store, pollIntervalMs: 100_000 });
     const pending = await tracker.begin({ reference: 'ORD-BUSY', kind: 'card', amount: 1 });
     const waiting = tracker.waitFor('ORD-BUSY', { timeout: 5_000 });
