@@ -3,7 +3,7 @@
 // sees one issue for transfer.currency rather than two. Nothing is paid out.
 import { describe, expect, it } from 'vitest';
 import { buildPayoutRequest } from '../../src/index.js';
-import { closedAfterEach } from './helpers.js';
+import { closedAfterEach, payoutTo } from './helpers.js';
 
 const opened = closedAfterEach();
 
@@ -11,19 +11,7 @@ describe('a malformed payout currency', () => {
   it('is one issue naming transfer.currency, and the wallet is untouched', async () => {
     const sandbox = await opened.sandbox({ log: false });
     const wire = JSON.parse(
-      JSON.stringify(
-        buildPayoutRequest({
-          customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
-          destination: {
-            type: 'mobile_wallet',
-            country_code: 'KE',
-            mobile_number: '0712345678',
-            wallet_name: 'MOBILE-MONEY',
-          },
-          transfer: { amount: 1000, currency: 'KES', reference_id: 123456789012, description: 'refund' },
-          webhook_endpoint: { webhook_url: 'http://127.0.0.1:9/hooks/payout' },
-        }),
-      ),
+      JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks/payout', 1000))),
     ) as { transfer: Record<string, unknown> };
     const response = await fetch(`${sandbox.url}/api/payout/mobile-money-payout`, {
       method: 'POST',

@@ -215,3 +215,16 @@ export async function postPayment(body: object) {
     sandbox.close();
   }
 }
+
+/** A payout input to the sandbox, its callback posted to `webhookUrl`. */
+export const payoutTo = (webhookUrl: string, amount: number, reference_id = 123456789012) => ({
+  customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+  destination: {
+    type: 'mobile_wallet',
+    country_code: 'KE',
+    mobile_number: '0712345678',
+    wallet_name: 'MOBILE-MONEY',
+  },
+  transfer: { amount, currency: 'KES', reference_id, description: 'refund' },
+  webhook_endpoint: { webhook_url: webhookUrl },
+});

@@ -3,7 +3,7 @@
 // wallet down to exactly 0: `amount + fee` equal to the balance is not "above the balance".
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
-import { amount, closedAfterEach, customer, startMerchantSite } from './helpers.js';
+import { amount, closedAfterEach, customer, payoutTo, startMerchantSite } from './helpers.js';
 
 const opened = closedAfterEach();
 
@@ -20,17 +20,8 @@ const mobileMoney = (siteUrl: string, phone_number: string, transaction_referenc
   callback_details: { transaction_reference, callback_url: `${siteUrl}/hooks/momo` },
 });
 
-const payout = (siteUrl: string, amountValue: number, reference_id: number) => ({
-  customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
-  destination: {
-    type: 'mobile_wallet',
-    country_code: 'KE',
-    mobile_number: '0712345678',
-    wallet_name: 'MOBILE-MONEY',
-  },
-  transfer: { amount: amountValue, currency: 'KES', reference_id, description: 'refund' },
-  webhook_endpoint: { webhook_url: `${siteUrl}/hooks/payout` },
-});
+const payout = (siteUrl: string, amountValue: number, reference_id: number) =>
+  payoutTo(`${siteUrl}/hooks/payout`, amountValue, reference_id);
 
 describe('documented test phones, as written in the docs', () => {
   it('254700000406 fails with response_status 406, insufficient funds', async () => {

@@ -16,7 +16,7 @@ import {
   type Sandbox,
   type SandboxLogEvent,
 } from '../../src/sandbox/index.js';
-import { amount, customer, futureYear, startMerchantSite, type MerchantSite } from './helpers.js';
+import { amount, customer, futureYear, payoutTo, startMerchantSite, type MerchantSite } from './helpers.js';
 
 let site: MerchantSite;
 let sandbox: Sandbox;
@@ -56,17 +56,8 @@ const mobileMoney = (phone_number: string) => ({
   callback_details: { transaction_reference: 'ORDER-2', callback_url: `${site.url}/hooks/momo` },
 });
 
-const payout = (amountValue: number, reference_id = 123456789012) => ({
-  customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
-  destination: {
-    type: 'mobile_wallet',
-    country_code: 'KE',
-    mobile_number: '0712345678',
-    wallet_name: 'MOBILE-MONEY',
-  },
-  transfer: { amount: amountValue, currency: 'KES', reference_id, description: 'refund' },
-  webhook_endpoint: { webhook_url: `${site.url}/hooks/payout` },
-});
+const payout = (amountValue: number, reference_id = 123456789012) =>
+  payoutTo(`${site.url}/hooks/payout`, amountValue, reference_id);
 
 const noCardDataInLogs = () => {
   const text = JSON.stringify(logs);
