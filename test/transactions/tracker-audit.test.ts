@@ -230,6 +230,19 @@ describe("waitFor's default timeout", () => {
   });
 });
 
+/** A memory store whose reads fail ('connection refused') until `up()` is called. */
+function storeDownAtFirst() {
+  const memory = createMemoryTransactionStore();
+  let down = true;
+  const store: TransactionStore = memoryStoreWith(memory, {
+    get: async (reference) => {
+      if (down) throw new Error('connection refused');
+      return memory.get(reference);
+    },
+  });
+  return { memory, store, up: () => void (down = false) };
+}
+
 describe('waitFor at its timeout', () => {
   it('says "still pending after waiting", with no cause, when the store answered', async () => {
     fakeTimers();
@@ -245,20 +258,13 @@ describe('waitFor at its timeout', () => {
 
   it('says "still pending" once a read answers again after failures, not that the store could not be read', async () => {
     fakeTimers();
-    const memory = createMemoryTransactionStore();
-    let down = true;
-    const store: TransactionStore = memoryStoreWith(memory, {
-      get: async (r) => {
-        if (down) throw new Error('connection refused');
-        return memory.get(r);
-      },
-    });
+    const { store, up } = storeDownAtFirst();
     const tracker = createTransactionTracker({ store, pollIntervalMs: 100 });
     await tracker.begin({ reference: 'ORD-AGAIN-UP', kind: 'card', amount: 1 });
     let result: unknown;
     void tracker.waitFor('ORD-AGAIN-UP', { timeout: 500 }).catch((error: unknown) => (result = error));
     await vi.advanceTimersByTimeAsync(150); // the first read and a poll failed
-    down = false;
+    up();
     await vi.advanceTimersByTimeAsync(350);
     expect(result).toBeInstanceOf(TransactionTimeoutError);
     expect((result as Error).message).toBe('reference "ORD-AGAIN-UP": still pending after waiting 500 ms');
@@ -291,14 +297,7 @@ describe('waitFor at its timeout', () => {
   // be read".
   it('resolves with the settlement a last read finds, though every earlier read failed', async () => {
     fakeTimers();
-    const memory = createMemoryTransactionStore();
-    let down = true;
-    const store: TransactionStore = memoryStoreWith(memory, {
-      get: async (r) => {
-        if (down) throw new Error('connection refused');
-        return memory.get(r);
-      },
-    });
+    const { memory, store, up } = storeDownAtFirst();
     const receiver = createTransactionTracker({ store: memory });
     const waiter = createTransactionTracker({ store, pollIntervalMs: 2_147_483_647 });
     await receiver.begin({ reference: 'ORD-BACK', kind: 'card', amount: 1 });
@@ -309,7 +308,7 @@ describe('waitFor at its timeout', () => {
     );
     await vi.advanceTimersByTimeAsync(1); // the first read failed
     await receiver.settle('ORD-BACK', { outcome: 'succeeded' });
-    down = false;
+    up();
     await vi.advanceTimersByTimeAsync(499);
     expect(result).toMatchObject({ reference: 'ORD-BACK', state: 'succeeded' });
   });
