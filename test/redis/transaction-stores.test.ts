@@ -1,26 +1,22 @@
 // What the tracker promises whichever store it runs on (test/transactions/store-contract.ts), on the
 // in-memory store and on the Redis store against a real redis-server; and what only Redis needs.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
 import { createMemoryTransactionStore, type TransactionStore } from '../../src/transactions/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 import { describeStoreContract } from '../transactions/store-contract.js';
 
-let server: RedisServer;
+const redis = useRedis();
 let client: Redis;
 const redisStores: RedisTransactionStore[] = [];
-let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+beforeAll(() => {
+  client = redis.client({ commandTimeout: 2_000 });
 });
 
 afterAll(async () => {
   await Promise.all(redisStores.map((store) => store.close().catch(() => undefined)));
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
 });
 
 const stores: [string, () => TransactionStore][] = [
@@ -28,7 +24,7 @@ const stores: [string, () => TransactionStore][] = [
   [
     'Redis',
     () => {
-      const store = createRedisTransactionStore({ client, prefix: `stores${prefixes++}:` });
+      const store = createRedisTransactionStore({ client, prefix: redis.prefix('stores') });
       redisStores.push(store);
       return store;
     },
@@ -47,7 +43,7 @@ describe('the Redis store writes all of a transition or nothing', () => {
     updatedAt: 1_000,
   } as const;
   const fresh = () => {
-    const prefix = `whole${prefixes++}:`;
+    const prefix = redis.prefix('whole');
     const store = createRedisTransactionStore({ client, prefix });
     redisStores.push(store);
     return { store, prefix };

@@ -3,7 +3,7 @@
 // no callback can settle a record that is not there. A read that misses it once (a replica that
 // lags, a record moved between reads) does not end the wait: it reads on, and a settlement found
 // later resolves it.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
 import {
@@ -14,21 +14,18 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
-let server: RedisServer;
+const redis = useRedis();
 let client: Redis;
 let store: RedisTransactionStore | undefined;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+beforeAll(() => {
+  client = redis.client({ commandTimeout: 2_000 });
 });
 
 afterAll(async () => {
   await store?.close().catch(() => undefined);
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
 });
 
 const card = { kind: 'card', amount: 1500, currency: 'KES' } as const;
