@@ -13,29 +13,16 @@ import {
   type RedisTransactionStoreOptions,
 } from '../../src/redis/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
+import { useRedis } from '../helpers/redis.js';
 import { freePort } from '../reliability/helpers/ports.js';
-import {
-  redisServerBinary,
-  startRedisServer,
-  type RedisServer,
-} from '../reliability/helpers/redis-server.js';
+import { redisServerBinary } from '../reliability/helpers/redis-server.js';
 
-let server: RedisServer;
-const clients: Redis[] = [];
+const redis = useRedis();
 const stores: RedisTransactionStore[] = [];
-const connect = (keyPrefix?: string): Redis => {
-  const client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1, keyPrefix });
-  clients.push(client);
-  return client;
-};
+const connect = (keyPrefix?: string): Redis => redis.client({ keyPrefix });
 
-beforeAll(async () => {
-  server = await startRedisServer();
-});
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close().catch(() => undefined)));
-  await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
-  await server?.stop();
 });
 
 describe('the Redis transaction store on an ioredis client with a keyPrefix', () => {
@@ -141,7 +128,7 @@ describe('the Redis transaction store on an ioredis Cluster', () => {
   // prefix they hash to different slots, and every call failed with CROSSSLOT — the first tracked
   // payment in production, not the deployment, found it out.
   it('is refused at creation when its prefix has no hash tag, naming prefix', async () => {
-    const lazy = new Cluster([{ host: '127.0.0.1', port: server.port }], { lazyConnect: true });
+    const lazy = new Cluster([{ host: '127.0.0.1', port: redis.server.port }], { lazyConnect: true });
     // The option's type names Redis's duplicate(options), not Cluster's duplicate(nodes, options).
     const cluster = lazy as unknown as RedisTransactionStoreOptions['client'];
     try {

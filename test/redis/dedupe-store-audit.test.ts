@@ -1,22 +1,16 @@
 // What the Redis dedupe store must keep doing that no other test pinned (found by a mutation audit
 // of src/redis/index.ts), against a real redis-server: a value it did not write is refused even
 // when it expires, and every claim a failed begin may have left is taken over by the next begin.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRedisDedupeStore, type RedisScriptClient } from '../../src/redis/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
-let server: RedisServer;
+const redis = useRedis();
 let client: Redis;
-let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
+beforeAll(() => {
+  client = redis.client();
 });
 
 /**
@@ -41,7 +35,7 @@ describe('a value under its key that the Redis dedupe store did not write', () =
   it.each(['1', 'done-by-another-app', 'processing'])(
     'refuses %j with a TTL too, rather than answer in_progress',
     async (value) => {
-      const prefix = `dd-audit${prefixes++}:`;
+      const prefix = redis.prefix('dd-audit');
       await client.set(`${prefix}k`, value, 'PX', 60_000);
       const store = createRedisDedupeStore({ client, prefix });
       await expect(store.begin('k', 60_000)).rejects.toThrow(/holds a value this store did not write/);
@@ -51,7 +45,7 @@ describe('a value under its key that the Redis dedupe store did not write', () =
 
 describe('claims left by begins that lost their replies', () => {
   it('are all taken over by the next begin of the key on the instance: the newest too', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     flaky.fail('lost', 'lost');
@@ -66,7 +60,7 @@ describe('claims left by begins that lost their replies', () => {
   });
 
   it('are taken over however many begins lost their replies in a row', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     flaky.fail('lost', 'lost', 'lost', 'lost', 'lost', 'lost');
@@ -77,7 +71,7 @@ describe('claims left by begins that lost their replies', () => {
   });
 
   it('is taken over when a later begin never reached Redis: the older claim is still presented', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     flaky.fail('lost', 'unsent', 'unsent');
@@ -89,7 +83,7 @@ describe('claims left by begins that lost their replies', () => {
   });
 
   it('is taken over after an abandon whose reply was lost', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     expect(await store.begin('k', 60_000)).toBe('new');
@@ -101,7 +95,7 @@ describe('claims left by begins that lost their replies', () => {
 
 describe('complete after the claim expired', () => {
   it('still records the event done, so a redelivery is not processed again', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const store = createRedisDedupeStore({ client, prefix });
     expect(await store.begin('k', 20)).toBe('new');
     // onEvent outlived processingTimeoutMs: the claim is gone before complete.
@@ -113,7 +107,7 @@ describe('complete after the claim expired', () => {
 
 describe('the orphaned claims the Redis dedupe store remembers', () => {
   it('are those of the 10,000 keys whose begin or abandon failed last', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     const failBegin = async (key: string, how: 'lost' | 'unsent') => {
@@ -134,7 +128,7 @@ describe('the orphaned claims the Redis dedupe store remembers', () => {
 
 describe('a TTL that is not a whole number of ms', () => {
   it('is rounded up, for a claim and for done', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const store = createRedisDedupeStore({ client, prefix });
     expect(await store.begin('k', 60_000.5)).toBe('new');
     expect(await client.pttl(`${prefix}k`)).toBeGreaterThan(59_000);
@@ -169,7 +163,7 @@ describe('what the Redis dedupe store remembers of a key once it is done with it
 
   it('nothing after complete: an abandon then asks Redis nothing', async () => {
     const counted = counting();
-    const store = createRedisDedupeStore({ client: counted, prefix: `dd-audit${prefixes++}:` });
+    const store = createRedisDedupeStore({ client: counted, prefix: redis.prefix('dd-audit') });
     expect(await store.begin('k', 60_000)).toBe('new');
     await store.complete('k', 60_000);
     const calls = counted.calls;
@@ -179,7 +173,7 @@ describe('what the Redis dedupe store remembers of a key once it is done with it
 
   it('nothing after abandon: a second abandon asks Redis nothing', async () => {
     const counted = counting();
-    const store = createRedisDedupeStore({ client: counted, prefix: `dd-audit${prefixes++}:` });
+    const store = createRedisDedupeStore({ client: counted, prefix: redis.prefix('dd-audit') });
     expect(await store.begin('k', 60_000)).toBe('new');
     await store.abandon('k');
     const calls = counted.calls;
@@ -208,7 +202,7 @@ describe('complete while Redis keeps failing', () => {
 
 describe('complete by default', () => {
   it('retries while Redis fails for a moment, so the event is recorded done', async () => {
-    const prefix = `dd-audit${prefixes++}:`;
+    const prefix = redis.prefix('dd-audit');
     const flaky = flakyClient();
     const store = createRedisDedupeStore({ client: flaky, prefix });
     expect(await store.begin('k', 60_000)).toBe('new');

@@ -2,16 +2,16 @@
 // real redis-server that pauses while the expiry is in flight: the store gives up on the reply
 // after commandTimeoutMs, and Redis applies the expiry afterwards. The order must still be
 // cancelled, by a later run, though stale() no longer lists the expired record.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createRedisTransactionStore, type RedisScriptClient } from '../../src/redis/index.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { createTransactionTracker, type TransactionStore } from '../../src/transactions/index.js';
 import { documentedFunction, removeDocumentedFiles, type ExpireStale } from '../helpers/documented.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
-let server: RedisServer;
+const redis = useRedis();
 let client: Redis;
 let pid = 0;
 let stopped = false;
@@ -28,16 +28,13 @@ const resume = (): void => {
 const documentedCron = () => documentedFunction<ExpireStale>('expireStale');
 
 beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  client = redis.client();
   pid = Number(/process_id:(\d+)/.exec(await client.info('server'))?.[1]);
   expect(pid).toBeGreaterThan(0);
 });
 afterEach(() => resume());
 afterAll(async () => {
   resume();
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
   await removeDocumentedFiles();
 });
 

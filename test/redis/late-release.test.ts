@@ -3,25 +3,20 @@
 // It took it over under the same value, so the late "delete if it is still mine" then deleted the
 // claim of the delivery now processing, and a third delivery ran onEvent alongside it, on one
 // handler (review). A takeover writes a fresh value: the late delete finds nothing of its own.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeAll, expect, it } from 'vitest';
 import { createCallbackHandler } from '../../src/callbacks/index.js';
 import { createRedisDedupeStore } from '../../src/redis/index.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
 const secret = 'whsec_redis_late_release_0123';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let server: RedisServer;
+const redisServer = useRedis();
 let redis: Redis;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  await redis?.quit();
-  await server?.stop();
+beforeAll(() => {
+  redis = redisServer.client();
 });
 
 it('a release that runs after its timeout never deletes the claim a later delivery took over', async () => {

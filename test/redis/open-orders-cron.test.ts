@@ -7,7 +7,6 @@
 // that no longer exists.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackHandler, toNodeListener } from '../../src/callbacks/index.js';
 import { PaymentsClient } from '../../src/client.js';
@@ -20,7 +19,7 @@ import {
   type TransactionTracker,
 } from '../../src/transactions/index.js';
 import { documentedFunction, removeDocumentedFiles, type ExpireStale } from '../helpers/documented.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
 interface OpenOrders {
   list(): Promise<string[]>;
@@ -34,8 +33,7 @@ type Status = 'pending' | 'paid' | 'failed' | 'cancelled';
 const HOUR = 60 * 60_000;
 const secret = 'whsec_open_orders_cron_0123456789';
 
-let server: RedisServer;
-let redis: Redis;
+const redisServer = useRedis();
 let sandbox: Sandbox;
 let http: Server;
 let webhookUrl: string;
@@ -114,8 +112,7 @@ const checkoutSession = (orderId: number) =>
   });
 
 beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  const redis = redisServer.client();
   store = createRedisTransactionStore({ client: redis, prefix: 'open-orders:' });
   shop = createTransactionTracker({ store, now: () => Date.now() - 2 * HOUR });
   cron = createTransactionTracker({ store });
@@ -140,8 +137,6 @@ afterAll(async () => {
   http?.closeAllConnections();
   await new Promise((done) => http?.close(done));
   await store?.close();
-  await redis?.quit().catch(() => redis.disconnect());
-  await server?.stop();
   await removeDocumentedFiles();
 });
 

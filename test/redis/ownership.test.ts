@@ -1,17 +1,15 @@
 // The client's `transactions` option on the Redis store (a real redis-server): the call that
 // recorded a transaction is told apart from one that found it recorded, without reading it first.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { ApiError } from '../../src/errors.js';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
 import { createTransactionTracker, type TransactionTracker } from '../../src/transactions/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
 import { fakeService } from '../helpers/fake-service.js';
+import { useRedis } from '../helpers/redis.js';
 
 const secret = 'whsec_redis_ownership_test';
-let server: RedisServer;
-let redis: Redis;
+const redis = useRedis();
 let store: RedisTransactionStore;
 
 const stkPush = (reference: string) => ({
@@ -29,15 +27,11 @@ const clientAnswering = (status: number, tracker: TransactionTracker) =>
     transactions: { tracker, secret },
   });
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  store = createRedisTransactionStore({ client: redis, prefix: 'own:' });
+beforeAll(() => {
+  store = createRedisTransactionStore({ client: redis.client(), prefix: 'own:' });
 });
 afterAll(async () => {
   await store?.close();
-  await redis?.quit();
-  await server?.stop();
 });
 
 describe('PaymentsClient({ transactions }) on the Redis store', () => {

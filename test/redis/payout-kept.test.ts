@@ -2,7 +2,7 @@
 // recorded: on Redis that refusal lasts as long as the record's key. A finished payout's key never
 // expires (as a pending record's); a finished payment's still expires after finishedTtlMs. Against
 // a real redis-server, with finishedTtlMs shortened to let the payment's key expire.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createRedisTransactionStore, type RedisTransactionStore } from '../../src/redis/index.js';
@@ -13,27 +13,23 @@ import {
   type TransactionTracker,
 } from '../../src/transactions/index.js';
 import { fakeService } from '../helpers/fake-service.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
-let server: RedisServer;
+const redis = useRedis();
 let client: Redis;
 const stores: RedisTransactionStore[] = [];
-let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { commandTimeout: 2_000, maxRetriesPerRequest: 1 });
+beforeAll(() => {
+  client = redis.client({ commandTimeout: 2_000 });
 });
 
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close().catch(() => undefined)));
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
 });
 
 const TTL = 200;
 const fresh = () => {
-  const prefix = `kept${prefixes++}:`;
+  const prefix = redis.prefix('kept');
   const store = createRedisTransactionStore({ client, prefix, finishedTtlMs: TTL });
   stores.push(store);
   return { prefix, store, tracker: createTransactionTracker({ store }) };

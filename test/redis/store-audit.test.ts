@@ -13,26 +13,23 @@ import {
   type RedisTransactionStore,
 } from '../../src/redis/index.js';
 import { createTransactionTracker, type TransactionRecord } from '../../src/transactions/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
+import { startRedisServer } from '../reliability/helpers/redis-server.js';
 
-let server: RedisServer;
+const redisServer = useRedis();
 let client: Redis;
 const stores: RedisTransactionStore[] = [];
-let prefixes = 0;
 
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+beforeAll(() => {
+  client = redisServer.client();
 });
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close().catch(() => undefined)));
-  await client?.quit().catch(() => client.disconnect());
-  await server?.stop();
 });
 
 /** A store under a prefix of its own, and that prefix. */
 const makeStore = (options: { finishedTtlMs?: number } = {}) => {
-  const prefix = `audit${prefixes++}:`;
+  const prefix = redisServer.prefix('audit');
   const store = createRedisTransactionStore({ client, prefix, ...options });
   stores.push(store);
   return { store, prefix };

@@ -3,21 +3,16 @@
 // a dedupe store's complete that took "1" for an unknown reply retried for completeRetryMs (about
 // 5 s) on every callback, an abandon orphaned its claim, and the transaction store refused every
 // insert. Real redis-server, real ioredis.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRedisDedupeStore, createRedisTransactionStore } from '../../src/redis/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
-import { startRedisServer, type RedisServer } from '../reliability/helpers/redis-server.js';
+import { useRedis } from '../helpers/redis.js';
 
-let server: RedisServer;
+const redisServer = useRedis();
 let redis: Redis;
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = new Redis(server.port, '127.0.0.1', { stringNumbers: true });
-});
-afterAll(async () => {
-  await redis?.quit();
-  await server?.stop();
+beforeAll(() => {
+  redis = redisServer.client({ stringNumbers: true });
 });
 
 describe('a client with stringNumbers: true', () => {
