@@ -1,0 +1,253 @@
+// What a merchant's offline tests read from the sandbox's callback delivery: the options
+// waitForIdle() takes and refuses, and what the delivery report says a webhook route answered
+// (the refusal's `error` word, a redirect not followed and where it pointed, never a secret or a
+// control character from the route's answer).
+import type { RequestListener } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
+import { buildPayoutRequest } from '../../src/index.js';
+import { signCallbackUrl } from '../../src/callbacks/signing.js';
+import { createSandboxApp } from '../../src/sandbox/index.js';
+import { closedAfterEach, payoutTo } from './helpers.js';
+
+const payoutRequest = (url: string, amount = 100, reference = 123456789012) =>
+  new Request('http://sandbox.test/api/payout/mobile-money-payout', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(buildPayoutRequest(payoutTo(url, amount, reference))),
+  });
+
+const opened = closedAfterEach();
+
+/** Sends one payout whose callback goes to a route answering with `listener`; resolves with the report. */
+async function reportOf(listener: RequestListener) {
+  const url = await opened.route(listener);
+  const sandbox = await opened.sandbox({
+    callbackDelayMs: 0,
+    retryDelayMs: 1,
+    deliveryRetries: 1,
+    log: false,
+  });
+  const response = await fetch(new URL('/api/payout/mobile-money-payout', sandbox.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(buildPayoutRequest(payoutTo(url, 100))),
+  });
+  expect(response.status).toBe(200);
+  return { report: await sandbox.waitForIdle(), url };
+}
+
+describe('waitForIdle options', () => {
+  it('takes a timeout of 0 and of 2147483647 ms', async () => {
+    const sandbox = createSandboxApp({ log: false });
+    try {
+      await expect(sandbox.waitForIdle({ timeout: 0 })).resolves.toMatchObject({ ok: true });
+      await expect(sandbox.waitForIdle({ timeout: 2147483647 })).resolves.toMatchObject({ ok: true });
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('refuses a timeout above 2147483647 ms, NaN, and a signal that is not an AbortSignal', async () => {
+    const sandbox = createSandboxApp({ log: false });
+    try {
+      await expect(sandbox.waitForIdle({ timeout: 2147483648 })).rejects.toThrow(
+        'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got 2147483648',
+      );
+      await expect(sandbox.waitForIdle({ timeout: Number.NaN })).rejects.toThrow(
+        'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got NaN',
+      );
+      await expect(sandbox.waitForIdle({ signal: 'soon' as unknown as AbortSignal })).rejects.toThrow(
+        'waitForIdle: signal must be an AbortSignal',
+      );
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('rejects at once, naming what is pending, when its signal has already aborted', async () => {
+    const url = await opened.route((_req, res) => res.writeHead(200).end());
+    const sandbox = await opened.sandbox({ callbackDelayMs: 60_000, log: false });
+    const response = await fetch(new URL('/api/payout/mobile-money-payout', sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(buildPayoutRequest(payoutTo(url, 100))),
+    });
+    expect(response.status).toBe(200);
+    const reason = new Error('test over');
+    const waited = sandbox.waitForIdle({ signal: AbortSignal.abort(reason), timeout: 5000 });
+    await expect(waited).rejects.toThrow(
+      /^waitForIdle: callbacks still pending aborted\n1 callback: 1 pending/,
+    );
+    await expect(waited).rejects.toMatchObject({ cause: reason, report: { ok: false, pending: 1 } });
+  });
+});
+
+describe('the order a callback is about', () => {
+  it('is the hp_ref of its signed callback URL, even when the request names another reference', async () => {
+    const route = await opened.route((_req, res) => res.writeHead(200).end());
+    const signed = await signCallbackUrl(route, {
+      secret: 'delivery-audit-secret-0123456789',
+      reference: 'ORDER-77',
+    });
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
+    const response = await fetch(new URL('/api/payout/mobile-money-payout', sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(buildPayoutRequest(payoutTo(signed, 100, 700000000123))),
+    });
+    expect(response.status).toBe(200);
+    const report = await sandbox.waitForIdle();
+    expect(report.deliveries).toEqual([
+      expect.objectContaining({ type: 'payout.succeeded', reference: 'ORDER-77', state: 'delivered' }),
+    ]);
+    expect(sandbox.deliveries[0]?.reference).toBe('ORDER-77');
+  });
+});
+
+describe('the report of a callback the route refused', () => {
+  it('names the error word of a long JSON refusal', async () => {
+    const message = 'The signature of this callback URL does not match the secret of this route. '.repeat(3);
+    const { report } = await reportOf((_req, res) => {
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'invalid_signature', message }));
+    });
+    expect(report.failures).toEqual([
+      expect.objectContaining({ state: 'failed', attempts: 2, lastAnswer: '401 invalid_signature' }),
+    ]);
+  });
+
+  it('never carries a line break or escape from the error word into the summary', async () => {
+    const { report } = await reportOf((_req, res) => {
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'bad\n  ✗ payout.succeeded delivered\u001b[31m' }));
+    });
+    const [failure] = report.failures;
+    expect(failure?.lastAnswer).toMatch(/^400 bad\\n/);
+    expect(failure?.lastAnswer).not.toContain('\n');
+    expect(failure?.lastAnswer).not.toContain('\u001b');
+    expect(report.summary.split('\n')).toHaveLength(2);
+  });
+
+  it('says a redirect was not followed and where it pointed, without its query', async () => {
+    for (const status of [300, 302]) {
+      const { report, url } = await reportOf((_req, res) => {
+        res.writeHead(status, { location: '/elsewhere?hp_sig=secret-token' }).end();
+      });
+      const origin = new URL(url).origin;
+      expect(report.failures).toEqual([
+        expect.objectContaining({
+          state: 'failed',
+          lastAnswer: `${status} redirect to ${origin}/elsewhere?… (not followed)`,
+        }),
+      ]);
+      expect(report.summary).not.toContain('secret-token');
+    }
+  });
+});
+
+describe('close()', () => {
+  it('resolves a waitForIdle() that was waiting, with the callback reported cancelled', async () => {
+    const sandbox = createSandboxApp({ callbackDelayMs: 60_000, log: false, transport: async () => 200 });
+    const response = await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+    expect(response.status).toBe(200);
+    const waiting = sandbox.waitForIdle({ timeout: 5000 });
+    sandbox.close();
+    const report = await waiting;
+    expect(report).toMatchObject({ ok: false, cancelled: 1, pending: 0 });
+    expect(report.summary).toContain(
+      'payout.succeeded for 123456789012 to http://127.0.0.1:9/hooks cancelled after 0 attempts',
+    );
+  });
+
+  it('leaves no duplicate waiting: waitForIdle() resolves right after it', async () => {
+    const sent: string[] = [];
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 1000,
+      duplicateDeliveries: true,
+      log: false,
+      transport: async ({ type }) => {
+        sent.push(type);
+        return 200;
+      },
+    });
+    await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+    await vi.waitFor(() => expect(sandbox.deliveries[0]?.state).toBe('delivered'), { timeout: 4000 });
+    sandbox.close();
+    const report = await sandbox.waitForIdle({ timeout: 5000 });
+    expect(report).toMatchObject({ ok: true, delivered: 1, pending: 0 });
+    expect(sent).toEqual(['payout.succeeded']);
+  });
+
+  it('ends an attempt the route has not answered yet: the route sees its request aborted', async () => {
+    let arrived!: () => void;
+    let aborted!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const ended = new Promise<void>((resolve) => (aborted = resolve));
+    const url = await opened.route((_req, res) => {
+      res.on('close', () => aborted());
+      arrived(); // never answers
+    });
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      deliveryRetries: 0,
+      deliveryTimeoutMs: 60_000,
+      log: false,
+    });
+    await fetch(new URL('/api/payout/mobile-money-payout', sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(buildPayoutRequest(payoutTo(url, 100))),
+    });
+    await inFlight;
+    await sandbox.close();
+    await ended;
+    expect(sandbox.deliveries.map((d) => [d.state, d.attempts.length])).toEqual([['cancelled', 0]]);
+  });
+});
+
+describe('deliveryTimeoutMs', () => {
+  it('counts a route that answers later than it as timeout, and does not wait for the answer', async () => {
+    const url = await opened.route((_req, res) => {
+      setTimeout(() => res.writeHead(200).end(), 600);
+    });
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      deliveryRetries: 0,
+      deliveryTimeoutMs: 100,
+      log: false,
+    });
+    await fetch(new URL('/api/payout/mobile-money-payout', sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(buildPayoutRequest(payoutTo(url, 100))),
+    });
+    const report = await sandbox.waitForIdle();
+    expect(report.failures).toEqual([
+      expect.objectContaining({ state: 'failed', attempts: 1, lastAnswer: 'timeout' }),
+    ]);
+  });
+});
+
+describe('the delivery record', () => {
+  it('keeps the latest 1000 callbacks once delivered', async () => {
+    const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false, transport: async () => 200 });
+    try {
+      for (let i = 0; i < 1001; i++) {
+        const response = await sandbox.app.fetch(
+          payoutRequest('http://127.0.0.1:9/hooks', 1, 100000000000 + i),
+        );
+        expect(response.status).toBe(200);
+        await sandbox.waitForIdle();
+      }
+      const report = await sandbox.waitForIdle();
+      expect(report.delivered).toBe(1000);
+      expect(sandbox.deliveries).toHaveLength(1000);
+      expect(sandbox.deliveries[0]?.reference).toBe('100000000001');
+      expect(sandbox.deliveries.at(-1)?.reference).toBe('100000001000');
+    } finally {
+      sandbox.close();
+    }
+  });
+});
