@@ -1,0 +1,207 @@
+// What a merchant's requests to the sandbox get back: JSON sent with any spelling of its media
+// type is read, an empty body is named as such, a refusal never echoes a long run of digits (a card
+// number sent under a wrong key), the log says which fields were invalid; the hosted checkout fails
+// a page payment at failureRate 1 like any other payment, and completeCheckout() says plainly when
+// the link's page is not a sandbox checkout page or was paid meanwhile.
+import { describe, expect, it, vi } from 'vitest';
+import { buildPayoutRequest, PaymentsClient } from '../../src/index.js';
+import {
+  completeCheckout,
+  createSandboxApp,
+  sandboxTestValues,
+  type SandboxLogEvent,
+} from '../../src/sandbox/index.js';
+import { amount, closedAfterEach, customer, payoutTo, startMerchantSite } from './helpers.js';
+
+const opened = closedAfterEach();
+
+const payoutPath = 'http://sandbox.test/api/payout/mobile-money-payout';
+const post = (url: string, body: string, contentType = 'application/json') =>
+  new Request(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+/** A sandbox app of its own (no server), its log events kept. */
+function app() {
+  const events: SandboxLogEvent[] = [];
+  const sandbox = createSandboxApp({
+    callbackDelayMs: 0,
+    log: (event) => void events.push(event),
+    transport: async () => 200,
+  });
+  return { sandbox, events };
+}
+
+describe('the request body', () => {
+  it('is read as JSON whatever the case of its media type', async () => {
+    const { sandbox } = app();
+    try {
+      const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)));
+      const response = await sandbox.app.fetch(post(payoutPath, body, 'Application/JSON; charset=UTF-8'));
+      expect(response.status).toBe(200);
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('of only whitespace is refused as empty', async () => {
+    const { sandbox } = app();
+    try {
+      const response = await sandbox.app.fetch(post(payoutPath, ' \n '));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'invalid_json',
+        message: 'The request body is empty: send the request as a JSON object.',
+        issues: [],
+      });
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('is refused naming the invalid fields, in the answer and in the log', async () => {
+    const { sandbox, events } = app();
+    try {
+      const payout = buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)) as unknown as {
+        transfer: Record<string, unknown>;
+      };
+      const body = { ...payout, transfer: { ...payout.transfer, amount: undefined } };
+      const response = await sandbox.app.fetch(post(payoutPath, JSON.stringify(body)));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: 'invalid_request',
+        message: 'Invalid payout: transfer.amount',
+        issues: [{ field: 'transfer.amount' }],
+      });
+      expect(events).toContainEqual({
+        kind: 'request',
+        method: 'POST',
+        path: '/api/payout/mobile-money-payout',
+        status: 400,
+        summary: 'invalid: transfer.amount',
+      });
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+async function openSession(sandboxUrl: string, siteUrl: string, order_id = 4242): Promise<string> {
+  const client = new PaymentsClient({ baseUrl: sandboxUrl });
+  const session = await client.createCheckoutSession({
+    customer_details: customer,
+    amount: { order_id, ...amount },
+    redirect_urls: {
+      success_url: `${siteUrl}/success`,
+      failed_url: `${siteUrl}/failed`,
+      callback_url: `${siteUrl}/hooks/checkout`,
+    },
+  });
+  return session.checkout_link;
+}
+
+describe('the hosted checkout form', () => {
+  it('reads fields typed with spaces around them', async () => {
+    const site = await startMerchantSite();
+    try {
+      const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
+      const link = await openSession(sandbox.url, site.url);
+      const fields = {
+        method: ' mobile_money ',
+        phone_number: ` ${sandboxTestValues.phones.insufficientFunds} `,
+        action: ' pay ',
+      };
+      const answer = await fetch(link, {
+        method: 'POST',
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      });
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe(`${site.url}/failed`);
+      const report = await sandbox.waitForIdle();
+      expect(report.deliveries).toEqual([expect.objectContaining({ type: 'checkout.failed' })]);
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('completeCheckout()', () => {
+  it('says what a link whose page answers 500 answered', async () => {
+    const url = await opened.route((_req, res) => res.writeHead(500).end('oops'));
+    await expect(completeCheckout(url, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${url}: its page answered 500.`,
+    );
+  });
+
+  it('never submits the form of a page that is not a sandbox checkout page', async () => {
+    const posted: string[] = [];
+    const url = await opened.route((req, res) => {
+      if (req.method === 'POST') posted.push(req.url ?? '');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<form method="post" action="/pay"><button name="action" value="pay">Pay</button></form>');
+    });
+    await expect(completeCheckout(url, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${url}: it is not a sandbox checkout page (pass the checkout_link of a session).`,
+    );
+    expect(posted).toEqual([]);
+  });
+
+  it('says the checkout was already paid when the customer paid it meanwhile', async () => {
+    const site = await startMerchantSite();
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, 'fetch');
+    try {
+      const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false });
+      const link = await openSession(sandbox.url, site.url);
+      let paidMeanwhile = false;
+      let otherTab = 0;
+      spy.mockImplementation(async (input, init) => {
+        if (init?.method === 'POST' && !paidMeanwhile) {
+          paidMeanwhile = true;
+          // The customer pays in another tab between the page loading and this form's submit.
+          const other = await realFetch(input, {
+            ...init,
+            body: new URLSearchParams({
+              method: 'card',
+              card_number: sandboxTestValues.cards.success,
+              expiry_month: '12',
+              expiry_year: String(new Date().getUTCFullYear() + 2),
+              cvc: '123',
+              action: 'pay',
+            }),
+          });
+          otherTab = other.status;
+        }
+        return realFetch(input, init);
+      });
+      await expect(completeCheckout(link, { method: 'card' })).rejects.toThrow(
+        `Could not complete the checkout ${link}: it was already paid (a checkout is completed once; create another session).`,
+      );
+      expect(otherTab).toBe(303);
+    } finally {
+      spy.mockRestore();
+      await site.close();
+    }
+  });
+});
+
+describe('the hosted checkout at failureRate 1', () => {
+  it.each([
+    ['card', {}],
+    ['mobile_money', {}],
+  ] as const)('fails a %s payment made on the page: failed_url, checkout.failed', async (method) => {
+    const site = await startMerchantSite();
+    try {
+      const sandbox = await opened.sandbox({ callbackDelayMs: 0, failureRate: 1, log: false });
+      const link = await openSession(sandbox.url, site.url);
+      const done = await sandbox.completeCheckout(link, { method });
+      expect(done).toEqual({ paid: false, redirectedTo: `${site.url}/failed` });
+      const report = await sandbox.waitForIdle();
+      expect(report.deliveries).toEqual([
+        expect.objectContaining({ type: 'checkout.failed', reference: '4242', state: 'delivered' }),
+      ]);
+    } finally {
+      await site.close();
+    }
+  });
+});
