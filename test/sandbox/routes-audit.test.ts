@@ -205,3 +205,94 @@ describe('the hosted checkout at failureRate 1', () => {
     }
   });
 });
+
+const cardPayment = (currency: string) => ({
+  customer_details: { ...customer, phone_number: '254712345678', payment_method: 'CARD' },
+  card_details: {
+    card_number: sandboxTestValues.cards.success,
+    expiry_month: 12,
+    expiry_year: new Date().getUTCFullYear() + 2,
+    cvc: '123',
+  },
+  amount: { delivery_fee: '100', discount_fee: '50', total: '1500', currency },
+  callback_details: { transaction_reference: 'ORDER-CARD-1', callback_url: 'http://127.0.0.1:9/hooks' },
+});
+
+describe('a card payment', () => {
+  it('gets a callback in the currency of its amount', async () => {
+    const sent: unknown[] = [];
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      log: false,
+      transport: async ({ payload }) => {
+        sent.push(payload);
+        return 200;
+      },
+    });
+    try {
+      const response = await sandbox.app.fetch(
+        post(
+          'http://sandbox.test/api/payment/payment-initiate-callback/',
+          JSON.stringify(cardPayment('USD')),
+        ),
+      );
+      expect(response.status).toBe(200);
+      await sandbox.waitForIdle();
+      expect(sent).toEqual([expect.objectContaining({ currency: 'USD' })]);
+    } finally {
+      sandbox.close();
+    }
+  });
+
+  it('fails at failureRate 1: a payment.card.failed callback', async () => {
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      failureRate: 1,
+      log: false,
+      transport: async () => 200,
+    });
+    try {
+      const response = await sandbox.app.fetch(
+        post(
+          'http://sandbox.test/api/payment/payment-initiate-callback/',
+          JSON.stringify(cardPayment('KES')),
+        ),
+      );
+      expect(response.status).toBe(200);
+      const report = await sandbox.waitForIdle();
+      expect(report.deliveries).toEqual([
+        expect.objectContaining({
+          type: 'payment.card.failed',
+          reference: 'ORDER-CARD-1',
+          state: 'delivered',
+        }),
+      ]);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+describe('a checkout session created behind publicUrl', () => {
+  it('links to its page under publicUrl, not the origin the request came to', async () => {
+    const sandbox = createSandboxApp({ publicUrl: 'https://sandbox.internal.example', log: false });
+    try {
+      const client = new PaymentsClient({
+        baseUrl: 'http://127.0.0.1:1',
+        fetch: (input, init) => Promise.resolve(sandbox.app.fetch(new Request(input, init))),
+      });
+      const session = await client.createCheckoutSession({
+        customer_details: customer,
+        amount: { order_id: 77, ...amount },
+        redirect_urls: {
+          success_url: 'https://shop.example/thanks',
+          failed_url: 'https://shop.example/failed',
+          callback_url: 'https://shop.example/hooks',
+        },
+      });
+      expect(session.checkout_link).toMatch(/^https:\/\/sandbox\.internal\.example\/checkout\/cs_/);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
