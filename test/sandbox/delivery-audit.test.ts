@@ -2,12 +2,14 @@
 // waitForIdle() takes and refuses, and what the delivery report says a webhook route answered
 // (the refusal's `error` word, a redirect not followed and where it pointed, never a secret or a
 // control character from the route's answer).
+import { rm, writeFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
-import { describe, expect, it, vi } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPayoutRequest } from '../../src/index.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import { createSandboxApp } from '../../src/sandbox/index.js';
-import { closedAfterEach, payoutTo } from './helpers.js';
+import { bundleForNode, closedAfterEach, payoutTo, runNodeScript } from './helpers.js';
 
 const payoutRequest = (url: string, amount = 100, reference = 123456789012) =>
   new Request('http://sandbox.test/api/payout/mobile-money-payout', {
@@ -249,5 +251,29 @@ describe('the delivery record', () => {
     } finally {
       sandbox.close();
     }
+  });
+});
+
+describe('a waitForIdle({ timeout }) that found nothing pending', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await bundleForNode('sandbox', 'src/sandbox/index.ts');
+    await writeFile(
+      join(dir, 'idle.mjs'),
+      `import { createSandboxApp } from './sandbox.js';
+const sandbox = createSandboxApp({ log: false });
+const report = await sandbox.waitForIdle({ timeout: 60_000 });
+sandbox.close();
+process.stdout.write(JSON.stringify({ ok: report.ok }));
+`,
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('leaves no timer behind: a script that used it exits by itself', async () => {
+    const result = await runNodeScript(join(dir, 'idle.mjs'), 10_000);
+    expect(result).toEqual({ code: 0, stdout: '{"ok":true}', stderr: '' });
   });
 });
