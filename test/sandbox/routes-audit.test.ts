@@ -296,3 +296,27 @@ describe('a checkout session created behind publicUrl', () => {
     }
   });
 });
+
+describe('a payout above the wallet balance', () => {
+  it('gets a payout.failed callback named by its reference_id', async () => {
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      walletBalance: 50,
+      log: false,
+      transport: async () => 200,
+    });
+    try {
+      const body = JSON.stringify(
+        buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100, 700000000555)),
+      );
+      const response = await sandbox.app.fetch(post(payoutPath, body));
+      expect(response.status).toBe(200);
+      const report = await sandbox.waitForIdle();
+      expect(report.deliveries).toEqual([
+        expect.objectContaining({ type: 'payout.failed', reference: '700000000555', state: 'delivered' }),
+      ]);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
