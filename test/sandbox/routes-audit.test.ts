@@ -320,3 +320,33 @@ describe('a payout above the wallet balance', () => {
     }
   });
 });
+
+describe('a request the sandbox fails to handle', () => {
+  it('is answered 500 internal_error in JSON, nothing scheduled', async () => {
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      failureRate: 0.5,
+      random: () => {
+        throw new Error('random source broke');
+      },
+      log: false,
+      transport: async () => 200,
+    });
+    try {
+      const response = await sandbox.app.fetch(
+        post(
+          'http://sandbox.test/api/payment/payment-initiate-callback/',
+          JSON.stringify(cardPayment('KES')),
+        ),
+      );
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: 'internal_error',
+        message: 'The sandbox failed to handle this request.',
+      });
+      expect(sandbox.deliveries).toEqual([]);
+    } finally {
+      sandbox.close();
+    }
+  });
+});
