@@ -350,3 +350,39 @@ describe('a request the sandbox fails to handle', () => {
     }
   });
 });
+
+describe('GET / of the sandbox', () => {
+  it('shows the wallet balance left after a payout', async () => {
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      walletBalance: 5000,
+      payoutFee: 25,
+      log: false,
+      transport: async () => 200,
+    });
+    try {
+      const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 1000)));
+      expect((await sandbox.app.fetch(post(payoutPath, body))).status).toBe(200);
+      const described = await sandbox.app.fetch(new Request('http://sandbox.test/'));
+      expect(await described.json()).toMatchObject({ walletBalance: 3975 });
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+describe('a path under a checkout page', () => {
+  it('is not found (404), not a checkout page asked with the wrong method', async () => {
+    const sandbox = createSandboxApp({ log: false });
+    try {
+      const response = await sandbox.app.fetch(
+        new Request('http://sandbox.test/checkout/cs_1/pay', { method: 'PUT' }),
+      );
+      expect(response.status).toBe(404);
+      expect(response.headers.get('allow')).toBeNull();
+      expect(await response.json()).toMatchObject({ error: 'not_found' });
+    } finally {
+      sandbox.close();
+    }
+  });
+});
