@@ -277,3 +277,26 @@ process.stdout.write(JSON.stringify({ ok: report.ok }));
     expect(result).toEqual({ code: 0, stdout: '{"ok":true}', stderr: '' });
   });
 });
+
+describe('a duplicate delivery the route refuses', () => {
+  it('is named as the duplicate it is in the summary', async () => {
+    let calls = 0;
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      duplicateDeliveries: true,
+      deliveryRetries: 0,
+      log: false,
+      transport: async () => (++calls === 1 ? 200 : 500),
+    });
+    try {
+      await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+      const report = await sandbox.waitForIdle();
+      expect(report.summary).toBe(
+        '2 callbacks: 1 delivered, 1 failed\n' +
+          '  ✗ payout.succeeded (duplicate 1) for 123456789012 to http://127.0.0.1:9/hooks failed after 1 attempt: 500',
+      );
+    } finally {
+      sandbox.close();
+    }
+  });
+});

@@ -386,3 +386,19 @@ describe('a path under a checkout page', () => {
     }
   });
 });
+
+describe('a path with its trailing slashes doubled', () => {
+  it('is answered 404 naming the endpoint meant, without a trailing slash', async () => {
+    const sandbox = createSandboxApp({ log: false });
+    try {
+      const response = await sandbox.app.fetch(post(`${payoutPath}//`, '{}'));
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        message:
+          'No sandbox endpoint at POST /api/payout/mobile-money-payout//: the payout endpoint is POST /api/payout/mobile-money-payout, without a trailing slash.',
+      });
+    } finally {
+      sandbox.close();
+    }
+  });
+});
