@@ -81,6 +81,9 @@ describe('waitForIdle options', () => {
       /^waitForIdle: callbacks still pending aborted\n1 callback: 1 pending/,
     );
     await expect(waited).rejects.toMatchObject({ cause: reason, report: { ok: false, pending: 1 } });
+    await expect(waited).rejects.toThrow(
+      /\n {2}… payout\.succeeded for 123456789012 to http:\/\/127\.0\.0\.1:\d+\/webhooks\/payments pending, not sent yet\n/,
+    );
   });
 });
 
@@ -295,6 +298,28 @@ describe('a duplicate delivery the route refuses', () => {
         '2 callbacks: 1 delivered, 1 failed\n' +
           '  ✗ payout.succeeded (duplicate 1) for 123456789012 to http://127.0.0.1:9/hooks failed after 1 attempt: 500',
       );
+    } finally {
+      sandbox.close();
+    }
+  });
+});
+
+describe('the last answer of a callback retried', () => {
+  it('is the answer to its last attempt, not its first', async () => {
+    const answers = [500, { status: 401, reason: 'invalid_signature' }];
+    const sandbox = createSandboxApp({
+      callbackDelayMs: 0,
+      retryDelayMs: 1,
+      deliveryRetries: 1,
+      log: false,
+      transport: async () => answers.shift() ?? 200,
+    });
+    try {
+      await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+      const report = await sandbox.waitForIdle();
+      expect(report.failures).toEqual([
+        expect.objectContaining({ attempts: 2, lastAnswer: '401 invalid_signature' }),
+      ]);
     } finally {
       sandbox.close();
     }
