@@ -186,24 +186,24 @@ describe('completeCheckout()', () => {
 });
 
 describe('the hosted checkout at failureRate 1', () => {
-  it.each([
-    ['card', {}],
-    ['mobile_money', {}],
-  ] as const)('fails a %s payment made on the page: failed_url, checkout.failed', async (method) => {
-    const site = await startMerchantSite();
-    try {
-      const sandbox = await opened.sandbox({ callbackDelayMs: 0, failureRate: 1, log: false });
-      const link = await openSession(sandbox.url, site.url);
-      const done = await sandbox.completeCheckout(link, { method });
-      expect(done).toEqual({ paid: false, redirectedTo: `${site.url}/failed` });
-      const report = await sandbox.waitForIdle();
-      expect(report.deliveries).toEqual([
-        expect.objectContaining({ type: 'checkout.failed', reference: '4242', state: 'delivered' }),
-      ]);
-    } finally {
-      await site.close();
-    }
-  });
+  it.each(['card', 'mobile_money'] as const)(
+    'fails a %s payment made on the page: failed_url, checkout.failed',
+    async (method) => {
+      const site = await startMerchantSite();
+      try {
+        const sandbox = await opened.sandbox({ callbackDelayMs: 0, failureRate: 1, log: false });
+        const link = await openSession(sandbox.url, site.url);
+        const done = await sandbox.completeCheckout(link, { method });
+        expect(done).toEqual({ paid: false, redirectedTo: `${site.url}/failed` });
+        const report = await sandbox.waitForIdle();
+        expect(report.deliveries).toEqual([
+          expect.objectContaining({ type: 'checkout.failed', reference: '4242', state: 'delivered' }),
+        ]);
+      } finally {
+        await site.close();
+      }
+    },
+  );
 });
 
 const cardPayment = (currency: string) => ({
