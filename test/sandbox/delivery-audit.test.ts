@@ -1,7 +1,9 @@
 // What a merchant's offline tests read from the sandbox's callback delivery: the options
-// waitForIdle() takes and refuses, and what the delivery report says a webhook route answered
-// (the refusal's `error` word, a redirect not followed and where it pointed, never a secret or a
-// control character from the route's answer).
+// waitForIdle() takes and refuses (and that it leaves no timer behind), what the delivery report
+// says a webhook route answered (the refusal's `error` word, a redirect not followed and where it
+// pointed, the last answer of a retried callback, a refused duplicate named as one; never a secret
+// or a control character from the route's answer), the order a callback is about, what close()
+// does to waiting, scheduled and in-flight deliveries, deliveryTimeoutMs, and the 1000-record cap.
 import { rm, writeFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';

@@ -1,8 +1,10 @@
 // What a merchant's requests to the sandbox get back: JSON sent with any spelling of its media
-// type is read, an empty body is named as such, a refusal never echoes a long run of digits (a card
-// number sent under a wrong key), the log says which fields were invalid; the hosted checkout fails
-// a page payment at failureRate 1 like any other payment, and completeCheckout() says plainly when
-// the link's page is not a sandbox checkout page or was paid meanwhile.
+// type is read, an empty body is named as such, an invalid request names its fields (in the answer
+// and the log), a crash is a JSON 500, a path near an endpoint names the one meant; a card payment's
+// callback keeps its currency and fails at failureRate 1, a payout above the balance gets a
+// payout.failed named by its reference_id, GET / shows the balance left; the hosted checkout links
+// under publicUrl, reads padded form fields, fails a page payment at failureRate 1, and
+// completeCheckout() says plainly when the page is not a sandbox checkout or was paid meanwhile.
 import { describe, expect, it, vi } from 'vitest';
 import { buildPayoutRequest, PaymentsClient } from '../../src/index.js';
 import {
