@@ -25,8 +25,20 @@ describe('a mobile-money total the callback cannot carry exactly', () => {
     const answer = await post(payment({ delivery_fee: '100', discount_fee: '50', total, currency: 'KES' }));
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.text)).toMatchObject({
-      issues: [expect.objectContaining({ field: 'amount.total' })],
+      issues: [expect.objectContaining({ field: 'amount.total', code: 'too_big' })],
     });
+  });
+
+  // The refusal is redacted of any run of digits as long as a card number; the limit is written
+  // so that it survives, and the merchant reads what the largest total is.
+  it('says what the largest total is', async () => {
+    const answer = await post(
+      payment({ delivery_fee: '100', discount_fee: '50', total: '9007199254740993', currency: 'KES' }),
+    );
+    const { issues } = JSON.parse(answer.text) as { issues: { message: string }[] };
+    expect(issues[0]?.message).toBe(
+      'expected at most 9,007,199,254,740,991 (2^53 - 1): the mobile-money callback carries the amount as a JSON number',
+    );
   });
 
   it('the largest it can carry is answered 200', async () => {
