@@ -141,13 +141,14 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
     const parsed = checkBody(mobileMoneyPaymentRequestSchema, raw, { extra, hints });
     if (!parsed.ok) return refuseInvalid(c, 'mobile-money payment', parsed.issues);
     // Its callback carries the amount as a JSON number: one it cannot write exactly is refused,
-    // never sent as another number.
+    // never sent as another number. The limit is written grouped: the refusal's redaction takes
+    // any run of 12 to 19 digits for a card number.
     if (!Number.isSafeInteger(Number(paymentTotal(parsed.data)))) {
       return refuseInvalid(c, 'mobile-money payment', [
         {
           path: parsed.data.amount === undefined ? ['products'] : ['amount', 'total'],
           code: 'too_big',
-          message: `expected at most ${Number.MAX_SAFE_INTEGER}: the mobile-money callback carries the amount as a JSON number`,
+          message: `expected at most 9,007,199,254,740,991 (2^53 - 1): the mobile-money callback carries the amount as a JSON number`,
         },
       ]);
     }
