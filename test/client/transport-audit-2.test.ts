@@ -1,0 +1,107 @@
+// Guards of the transport found missing by a second hand-made mutation audit of src/http.ts and
+// src/client.ts, in merchant terms: a timeout no timer can hold is refused before anything is sent
+// (Node would fire it at once); a 500 is among the statuses an opted-in retry resends; a host name
+// that does not resolve is reported as "nothing was sent" and retried like a refused connection.
+import { createServer } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
+import { caught } from '../helpers/caught.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { listenForThisTest } from '../helpers/servers.js';
+
+const documentedMobileMoneyReply = '{"message":"MOBILE-MONEY Payment Initiated","status":200}';
+
+/**
+ * A local service that answers its first `failures` requests with `status` (a text body), every
+ * later one with the documented mobile-money reply; `received()` counts the requests.
+ */
+async function failingService(
+  status: number,
+  failures = 1,
+): Promise<{ url: string; received: () => number }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    received += 1;
+    const count = received;
+    request.resume();
+    request.on('end', () => {
+      if (count <= failures) {
+        response.writeHead(status, { 'content-type': 'text/plain' });
+        response.end('failing');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(documentedMobileMoneyReply);
+    });
+  });
+  const port = await listenForThisTest(server);
+  return { url: `http://127.0.0.1:${port}`, received: () => received };
+}
+
+describe('a timeout longer than the longest timer (2147483647 ms)', () => {
+  it.each([
+    ['timeout', { timeout: 2_147_483_648 }],
+    ['totalTimeout', { totalTimeout: 2_147_483_648 }],
+  ] as const)('is refused as the client option %s when the client is built', (name, option) => {
+    const error = (() => {
+      try {
+        new PaymentsClient({ baseUrl: 'https://payments.example.com', ...option });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([[name]]);
+  });
+
+  it.each([
+    ['timeout', { timeout: 2_147_483_648 }],
+    ['totalTimeout', { totalTimeout: 2_147_483_648 }],
+  ] as const)('is refused as the per-call option %s, nothing sent', async (_name, option) => {
+    const service = await failingService(200, 0);
+    const client = new PaymentsClient({ baseUrl: service.url });
+    const error = await caught(() => client.initiatePayout(payoutInput, option));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(service.received()).toBe(0);
+  });
+});
+
+describe('the default retried statuses', () => {
+  it.each([500, 502, 503, 504, 408, 429])(
+    'resend a payment answered %i once retry is opted in, and return the answer of the retry',
+    async (status) => {
+      const service = await failingService(status);
+      const client = new PaymentsClient({ baseUrl: service.url, retry: { limit: 1, backoffLimit: 1 } });
+      await expect(client.initiateMobileMoneyPayment(mobileMoneyPaymentInput)).resolves.toEqual({
+        message: 'MOBILE-MONEY Payment Initiated',
+        status: 200,
+      });
+      expect(service.received()).toBe(2);
+    },
+  );
+
+  it('are never used without the retry option: a 500 is an ApiError after one request', async () => {
+    const service = await failingService(500);
+    const client = new PaymentsClient({ baseUrl: service.url });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(500);
+    expect(service.received()).toBe(1);
+  });
+});
+
+describe('a base URL whose host name does not resolve', () => {
+  it('is a ConnectionError saying nothing was sent, and the opted-in retry tries again', async () => {
+    const attempts: number[] = [];
+    const client = new PaymentsClient({
+      baseUrl: 'http://hosted-payments-audit.invalid',
+      retry: { limit: 1, backoffLimit: 1 },
+      hooks: { beforeRequest: (event) => void attempts.push(event.attempt) },
+    });
+    const error = await caught(() => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).sent).toBe(false);
+    expect(attempts).toEqual([1, 2]);
+  });
+});
