@@ -105,3 +105,17 @@ describe('a base URL whose host name does not resolve', () => {
     expect(attempts).toEqual([1, 2]);
   });
 });
+
+describe('a per-call signal that is no AbortSignal', () => {
+  it('is refused as a ValidationError naming signal, even an object that looks like one, nothing sent', async () => {
+    const service = await failingService(200, 0);
+    const client = new PaymentsClient({ baseUrl: service.url });
+    const lookalike = { aborted: false, reason: undefined, addEventListener: () => undefined };
+    const error = await caught(() =>
+      client.initiatePayout(payoutInput, { signal: lookalike as unknown as AbortSignal }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['signal']]);
+    expect(service.received()).toBe(0);
+  });
+});
