@@ -119,3 +119,25 @@ describe('a per-call signal that is no AbortSignal', () => {
     expect(service.received()).toBe(0);
   });
 });
+
+describe('headers of a call', () => {
+  it("win over what the client's headers function returns for the same name", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.headers['x-request-id'] as string | undefined);
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(documentedMobileMoneyReply);
+      });
+    });
+    const client = new PaymentsClient({
+      baseUrl: `http://127.0.0.1:${await listenForThisTest(server)}`,
+      headers: async () => ({ 'X-Request-Id': 'from-the-function', 'x-tenant': 'shop-1' }),
+    });
+    await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput, {
+      headers: { 'x-request-id': 'from-the-call' },
+    });
+    expect(seen).toEqual(['from-the-call']);
+  });
+});
