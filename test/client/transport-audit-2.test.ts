@@ -1,12 +1,14 @@
 // Guards of the transport found missing by a second hand-made mutation audit of src/http.ts and
 // src/client.ts, in merchant terms: a timeout no timer can hold is refused before anything is sent
 // (Node would fire it at once); a 500 is among the statuses an opted-in retry resends; a host name
-// that does not resolve is reported as "nothing was sent" and retried like a refused connection.
+// that does not resolve is reported as "nothing was sent" and retried like a refused connection;
+// per-call headers win over the headers function's; a card number a reply echoes under a key named
+// like a built-in object member (constructor, toString) is redacted like under any other key.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
-import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+import { bigCardNumber, cardPaymentInput, mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
 import { listenForThisTest } from '../helpers/servers.js';
 
 const documentedMobileMoneyReply = '{"message":"MOBILE-MONEY Payment Initiated","status":200}';
@@ -140,4 +142,28 @@ describe('headers of a call', () => {
     });
     expect(seen).toEqual(['from-the-call']);
   });
+});
+
+describe('a 2xx card-payment reply that echoes the card number under an undescribed key', () => {
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    'never returns its digits when the key is named %s',
+    async (key) => {
+      const server = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify({ message: 'Card Payment Initiated', status: 200, [key]: bigCardNumber }),
+          );
+        });
+      });
+      const client = new PaymentsClient({
+        baseUrl: `http://127.0.0.1:${await listenForThisTest(server)}`,
+        cardFieldEncoding: 'string',
+      });
+      const reply = await client.initiateCardPayment(cardPaymentInput);
+      expect(reply).toMatchObject({ message: 'Card Payment Initiated', status: 200 });
+      expect(JSON.stringify(reply)).not.toContain(bigCardNumber);
+    },
+  );
 });
