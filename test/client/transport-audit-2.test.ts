@@ -3,7 +3,8 @@
 // (Node would fire it at once); a 500 is among the statuses an opted-in retry resends; a host name
 // that does not resolve is reported as "nothing was sent" and retried like a refused connection;
 // per-call headers win over the headers function's; a card number a reply echoes under a key named
-// like a built-in object member (constructor, toString) is redacted like under any other key.
+// like a built-in object member (constructor, toString) is redacted like under any other key; a
+// base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -164,6 +165,24 @@ describe('a 2xx card-payment reply that echoes the card number under an undescri
       const reply = await client.initiateCardPayment(cardPaymentInput);
       expect(reply).toMatchObject({ message: 'Card Payment Initiated', status: 200 });
       expect(JSON.stringify(reply)).not.toContain(bigCardNumber);
+    },
+  );
+});
+
+describe('a baseUrl with an empty query string or fragment', () => {
+  it.each(['https://payments.example.com/api?', 'https://payments.example.com/api#'])(
+    'is refused when the client is built: %s',
+    (baseUrl) => {
+      const error = (() => {
+        try {
+          new PaymentsClient({ baseUrl });
+        } catch (thrown) {
+          return thrown;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['baseUrl']]);
     },
   );
 });
