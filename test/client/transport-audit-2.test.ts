@@ -4,7 +4,8 @@
 // that does not resolve is reported as "nothing was sent" and retried like a refused connection;
 // per-call headers win over the headers function's; a card number a reply echoes under a key named
 // like a built-in object member (constructor, toString) is redacted like under any other key; a
-// base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused.
+// base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused,
+// and so is an API key with a leading space (a key pasted with one would never authenticate).
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -185,4 +186,20 @@ describe('a baseUrl with an empty query string or fragment', () => {
       expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['baseUrl']]);
     },
   );
+});
+
+describe('an apiKey with a leading space', () => {
+  it('is refused when the client is built, without echoing the key', () => {
+    const error = (() => {
+      try {
+        new PaymentsClient({ baseUrl: 'https://payments.example.com', apiKey: ' sk_test_leading_space' });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['apiKey']]);
+    expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain('sk_test_leading_space');
+  });
 });
