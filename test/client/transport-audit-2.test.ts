@@ -5,7 +5,8 @@
 // per-call headers win over the headers function's; a card number a reply echoes under a key named
 // like a built-in object member (constructor, toString) is redacted like under any other key; a
 // base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused,
-// and so is an API key with a leading space (a key pasted with one would never authenticate).
+// and so are an API key with a leading space or a non-ASCII character (neither would authenticate)
+// and a negative retry limit (a typo, not "no retries", is reported).
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -188,11 +189,14 @@ describe('a baseUrl with an empty query string or fragment', () => {
   );
 });
 
-describe('an apiKey with a leading space', () => {
-  it('is refused when the client is built, without echoing the key', () => {
+describe('an apiKey that is not printable ASCII without surrounding spaces', () => {
+  it.each([
+    ['a leading space', ' sk_test_leading_space'],
+    ['a Latin-1 letter inside', 'sk_test_caf\u00e9_inside'],
+  ])('is refused when the client is built (%s), without echoing the key', (_name, apiKey) => {
     const error = (() => {
       try {
-        new PaymentsClient({ baseUrl: 'https://payments.example.com', apiKey: ' sk_test_leading_space' });
+        new PaymentsClient({ baseUrl: 'https://payments.example.com', apiKey });
       } catch (thrown) {
         return thrown;
       }
@@ -200,6 +204,24 @@ describe('an apiKey with a leading space', () => {
     })();
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([['apiKey']]);
-    expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain('sk_test_leading_space');
+    expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain(apiKey.trim());
+  });
+});
+
+describe('a negative retry limit', () => {
+  it.each([
+    ['a number', -1],
+    ['an object', { limit: -1 }],
+  ] as const)('is refused as %s when the client is built', (_name, retry) => {
+    const error = (() => {
+      try {
+        new PaymentsClient({ baseUrl: 'https://payments.example.com', retry });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path[0])).toEqual(['retry']);
   });
 });
