@@ -6,7 +6,8 @@
 // like a built-in object member (constructor, toString) is redacted like under any other key; a
 // base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused,
 // and so are an API key with a leading space or a non-ASCII character (neither would authenticate)
-// and a negative retry limit (a typo, not "no retries", is reported).
+// and a negative retry limit (a typo, not "no retries", is reported); a `fetch` or hook that is not
+// a function, and a tracker without a store that can update, are refused when the client is built.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -223,5 +224,37 @@ describe('a negative retry limit', () => {
     })();
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path[0])).toEqual(['retry']);
+  });
+});
+
+describe('client options that must be functions or a whole tracker', () => {
+  const noop = (): void => undefined;
+  it.each([
+    ['fetch', { fetch: 'https://proxy.example' }, ['fetch']],
+    ['hooks.beforeRequest', { hooks: { beforeRequest: 'log' } }, ['hooks', 'beforeRequest']],
+    [
+      'transactions.tracker without store.update',
+      {
+        transactions: {
+          tracker: { begin: noop, expire: noop, get: noop, store: {} },
+          secret: 'a-webhook-secret-of-some-length',
+        },
+      },
+      ['transactions', 'tracker'],
+    ],
+  ] as const)('refuses %s of the wrong kind', (_name, options, path) => {
+    const error = (() => {
+      try {
+        new PaymentsClient({
+          baseUrl: 'https://payments.example.com',
+          ...(options as unknown as Partial<ConstructorParameters<typeof PaymentsClient>[0]>),
+        });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([path]);
   });
 });
