@@ -7,7 +7,8 @@
 // base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused,
 // and so are an API key with a leading space or a non-ASCII character (neither would authenticate)
 // and a negative retry limit (a typo, not "no retries", is reported); a `fetch` or hook that is not
-// a function, and a tracker without a store that can update, are refused when the client is built.
+// a function, and a tracker without a store that can update, are refused when the client is built;
+// the client's paymentMethods.mobileMoney is the payment_method a mobile-money payment sends.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -256,5 +257,30 @@ describe('client options that must be functions or a whole tracker', () => {
     })();
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([path]);
+  });
+});
+
+describe("the client's paymentMethods.mobileMoney", () => {
+  it('is the payment_method sent when the input has none, over mobileMoneyBrand', async () => {
+    const sent: unknown[] = [];
+    const server = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      request.on('end', () => {
+        sent.push(
+          (JSON.parse(text) as { customer_details: { payment_method: unknown } }).customer_details
+            .payment_method,
+        );
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"message":"AIRTEL Payment Initiated","status":200}');
+      });
+    });
+    const client = new PaymentsClient({
+      baseUrl: `http://127.0.0.1:${await listenForThisTest(server)}`,
+      mobileMoneyBrand: 'M-PESA',
+      paymentMethods: { mobileMoney: 'AIRTEL' },
+    });
+    await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput);
+    expect(sent).toEqual(['AIRTEL']);
   });
 });
