@@ -8,7 +8,8 @@
 // and so are an API key with a leading space or a non-ASCII character (neither would authenticate)
 // and a negative retry limit (a typo, not "no retries", is reported); a `fetch` or hook that is not
 // a function, and a tracker without a store that can update, are refused when the client is built;
-// the client's paymentMethods.mobileMoney is the payment_method a mobile-money payment sends.
+// the client's paymentMethods.mobileMoney is the payment_method a mobile-money payment sends; a
+// non-http(s) baseUrl and an empty mobileMoneyBrand are refused.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
@@ -282,5 +283,23 @@ describe("the client's paymentMethods.mobileMoney", () => {
     });
     await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput);
     expect(sent).toEqual(['AIRTEL']);
+  });
+});
+
+describe('client options refused when the client is built', () => {
+  it.each([
+    ['an ftp baseUrl', { baseUrl: 'ftp://payments.example.com' }, ['baseUrl']],
+    ['an empty mobileMoneyBrand', { mobileMoneyBrand: '' }, ['mobileMoneyBrand']],
+  ] as const)('%s', (_name, options, path) => {
+    const error = (() => {
+      try {
+        new PaymentsClient({ baseUrl: 'https://payments.example.com', ...options });
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual([path]);
   });
 });
