@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPayoutRequest } from '../../src/index.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
-import { createSandboxApp } from '../../src/sandbox/index.js';
 import { bundleForNode, closedAfterEach, payoutTo, runNodeScript } from './helpers.js';
 
 const payoutRequest = (url: string, amount = 100, reference = 123456789012) =>
@@ -42,30 +41,22 @@ async function reportOf(listener: RequestListener) {
 
 describe('waitForIdle options', () => {
   it('takes a timeout of 0 and of 2147483647 ms', async () => {
-    const sandbox = createSandboxApp({ log: false });
-    try {
-      await expect(sandbox.waitForIdle({ timeout: 0 })).resolves.toMatchObject({ ok: true });
-      await expect(sandbox.waitForIdle({ timeout: 2147483647 })).resolves.toMatchObject({ ok: true });
-    } finally {
-      sandbox.close();
-    }
+    const sandbox = opened.app({ log: false });
+    await expect(sandbox.waitForIdle({ timeout: 0 })).resolves.toMatchObject({ ok: true });
+    await expect(sandbox.waitForIdle({ timeout: 2147483647 })).resolves.toMatchObject({ ok: true });
   });
 
   it('refuses a timeout above 2147483647 ms, NaN, and a signal that is not an AbortSignal', async () => {
-    const sandbox = createSandboxApp({ log: false });
-    try {
-      await expect(sandbox.waitForIdle({ timeout: 2147483648 })).rejects.toThrow(
-        'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got 2147483648',
-      );
-      await expect(sandbox.waitForIdle({ timeout: Number.NaN })).rejects.toThrow(
-        'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got NaN',
-      );
-      await expect(sandbox.waitForIdle({ signal: 'soon' as unknown as AbortSignal })).rejects.toThrow(
-        'waitForIdle: signal must be an AbortSignal',
-      );
-    } finally {
-      sandbox.close();
-    }
+    const sandbox = opened.app({ log: false });
+    await expect(sandbox.waitForIdle({ timeout: 2147483648 })).rejects.toThrow(
+      'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got 2147483648',
+    );
+    await expect(sandbox.waitForIdle({ timeout: Number.NaN })).rejects.toThrow(
+      'waitForIdle: timeout must be a number of ms from 0 to 2147483647, got NaN',
+    );
+    await expect(sandbox.waitForIdle({ signal: 'soon' as unknown as AbortSignal })).rejects.toThrow(
+      'waitForIdle: signal must be an AbortSignal',
+    );
   });
 
   it('rejects at once, naming what is pending, when its signal has already aborted', async () => {
@@ -156,7 +147,7 @@ describe('the report of a callback the route refused', () => {
 
 describe('close()', () => {
   it('resolves a waitForIdle() that was waiting, with the callback reported cancelled', async () => {
-    const sandbox = createSandboxApp({ callbackDelayMs: 60_000, log: false, transport: async () => 200 });
+    const sandbox = opened.app({ callbackDelayMs: 60_000, log: false, transport: async () => 200 });
     const response = await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
     expect(response.status).toBe(200);
     const waiting = sandbox.waitForIdle({ timeout: 5000 });
@@ -170,7 +161,7 @@ describe('close()', () => {
 
   it('leaves no duplicate waiting: waitForIdle() resolves right after it', async () => {
     const sent: string[] = [];
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 1000,
       duplicateDeliveries: true,
       log: false,
@@ -239,23 +230,19 @@ describe('deliveryTimeoutMs', () => {
 
 describe('the delivery record', () => {
   it('keeps the latest 1000 callbacks once delivered', async () => {
-    const sandbox = createSandboxApp({ callbackDelayMs: 0, log: false, transport: async () => 200 });
-    try {
-      for (let i = 0; i < 1001; i++) {
-        const response = await sandbox.app.fetch(
-          payoutRequest('http://127.0.0.1:9/hooks', 1, 100000000000 + i),
-        );
-        expect(response.status).toBe(200);
-        await sandbox.waitForIdle();
-      }
-      const report = await sandbox.waitForIdle();
-      expect(report.delivered).toBe(1000);
-      expect(sandbox.deliveries).toHaveLength(1000);
-      expect(sandbox.deliveries[0]?.reference).toBe('100000000001');
-      expect(sandbox.deliveries.at(-1)?.reference).toBe('100000001000');
-    } finally {
-      sandbox.close();
+    const sandbox = opened.app({ callbackDelayMs: 0, log: false, transport: async () => 200 });
+    for (let i = 0; i < 1001; i++) {
+      const response = await sandbox.app.fetch(
+        payoutRequest('http://127.0.0.1:9/hooks', 1, 100000000000 + i),
+      );
+      expect(response.status).toBe(200);
+      await sandbox.waitForIdle();
     }
+    const report = await sandbox.waitForIdle();
+    expect(report.delivered).toBe(1000);
+    expect(sandbox.deliveries).toHaveLength(1000);
+    expect(sandbox.deliveries[0]?.reference).toBe('100000000001');
+    expect(sandbox.deliveries.at(-1)?.reference).toBe('100000001000');
   });
 });
 
@@ -286,44 +273,36 @@ process.stdout.write(JSON.stringify({ ok: report.ok }));
 describe('a duplicate delivery the route refuses', () => {
   it('is named as the duplicate it is in the summary', async () => {
     let calls = 0;
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       duplicateDeliveries: true,
       deliveryRetries: 0,
       log: false,
       transport: async () => (++calls === 1 ? 200 : 500),
     });
-    try {
-      await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
-      const report = await sandbox.waitForIdle();
-      expect(report.summary).toBe(
-        '2 callbacks: 1 delivered, 1 failed\n' +
-          '  ✗ payout.succeeded (duplicate 1) for 123456789012 to http://127.0.0.1:9/hooks failed after 1 attempt: 500',
-      );
-    } finally {
-      sandbox.close();
-    }
+    await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+    const report = await sandbox.waitForIdle();
+    expect(report.summary).toBe(
+      '2 callbacks: 1 delivered, 1 failed\n' +
+        '  ✗ payout.succeeded (duplicate 1) for 123456789012 to http://127.0.0.1:9/hooks failed after 1 attempt: 500',
+    );
   });
 });
 
 describe('the last answer of a callback retried', () => {
   it('is the answer to its last attempt, not its first', async () => {
     const answers = [500, { status: 401, reason: 'invalid_signature' }];
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       retryDelayMs: 1,
       deliveryRetries: 1,
       log: false,
       transport: async () => answers.shift() ?? 200,
     });
-    try {
-      await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
-      const report = await sandbox.waitForIdle();
-      expect(report.failures).toEqual([
-        expect.objectContaining({ attempts: 2, lastAnswer: '401 invalid_signature' }),
-      ]);
-    } finally {
-      sandbox.close();
-    }
+    await sandbox.app.fetch(payoutRequest('http://127.0.0.1:9/hooks'));
+    const report = await sandbox.waitForIdle();
+    expect(report.failures).toEqual([
+      expect.objectContaining({ attempts: 2, lastAnswer: '401 invalid_signature' }),
+    ]);
   });
 });

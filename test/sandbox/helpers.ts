@@ -12,6 +12,8 @@ import {
   createSandboxApp,
   startSandbox,
   type Sandbox,
+  type SandboxApp,
+  type SandboxAppOptions,
   type StartSandboxOptions,
 } from '../../src/sandbox/index.js';
 
@@ -165,6 +167,8 @@ export const refusing: RequestListener = (_req, res) => {
 export interface OpenedInTest {
   /** Starts a sandbox, closed after the test. */
   sandbox(options?: StartSandboxOptions): Promise<Sandbox>;
+  /** A sandbox app of its own (no server), closed after the test. */
+  app(options?: SandboxAppOptions): SandboxApp;
   /** Serves `listener` on a loopback port, closed after the test; resolves with its webhook URL. */
   route(listener: RequestListener): Promise<string>;
 }
@@ -182,6 +186,11 @@ export function closedAfterEach(): OpenedInTest {
     async sandbox(options) {
       const sandbox = await startSandbox(options);
       open.push(() => sandbox.close());
+      return sandbox;
+    },
+    app(options) {
+      const sandbox = createSandboxApp(options);
+      open.push(async () => sandbox.close());
       return sandbox;
     },
     async route(listener) {

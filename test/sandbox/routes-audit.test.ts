@@ -7,12 +7,7 @@
 // completeCheckout() says plainly when the page is not a sandbox checkout or was paid meanwhile.
 import { describe, expect, it, vi } from 'vitest';
 import { buildPayoutRequest, PaymentsClient } from '../../src/index.js';
-import {
-  completeCheckout,
-  createSandboxApp,
-  sandboxTestValues,
-  type SandboxLogEvent,
-} from '../../src/sandbox/index.js';
+import { completeCheckout, sandboxTestValues, type SandboxLogEvent } from '../../src/sandbox/index.js';
 import { amount, closedAfterEach, customer, payoutTo, startMerchantSite } from './helpers.js';
 
 const opened = closedAfterEach();
@@ -24,7 +19,7 @@ const post = (url: string, body: string, contentType = 'application/json') =>
 /** A sandbox app of its own (no server), its log events kept. */
 function app() {
   const events: SandboxLogEvent[] = [];
-  const sandbox = createSandboxApp({
+  const sandbox = opened.app({
     callbackDelayMs: 0,
     log: (event) => void events.push(event),
     transport: async () => 200,
@@ -35,54 +30,42 @@ function app() {
 describe('the request body', () => {
   it('is read as JSON whatever the case of its media type', async () => {
     const { sandbox } = app();
-    try {
-      const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)));
-      const response = await sandbox.app.fetch(post(payoutPath, body, 'Application/JSON; charset=UTF-8'));
-      expect(response.status).toBe(200);
-    } finally {
-      sandbox.close();
-    }
+    const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)));
+    const response = await sandbox.app.fetch(post(payoutPath, body, 'Application/JSON; charset=UTF-8'));
+    expect(response.status).toBe(200);
   });
 
   it('of only whitespace is refused as empty', async () => {
     const { sandbox } = app();
-    try {
-      const response = await sandbox.app.fetch(post(payoutPath, ' \n '));
-      expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({
-        error: 'invalid_json',
-        message: 'The request body is empty: send the request as a JSON object.',
-        issues: [],
-      });
-    } finally {
-      sandbox.close();
-    }
+    const response = await sandbox.app.fetch(post(payoutPath, ' \n '));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'invalid_json',
+      message: 'The request body is empty: send the request as a JSON object.',
+      issues: [],
+    });
   });
 
   it('is refused naming the invalid fields, in the answer and in the log', async () => {
     const { sandbox, events } = app();
-    try {
-      const payout = buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)) as unknown as {
-        transfer: Record<string, unknown>;
-      };
-      const body = { ...payout, transfer: { ...payout.transfer, amount: undefined } };
-      const response = await sandbox.app.fetch(post(payoutPath, JSON.stringify(body)));
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({
-        error: 'invalid_request',
-        message: 'Invalid payout: transfer.amount',
-        issues: [{ field: 'transfer.amount' }],
-      });
-      expect(events).toContainEqual({
-        kind: 'request',
-        method: 'POST',
-        path: '/api/payout/mobile-money-payout',
-        status: 400,
-        summary: 'invalid: transfer.amount',
-      });
-    } finally {
-      sandbox.close();
-    }
+    const payout = buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100)) as unknown as {
+      transfer: Record<string, unknown>;
+    };
+    const body = { ...payout, transfer: { ...payout.transfer, amount: undefined } };
+    const response = await sandbox.app.fetch(post(payoutPath, JSON.stringify(body)));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: 'invalid_request',
+      message: 'Invalid payout: transfer.amount',
+      issues: [{ field: 'transfer.amount' }],
+    });
+    expect(events).toContainEqual({
+      kind: 'request',
+      method: 'POST',
+      path: '/api/payout/mobile-money-payout',
+      status: 400,
+      summary: 'invalid: transfer.amount',
+    });
   });
 });
 
@@ -223,7 +206,7 @@ const cardPayment = (currency: string) => ({
 describe('a card payment', () => {
   it('gets a callback in the currency of its amount', async () => {
     const sent: unknown[] = [];
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       log: false,
       transport: async ({ payload }) => {
@@ -231,101 +214,77 @@ describe('a card payment', () => {
         return 200;
       },
     });
-    try {
-      const response = await sandbox.app.fetch(
-        post(
-          'http://sandbox.test/api/payment/payment-initiate-callback/',
-          JSON.stringify(cardPayment('USD')),
-        ),
-      );
-      expect(response.status).toBe(200);
-      await sandbox.waitForIdle();
-      expect(sent).toEqual([expect.objectContaining({ currency: 'USD' })]);
-    } finally {
-      sandbox.close();
-    }
+    const response = await sandbox.app.fetch(
+      post('http://sandbox.test/api/payment/payment-initiate-callback/', JSON.stringify(cardPayment('USD'))),
+    );
+    expect(response.status).toBe(200);
+    await sandbox.waitForIdle();
+    expect(sent).toEqual([expect.objectContaining({ currency: 'USD' })]);
   });
 
   it('fails at failureRate 1: a payment.card.failed callback', async () => {
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       failureRate: 1,
       log: false,
       transport: async () => 200,
     });
-    try {
-      const response = await sandbox.app.fetch(
-        post(
-          'http://sandbox.test/api/payment/payment-initiate-callback/',
-          JSON.stringify(cardPayment('KES')),
-        ),
-      );
-      expect(response.status).toBe(200);
-      const report = await sandbox.waitForIdle();
-      expect(report.deliveries).toEqual([
-        expect.objectContaining({
-          type: 'payment.card.failed',
-          reference: 'ORDER-CARD-1',
-          state: 'delivered',
-        }),
-      ]);
-    } finally {
-      sandbox.close();
-    }
+    const response = await sandbox.app.fetch(
+      post('http://sandbox.test/api/payment/payment-initiate-callback/', JSON.stringify(cardPayment('KES'))),
+    );
+    expect(response.status).toBe(200);
+    const report = await sandbox.waitForIdle();
+    expect(report.deliveries).toEqual([
+      expect.objectContaining({
+        type: 'payment.card.failed',
+        reference: 'ORDER-CARD-1',
+        state: 'delivered',
+      }),
+    ]);
   });
 });
 
 describe('a checkout session created behind publicUrl', () => {
   it('links to its page under publicUrl, not the origin the request came to', async () => {
-    const sandbox = createSandboxApp({ publicUrl: 'https://sandbox.internal.example', log: false });
-    try {
-      const client = new PaymentsClient({
-        baseUrl: 'http://127.0.0.1:1',
-        fetch: (input, init) => Promise.resolve(sandbox.app.fetch(new Request(input, init))),
-      });
-      const session = await client.createCheckoutSession({
-        customer_details: customer,
-        amount: { order_id: 77, ...amount },
-        redirect_urls: {
-          success_url: 'https://shop.example/thanks',
-          failed_url: 'https://shop.example/failed',
-          callback_url: 'https://shop.example/hooks',
-        },
-      });
-      expect(session.checkout_link).toMatch(/^https:\/\/sandbox\.internal\.example\/checkout\/cs_/);
-    } finally {
-      sandbox.close();
-    }
+    const sandbox = opened.app({ publicUrl: 'https://sandbox.internal.example', log: false });
+    const client = new PaymentsClient({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: (input, init) => Promise.resolve(sandbox.app.fetch(new Request(input, init))),
+    });
+    const session = await client.createCheckoutSession({
+      customer_details: customer,
+      amount: { order_id: 77, ...amount },
+      redirect_urls: {
+        success_url: 'https://shop.example/thanks',
+        failed_url: 'https://shop.example/failed',
+        callback_url: 'https://shop.example/hooks',
+      },
+    });
+    expect(session.checkout_link).toMatch(/^https:\/\/sandbox\.internal\.example\/checkout\/cs_/);
   });
 });
 
 describe('a payout above the wallet balance', () => {
   it('gets a payout.failed callback named by its reference_id', async () => {
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       walletBalance: 50,
       log: false,
       transport: async () => 200,
     });
-    try {
-      const body = JSON.stringify(
-        buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100, 700000000555)),
-      );
-      const response = await sandbox.app.fetch(post(payoutPath, body));
-      expect(response.status).toBe(200);
-      const report = await sandbox.waitForIdle();
-      expect(report.deliveries).toEqual([
-        expect.objectContaining({ type: 'payout.failed', reference: '700000000555', state: 'delivered' }),
-      ]);
-    } finally {
-      sandbox.close();
-    }
+    const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 100, 700000000555)));
+    const response = await sandbox.app.fetch(post(payoutPath, body));
+    expect(response.status).toBe(200);
+    const report = await sandbox.waitForIdle();
+    expect(report.deliveries).toEqual([
+      expect.objectContaining({ type: 'payout.failed', reference: '700000000555', state: 'delivered' }),
+    ]);
   });
 });
 
 describe('a request the sandbox fails to handle', () => {
   it('is answered 500 internal_error in JSON, nothing scheduled', async () => {
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       failureRate: 0.5,
       random: () => {
@@ -334,73 +293,54 @@ describe('a request the sandbox fails to handle', () => {
       log: false,
       transport: async () => 200,
     });
-    try {
-      const response = await sandbox.app.fetch(
-        post(
-          'http://sandbox.test/api/payment/payment-initiate-callback/',
-          JSON.stringify(cardPayment('KES')),
-        ),
-      );
-      expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({
-        error: 'internal_error',
-        message: 'The sandbox failed to handle this request.',
-      });
-      expect(sandbox.deliveries).toEqual([]);
-    } finally {
-      sandbox.close();
-    }
+    const response = await sandbox.app.fetch(
+      post('http://sandbox.test/api/payment/payment-initiate-callback/', JSON.stringify(cardPayment('KES'))),
+    );
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: 'internal_error',
+      message: 'The sandbox failed to handle this request.',
+    });
+    expect(sandbox.deliveries).toEqual([]);
   });
 });
 
 describe('GET / of the sandbox', () => {
   it('shows the wallet balance left after a payout', async () => {
-    const sandbox = createSandboxApp({
+    const sandbox = opened.app({
       callbackDelayMs: 0,
       walletBalance: 5000,
       payoutFee: 25,
       log: false,
       transport: async () => 200,
     });
-    try {
-      const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 1000)));
-      expect((await sandbox.app.fetch(post(payoutPath, body))).status).toBe(200);
-      const described = await sandbox.app.fetch(new Request('http://sandbox.test/'));
-      expect(await described.json()).toMatchObject({ walletBalance: 3975 });
-    } finally {
-      sandbox.close();
-    }
+    const body = JSON.stringify(buildPayoutRequest(payoutTo('http://127.0.0.1:9/hooks', 1000)));
+    expect((await sandbox.app.fetch(post(payoutPath, body))).status).toBe(200);
+    const described = await sandbox.app.fetch(new Request('http://sandbox.test/'));
+    expect(await described.json()).toMatchObject({ walletBalance: 3975 });
   });
 });
 
 describe('a path under a checkout page', () => {
   it('is not found (404), not a checkout page asked with the wrong method', async () => {
-    const sandbox = createSandboxApp({ log: false });
-    try {
-      const response = await sandbox.app.fetch(
-        new Request('http://sandbox.test/checkout/cs_1/pay', { method: 'PUT' }),
-      );
-      expect(response.status).toBe(404);
-      expect(response.headers.get('allow')).toBeNull();
-      expect(await response.json()).toMatchObject({ error: 'not_found' });
-    } finally {
-      sandbox.close();
-    }
+    const sandbox = opened.app({ log: false });
+    const response = await sandbox.app.fetch(
+      new Request('http://sandbox.test/checkout/cs_1/pay', { method: 'PUT' }),
+    );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('allow')).toBeNull();
+    expect(await response.json()).toMatchObject({ error: 'not_found' });
   });
 });
 
 describe('a path with its trailing slashes doubled', () => {
   it('is answered 404 naming the endpoint meant, without a trailing slash', async () => {
-    const sandbox = createSandboxApp({ log: false });
-    try {
-      const response = await sandbox.app.fetch(post(`${payoutPath}//`, '{}'));
-      expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({
-        message:
-          'No sandbox endpoint at POST /api/payout/mobile-money-payout//: the payout endpoint is POST /api/payout/mobile-money-payout, without a trailing slash.',
-      });
-    } finally {
-      sandbox.close();
-    }
+    const sandbox = opened.app({ log: false });
+    const response = await sandbox.app.fetch(post(`${payoutPath}//`, '{}'));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      message:
+        'No sandbox endpoint at POST /api/payout/mobile-money-payout//: the payout endpoint is POST /api/payout/mobile-money-payout, without a trailing slash.',
+    });
   });
 });
