@@ -1,0 +1,105 @@
+// What `hosted-payments sandbox` writes as a merchant reads it: with --log silent nothing at all on
+// stdout (no banner, no request line, no "sandbox stopped") while it still answers and exits 0; with
+// --log json, each line an object carrying the fields of its event (the request's method, path and
+// status; the callback's type, reference, attempt, outcome and the route's answer), so a CI job can
+// filter them, and no character from a request that would reorder or break the terminal's lines.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, it } from 'vitest';
+import { run, type CliIo } from '../../src/cli/program.js';
+
+function runSandbox(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const controller = new AbortController();
+  let listening: (url: string) => void = () => undefined;
+  const ready = new Promise<string>((resolve) => (listening = resolve));
+  const io: CliIo = {
+    stdout: (text) => void out.push(text),
+    stderr: (text) => void err.push(text),
+    signal: controller.signal,
+    onListening: (url) => listening(url),
+  };
+  const running = run(['sandbox', '--port', '0', ...args], io);
+  return {
+    ready,
+    out: () => out.join(''),
+    err: () => err.join(''),
+    stop: async () => {
+      controller.abort();
+      return running;
+    },
+  };
+}
+
+it('sandbox --log silent writes nothing, answers requests and exits 0', async () => {
+  const sandbox = runSandbox(['--log', 'silent']);
+  const base = await sandbox.ready;
+  expect((await fetch(`${base}/`)).status).toBe(200);
+  expect((await fetch(`${base}/`)).status).toBe(200);
+  expect(await sandbox.stop()).toBe(0);
+  expect(sandbox.out()).toBe('');
+  expect(sandbox.err()).toBe('');
+});
+
+it('sandbox --log json: the request and callback lines carry their fields', async () => {
+  const route = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => route.listen(0, '127.0.0.1', resolve));
+  try {
+    const hook = `http://127.0.0.1:${(route.address() as AddressInfo).port}/hooks/payout`;
+    const sandbox = runSandbox(['--callback-delay', '0', '--log', 'json']);
+    const base = await sandbox.ready;
+    expect((await fetch(`${base}/x%E2%80%AEy%E2%80%A8z`)).status).toBe(404);
+    const answer = await fetch(`${base}/api/payout/mobile-money-payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customer_details: { full_name: 'A', phone_number: '254712345678', email: 'a@example.com' },
+        destination: {
+          type: 'mobile_wallet',
+          country_code: 'KE',
+          mobile_number: '254712345678',
+          wallet_name: 'W',
+        },
+        transfer: { amount: '10', currency: 'KES', reference_id: 123456789012, description: 'x' },
+        webhook_endpoint: { webhook_url: hook },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    await expect.poll(() => sandbox.out(), { timeout: 5000 }).toContain('"kind":"callback"');
+    expect(await sandbox.stop()).toBe(0);
+    // A right-to-left override or a line separator from a request path stays escaped on the terminal.
+    expect(sandbox.out()).not.toMatch(/[\u2028\u202e]/);
+    const lines = sandbox
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ kind: 'listening', url: base }),
+      expect.objectContaining({ kind: 'request', method: 'GET', path: '/x\u202ey\u2028z', status: 404 }),
+      expect.objectContaining({
+        kind: 'request',
+        method: 'POST',
+        path: '/api/payout/mobile-money-payout',
+        status: 200,
+      }),
+      expect.objectContaining({
+        kind: 'callback',
+        type: 'payout.succeeded',
+        url: hook,
+        reference: '123456789012',
+        attempt: 1,
+        copy: 0,
+        outcome: 'delivered',
+        status: 200,
+      }),
+    ]);
+  } finally {
+    route.closeAllConnections();
+    await new Promise((resolve) => route.close(resolve));
+  }
+});
