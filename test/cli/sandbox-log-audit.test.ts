@@ -3,10 +3,17 @@
 // --log json, each line an object carrying the fields of its event (the request's method, path and
 // status; the callback's type, reference, attempt, outcome and the route's answer), so a CI job can
 // filter them, and no character from a request that would reorder or break the terminal's lines.
+// startSandbox() with no log option prints a dropped callback (the no-callback test phone) too.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
 import { run, type CliIo } from '../../src/cli/program.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 function runSandbox(args: string[]) {
   const out: string[] = [];
@@ -102,4 +109,24 @@ it('sandbox --log json: the request and callback lines carry their fields', asyn
     route.closeAllConnections();
     await new Promise((resolve) => route.close(resolve));
   }
+});
+
+it('startSandbox() with its default log prints the callback it drops for the no-callback test phone', async () => {
+  const written: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  const sandbox = await startSandbox({ callbackDelayMs: 0 });
+  try {
+    await new PaymentsClient({ baseUrl: sandbox.url }).initiateMobileMoneyPayment({
+      customer_details: { full_name: 'Jane Doe', phone_number: '254700000000', email: 'jane@example.com' },
+      amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
+      callback_details: { transaction_reference: 'ORDER-LOST', callback_url: 'http://127.0.0.1:9/hooks' },
+    });
+    await sandbox.waitForIdle();
+  } finally {
+    await sandbox.close();
+  }
+  expect(written.join('')).toMatch(/callback payment\.mobile_money\.succeeded for ORDER-LOST .* dropped/);
 });

@@ -4,10 +4,12 @@
 // would not send, and the documented contradiction of the redirect card success (paid 'False' with
 // 'Payment complete.'). A webhook route written against the sandbox then reads what the live
 // service sends. The values are spelled out here, not read back from the SDK's builders, so a
-// changed word cannot pass unnoticed.
+// changed word cannot pass unnoticed. The payout fixtures of `hosted-payments/testing` write a
+// numeric payout reference as the string the service sends.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
+import { payoutFailurePayload, payoutSuccessPayload } from '../../src/testing/index.js';
 import { amount, closedAfterEach, customer, futureYear, payoutTo } from './helpers.js';
 
 const opened = closedAfterEach();
@@ -253,5 +255,13 @@ describe('the payout callbacks', () => {
       transaction_id: expect.any(String),
       wallet_balance: '100000',
     });
+  });
+});
+
+describe('the payout fixtures of hosted-payments/testing', () => {
+  it('write a numeric payout reference as a string in the success and the failure payload', () => {
+    const common = { amount: 1000, currency: 'KES', referenceId: 123456789012, walletBalance: 98950 };
+    expect(payoutSuccessPayload({ ...common, payoutFee: 50 }).reference_id).toBe('123456789012');
+    expect(payoutFailurePayload(common).reference_id).toBe('123456789012');
   });
 });
