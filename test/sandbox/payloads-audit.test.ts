@@ -5,7 +5,8 @@
 // 'Payment complete.'). A webhook route written against the sandbox then reads what the live
 // service sends. The values are spelled out here, not read back from the SDK's builders, so a
 // changed word cannot pass unnoticed. The payout fixtures of `hosted-payments/testing` write a
-// numeric payout reference as the string the service sends.
+// numeric payout reference as the string the service sends. A merchant whose card payment_method
+// word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -263,5 +264,26 @@ describe('the payout fixtures of hosted-payments/testing', () => {
     const common = { amount: 1000, currency: 'KES', referenceId: 123456789012, walletBalance: 98950 };
     expect(payoutSuccessPayload({ ...common, payoutFee: 50 }).reference_id).toBe('123456789012');
     expect(payoutFailurePayload(common).reference_id).toBe('123456789012');
+  });
+});
+
+describe("a card payment method word of the merchant's own", () => {
+  it('cardPaymentMethod in lower case still makes the request a card payment with the card callback', async () => {
+    const route = await recordingRoute();
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false, cardPaymentMethod: 'visa' });
+    const client = new PaymentsClient({ baseUrl: sandbox.url, paymentMethods: { card: 'VISA' } });
+    await client.initiateCardPayment({
+      customer_details: customer,
+      amount,
+      card_details: {
+        card_number: '4242424242424242',
+        expiry_month: 12,
+        expiry_year: futureYear,
+        cvc: '123',
+      },
+      callback_details: { transaction_reference: 'ORDER-9', callback_url: route.url },
+    });
+    await sandbox.waitForIdle();
+    expect(route.bodies).toEqual([expect.objectContaining({ message: 'CARD Payment Success' })]);
   });
 });
