@@ -6,7 +6,8 @@
 // service sends. The values are spelled out here, not read back from the SDK's builders, so a
 // changed word cannot pass unnoticed. The payout fixtures of `hosted-payments/testing` write a
 // numeric payout reference as the string the service sends. A merchant whose card payment_method
-// word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback.
+// word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback,
+// and duplicateDeliveries: true posts each callback exactly twice, the copy identical.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -285,5 +286,16 @@ describe("a card payment method word of the merchant's own", () => {
     });
     await sandbox.waitForIdle();
     expect(route.bodies).toEqual([expect.objectContaining({ message: 'CARD Payment Success' })]);
+  });
+});
+
+describe('duplicateDeliveries: true', () => {
+  it('posts the same callback exactly twice: once, and one duplicate', async () => {
+    const route = await recordingRoute();
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, log: false, duplicateDeliveries: true });
+    await new PaymentsClient({ baseUrl: sandbox.url }).initiatePayout(payoutTo(route.url, 1000));
+    await sandbox.waitForIdle();
+    expect(route.bodies).toHaveLength(2);
+    expect(route.bodies[1]).toEqual(route.bodies[0]);
   });
 });
