@@ -3,7 +3,8 @@
 // --log json, each line an object carrying the fields of its event (the request's method, path and
 // status; the callback's type, reference, attempt, outcome and the route's answer), so a CI job can
 // filter them, and no character from a request that would reorder or break the terminal's lines.
-// startSandbox() with no log option prints a dropped callback (the no-callback test phone) too.
+// startSandbox() with no log option prints a dropped callback (the no-callback test phone) too. An
+// unknown --log format is refused, and the banner states a --failure-rate in force.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
@@ -129,4 +130,21 @@ it('startSandbox() with its default log prints the callback it drops for the no-
     await sandbox.close();
   }
   expect(written.join('')).toMatch(/callback payment\.mobile_money\.succeeded for ORDER-LOST .* dropped/);
+});
+
+it('sandbox --log refuses a format it does not have, naming the ones it has', async () => {
+  const err: string[] = [];
+  const code = await run(['sandbox', '--port', '0', '--log', 'text'], {
+    stdout: () => undefined,
+    stderr: (text) => void err.push(text),
+  });
+  expect(code).not.toBe(0);
+  expect(err.join('')).toContain('pretty, json, silent');
+});
+
+it('sandbox --failure-rate 0.2: the banner says the failure rate in force', async () => {
+  const sandbox = runSandbox(['--failure-rate', '0.2']);
+  await sandbox.ready;
+  expect(await sandbox.stop()).toBe(0);
+  expect(sandbox.out()).toContain('failure rate: 0.2');
 });
