@@ -7,7 +7,8 @@
 // changed word cannot pass unnoticed. The payout fixtures of `hosted-payments/testing` write a
 // numeric payout reference as the string the service sends. A merchant whose card payment_method
 // word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback,
-// and duplicateDeliveries: true posts each callback exactly twice, the copy identical.
+// duplicateDeliveries: true posts each callback exactly twice, the copy identical, and a route that
+// keeps failing gets the documented first attempt plus five retries.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -297,5 +298,22 @@ describe('duplicateDeliveries: true', () => {
     await sandbox.waitForIdle();
     expect(route.bodies).toHaveLength(2);
     expect(route.bodies[1]).toEqual(route.bodies[0]);
+  });
+});
+
+describe('a webhook route that keeps failing', () => {
+  it('gets the callback six times by default: the first attempt and five retries', async () => {
+    let attempts = 0;
+    const url = await opened.route((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        attempts += 1;
+        res.writeHead(500).end();
+      });
+    });
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, retryDelayMs: 0, log: false });
+    await new PaymentsClient({ baseUrl: sandbox.url }).initiatePayout(payoutTo(url, 1000));
+    await sandbox.waitForIdle();
+    expect(attempts).toBe(6);
   });
 });
