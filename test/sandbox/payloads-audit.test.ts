@@ -8,7 +8,7 @@
 // numeric payout reference as the string the service sends. A merchant whose card payment_method
 // word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback,
 // duplicateDeliveries: true posts each callback exactly twice, the copy identical, and a route that
-// keeps failing gets the documented first attempt plus five retries.
+// keeps failing gets the documented first attempt plus five retries; port 65536 is refused by its range.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -315,5 +315,13 @@ describe('a webhook route that keeps failing', () => {
     await new PaymentsClient({ baseUrl: sandbox.url }).initiatePayout(payoutTo(url, 1000));
     await sandbox.waitForIdle();
     expect(attempts).toBe(6);
+  });
+});
+
+describe('startSandbox port 65536', () => {
+  it('is refused as out of range, naming the range, not as a host it cannot listen on', async () => {
+    await expect(opened.sandbox({ port: 65_536, log: false })).rejects.toThrow(
+      'startSandbox: port must be a whole number from 0 to 65535 (0: a free port), got 65536',
+    );
   });
 });
