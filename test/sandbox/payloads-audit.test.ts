@@ -8,7 +8,8 @@
 // numeric payout reference as the string the service sends. A merchant whose card payment_method
 // word differs from CARD (cardPaymentMethod, compared case-insensitively) still gets the card callback,
 // duplicateDeliveries: true posts each callback exactly twice, the copy identical, and a route that
-// keeps failing gets the documented first attempt plus five retries; port 65536 is refused by its range.
+// keeps failing gets the documented first attempt plus five retries; port 65536 is refused by its range,
+// and an empty host (an unset HOST variable) is refused rather than read as every interface.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
@@ -322,6 +323,16 @@ describe('startSandbox port 65536', () => {
   it('is refused as out of range, naming the range, not as a host it cannot listen on', async () => {
     await expect(opened.sandbox({ port: 65_536, log: false })).rejects.toThrow(
       'startSandbox: port must be a whole number from 0 to 65535 (0: a free port), got 65536',
+    );
+  });
+});
+
+describe('startSandbox with an empty host', () => {
+  // Node's listen() takes '' as every interface: a HOST variable left empty must not open the
+  // sandbox to the network.
+  it('is refused with a TypeError naming host', async () => {
+    await expect(opened.sandbox({ host: '', log: false })).rejects.toThrow(
+      new TypeError("startSandbox: host must be a non-empty string such as '127.0.0.1'"),
     );
   });
 });
