@@ -1,0 +1,62 @@
+// What the Redis stores must keep doing that no earlier test pinned (found by a second mutation
+// audit of src/redis/index.ts and src/redis/transactions.ts), against a real redis-server: a
+// claim this instance takes over after a lost reply lasts the new delivery's processing time, no
+// longer and no shorter, so a delivery is processed once and never blocked for ever; a value
+// another program left is refused whatever it holds.
+import type { Redis } from 'ioredis';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRedisDedupeStore, type RedisScriptClient } from '../../src/redis/index.js';
+import { useRedis } from '../helpers/redis.js';
+
+const redis = useRedis();
+let client: Redis;
+
+beforeAll(() => {
+  client = redis.client();
+});
+
+/** A client whose next script run runs on Redis and loses its reply (a dropped connection). */
+const losingClient = (): RedisScriptClient & { loseNext: () => void } => {
+  let lose = false;
+  return {
+    loseNext: () => void (lose = true),
+    async eval(script, numkeys, ...args) {
+      const reply = await client.eval(script, numkeys, ...args);
+      if (lose) {
+        lose = false;
+        throw new Error('Connection is closed.');
+      }
+      return reply;
+    },
+  };
+};
+
+describe('a claim the Redis dedupe store takes over after a begin lost its reply', () => {
+  it("lasts the new begin's ttlMs: another instance sees in_progress past the old claim's end, and the delivery gets through once it ends", async () => {
+    const prefix = redis.prefix('dd-audit2');
+    const losing = losingClient();
+    const store = createRedisDedupeStore({ client: losing, prefix });
+    const other = createRedisDedupeStore({ client, prefix });
+    losing.loseNext();
+    // The first attempt's claim, written with a short processing time; its reply was lost.
+    await expect(store.begin('k', 300)).rejects.toThrow(/closed/);
+    // The sender's retry on this instance takes it over, for its own processing time.
+    expect(await store.begin('k', 1_500)).toBe('new');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Past the old claim's end, the event is still being processed here.
+    expect(await other.begin('k', 60_000)).toBe('in_progress');
+    // Once the new claim's processing time is over (the instance died), the delivery gets through.
+    await new Promise((resolve) => setTimeout(resolve, 2_400));
+    expect(await other.begin('k', 60_000)).toBe('new');
+  });
+});
+
+describe('a value under its key that the Redis dedupe store did not write', () => {
+  it('is refused even when it reads like the TTL the begin asks for', async () => {
+    const prefix = redis.prefix('dd-audit2');
+    await client.set(`${prefix}k`, '60000');
+    const store = createRedisDedupeStore({ client, prefix });
+    await expect(store.begin('k', 60_000)).rejects.toThrow(/holds a value this store did not write/);
+    expect(await client.get(`${prefix}k`)).toBe('60000');
+  });
+});
