@@ -60,3 +60,22 @@ describe('a value under its key that the Redis dedupe store did not write', () =
     expect(await client.get(`${prefix}k`)).toBe('60000');
   });
 });
+
+describe('complete while Redis stays away for its whole completeRetryMs', () => {
+  it('backs off from 50 ms doubling, so a second of retries asks Redis at most 5 times', async () => {
+    let calls = 0;
+    const store = createRedisDedupeStore({
+      client: {
+        eval: async () => {
+          calls += 1;
+          throw new Error('Connection is closed.');
+        },
+      },
+      completeRetryMs: 1_000,
+    });
+    // Tries at 0, 50, 150, 350 and 750 ms; the next backoff (800 ms) would end past 1000 ms.
+    await expect(store.complete('k', 60_000)).rejects.toThrow(/closed/);
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(calls).toBeLessThanOrEqual(5);
+  });
+});
