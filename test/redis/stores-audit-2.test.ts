@@ -2,10 +2,15 @@
 // audit of src/redis/index.ts and src/redis/transactions.ts), against a real redis-server: a
 // claim this instance takes over after a lost reply lasts the new delivery's processing time, no
 // longer and no shorter, so a delivery is processed once and never blocked for ever; a value
-// another program left is refused whatever it holds.
+// another program left is refused whatever it holds; complete backs off while Redis is away; a
+// transaction record another program wrote as JSON null is an error, never a record or none.
 import type { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createRedisDedupeStore, type RedisScriptClient } from '../../src/redis/index.js';
+import {
+  createRedisDedupeStore,
+  createRedisTransactionStore,
+  type RedisScriptClient,
+} from '../../src/redis/index.js';
 import { useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -77,5 +82,14 @@ describe('complete while Redis stays away for its whole completeRetryMs', () => 
     await expect(store.complete('k', 60_000)).rejects.toThrow(/closed/);
     expect(calls).toBeGreaterThanOrEqual(2);
     expect(calls).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('a record key of the Redis transaction store holding JSON null (another program under the prefix)', () => {
+  it('makes get reject rather than answer a record or none', async () => {
+    const prefix = redis.prefix('tx-audit2');
+    await client.hset(`${prefix}r:order-1`, 'record', 'null');
+    const store = createRedisTransactionStore({ client, prefix });
+    await expect(store.get('order-1')).rejects.toThrow(/Redis transaction store/);
   });
 });
