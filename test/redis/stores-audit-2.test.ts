@@ -11,6 +11,7 @@ import {
   createRedisTransactionStore,
   type RedisScriptClient,
 } from '../../src/redis/index.js';
+import { createTransactionTracker, type TransactionRecord } from '../../src/transactions/index.js';
 import { useRedis } from '../helpers/redis.js';
 
 const redis = useRedis();
@@ -91,5 +92,32 @@ describe('a record key of the Redis transaction store holding JSON null (another
     await client.hset(`${prefix}r:order-1`, 'record', 'null');
     const store = createRedisTransactionStore({ client, prefix });
     await expect(store.get('order-1')).rejects.toThrow(/Redis transaction store/);
+  });
+});
+
+describe('one subscriber connection passed to two Redis transaction stores under different prefixes', () => {
+  it("wakes a watcher of one store with its own store's settlements only, not the other's of the same reference", async () => {
+    const subscriber = redis.client();
+    const shopA = createRedisTransactionStore({ client, subscriber, prefix: redis.prefix('tx-audit2-a') });
+    const shopB = createRedisTransactionStore({ client, subscriber, prefix: redis.prefix('tx-audit2-b') });
+    const trackerA = createTransactionTracker({ store: shopA });
+    const trackerB = createTransactionTracker({ store: shopB });
+    const card = (reference: string) => ({ reference, kind: 'card', amount: 1500, currency: 'KES' }) as const;
+    await trackerA.begin(card('ORDER-1'));
+    await trackerB.begin(card('ORDER-1'));
+    await trackerA.begin(card('ORDER-2'));
+    const heardA: TransactionRecord[] = [];
+    const stop = await shopA.watch!('ORDER-1', (record) => void heardA.push(record));
+    let done!: () => void;
+    const later = new Promise<void>((resolve) => (done = resolve));
+    const stopLater = await shopA.watch!('ORDER-2', () => done());
+    await shopB.watch!('ORDER-1', () => undefined);
+    // Shop B's settlement of its ORDER-1, then shop A's of ORDER-2: the connection hears them in order.
+    await trackerB.settle('ORDER-1', { outcome: 'succeeded' });
+    await trackerA.settle('ORDER-2', { outcome: 'succeeded' });
+    await later;
+    expect(heardA).toEqual([]);
+    stop();
+    stopLater();
   });
 });
