@@ -121,3 +121,27 @@ describe('one subscriber connection passed to two Redis transaction stores under
     stopLater();
   });
 });
+
+describe("an instance's abandon after its claim lapsed and another instance processed the event", () => {
+  it('leaves the done record, so a redelivery is not processed again', async () => {
+    const prefix = redis.prefix('dd-audit2');
+    const slow = createRedisDedupeStore({ client, prefix });
+    const other = createRedisDedupeStore({ client, prefix });
+    expect(await slow.begin('k', 50)).toBe('new');
+    // The slow instance outlives its processing time; the sender's retry reaches another one.
+    while ((await client.exists(`${prefix}k`)) === 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await other.begin('k', 60_000)).toBe('new');
+    await other.complete('k', 60_000);
+    // The slow instance's onEvent fails at last: its release must not erase "done".
+    await slow.abandon('k');
+    expect(await other.begin('k', 60_000)).toBe('done');
+  });
+});
+
+describe('a TTL past Number.MAX_SAFE_INTEGER ms, though Redis would take it', () => {
+  it('is a RangeError from begin and complete, before Redis is asked', async () => {
+    const store = createRedisDedupeStore({ client, prefix: redis.prefix('dd-audit2') });
+    await expect(store.begin('k', Number.MAX_SAFE_INTEGER * 1.5)).rejects.toThrow(RangeError);
+    await expect(store.complete('k', Number.MAX_SAFE_INTEGER * 1.5)).rejects.toThrow(RangeError);
+  });
+});
