@@ -47,13 +47,18 @@ describe('a claim the Redis dedupe store takes over after a begin lost its reply
     // The first attempt's claim, written with a short processing time; its reply was lost.
     await expect(store.begin('k', 300)).rejects.toThrow(/closed/);
     // The sender's retry on this instance takes it over, for its own processing time.
-    expect(await store.begin('k', 1_500)).toBe('new');
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await store.begin('k', 3_000)).toBe('new');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Past the old claim's end, the event is still being processed here.
     expect(await other.begin('k', 60_000)).toBe('in_progress');
     // Once the new claim's processing time is over (the instance died), the delivery gets through.
-    await new Promise((resolve) => setTimeout(resolve, 2_400));
-    expect(await other.begin('k', 60_000)).toBe('new');
+    const until = Date.now() + 10_000;
+    let answer = await other.begin('k', 60_000);
+    while (answer === 'in_progress' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await other.begin('k', 60_000);
+    }
+    expect(answer).toBe('new');
   });
 });
 
