@@ -183,20 +183,34 @@ describe('what the Redis dedupe store remembers of a key once it is done with it
 });
 
 describe('complete while Redis keeps failing', () => {
-  it('stops before a backoff that would end past completeRetryMs', async () => {
-    let calls = 0;
+  /** A store whose every call fails as a closed connection, and how many calls it made. */
+  const failing = (completeRetryMs: number) => {
+    const counted = { calls: 0 };
     const store = createRedisDedupeStore({
       client: {
         eval: async () => {
-          calls += 1;
+          counted.calls += 1;
           throw new Error('Connection is closed.');
         },
       },
-      completeRetryMs: 100,
+      completeRetryMs,
     });
+    return { store, counted };
+  };
+
+  it('stops before a backoff that would end past completeRetryMs', async () => {
+    const { store, counted } = failing(100);
     // Tries at 0 and after 50 ms; the next backoff (100 ms) would end past 100 ms.
     await expect(store.complete('k', 60_000)).rejects.toThrow(/closed/);
-    expect(calls).toBe(2);
+    expect(counted.calls).toBe(2);
+  });
+
+  it('backs off from 50 ms doubling, so a second of retries asks Redis at most 5 times', async () => {
+    const { store, counted } = failing(1_000);
+    // Tries at 0, 50, 150, 350 and 750 ms; the next backoff (800 ms) would end past 1000 ms.
+    await expect(store.complete('k', 60_000)).rejects.toThrow(/closed/);
+    expect(counted.calls).toBeGreaterThanOrEqual(2);
+    expect(counted.calls).toBeLessThanOrEqual(5);
   });
 });
 
