@@ -1,5 +1,4 @@
-// Guards of the transport found missing by a second hand-made mutation audit of src/http.ts and
-// src/client.ts, in merchant terms: a timeout no timer can hold is refused before anything is sent
+// What a merchant relies on from the client's transport and options: a timeout no timer can hold is refused before anything is sent
 // (Node would fire it at once); a 500 is among the statuses an opted-in retry resends; a host name
 // that does not resolve is reported as "nothing was sent" and retried like a refused connection;
 // per-call headers win over the headers function's; a card number a reply echoes under a key named
