@@ -1,14 +1,15 @@
-// What a merchant relies on from the client's transport and options: a timeout no timer can hold is refused before anything is sent
-// (Node would fire it at once); a 500 is among the statuses an opted-in retry resends; a host name
-// that does not resolve is reported as "nothing was sent" and retried like a refused connection;
-// per-call headers win over the headers function's; a card number a reply echoes under a key named
-// like a built-in object member (constructor, toString) is redacted like under any other key; a
-// base URL ending in a bare `?` or `#` (which would send every path as a query or fragment) is refused,
-// and so are an API key with a leading space or a non-ASCII character (neither would authenticate)
-// and a negative retry limit (a typo, not "no retries", is reported); a `fetch` or hook that is not
-// a function, and a tracker without a store that can update, are refused when the client is built;
-// the client's paymentMethods.mobileMoney is the payment_method a mobile-money payment sends; a
-// non-http(s) baseUrl and an empty mobileMoneyBrand are refused.
+// What a merchant relies on from the client's transport and options: a timeout no timer can hold is
+// refused before anything is sent (Node would fire it at once); a 500 is among the statuses an
+// opted-in retry resends; a host name that does not resolve is reported as "nothing was sent" and
+// retried like a refused connection; per-call headers win over the headers function's; a card
+// number a reply echoes under a key named like a built-in object member (constructor, toString) is
+// redacted like under any other key; a base URL ending in a bare `?` or `#` (which would send every
+// path as a query or fragment) is refused, and so are an API key with a leading space or a
+// non-ASCII character (neither would authenticate) and a negative retry limit (a typo, not "no
+// retries", is reported); a `fetch` or hook that is not a function, and a tracker without a store
+// that can update, are refused when the client is built; the client's paymentMethods.mobileMoney is
+// the payment_method a mobile-money payment sends; a non-http(s) baseUrl and an empty
+// mobileMoneyBrand are refused.
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConnectionError, PaymentsClient, ValidationError } from '../../src/index.js';
