@@ -9,8 +9,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
+import { buildPayoutRequest } from '../../src/index.js';
 import { run, type CliIo } from '../../src/cli/program.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { payoutTo } from '../sandbox/helpers.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,17 +66,7 @@ it('sandbox --log json: the request and callback lines carry their fields', asyn
     const answer = await fetch(`${base}/api/payout/mobile-money-payout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customer_details: { full_name: 'A', phone_number: '254712345678', email: 'a@example.com' },
-        destination: {
-          type: 'mobile_wallet',
-          country_code: 'KE',
-          mobile_number: '254712345678',
-          wallet_name: 'W',
-        },
-        transfer: { amount: '10', currency: 'KES', reference_id: 123456789012, description: 'x' },
-        webhook_endpoint: { webhook_url: hook },
-      }),
+      body: JSON.stringify(buildPayoutRequest(payoutTo(hook, 10))),
     });
     expect(answer.status).toBe(200);
     await expect.poll(() => sandbox.out(), { timeout: 5000 }).toContain('"kind":"callback"');
