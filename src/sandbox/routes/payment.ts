@@ -148,7 +148,8 @@ export function paymentRoutes(app: Hono<SandboxEnv>, state: SandboxState): void 
         {
           path: parsed.data.amount === undefined ? ['products'] : ['amount', 'total'],
           code: 'too_big',
-          message: `expected at most 9,007,199,254,740,991 (2^53 - 1): the mobile-money callback carries the amount as a JSON number`,
+          message:
+            'expected at most 9,007,199,254,740,991 (2^53 - 1): the mobile-money callback carries the amount as a JSON number',
         },
       ]);
     }
