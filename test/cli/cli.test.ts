@@ -7,6 +7,8 @@ import { toNodeListener } from '../../src/callbacks/node.js';
 import { signCallbackUrl } from '../../src/callbacks/signing.js';
 import type { CallbackEvent } from '../../src/callbacks/events.js';
 import { run, type CliIo } from '../../src/cli/program.js';
+import { buildPayoutRequest } from '../../src/index.js';
+import { payoutTo } from '../sandbox/helpers.js';
 
 const SECRET = 'cli-test-secret-0123456789';
 
@@ -241,17 +243,7 @@ describe('hosted-payments CLI, for a merchant testing their route', () => {
     await fetch(`${base}/api/payout/mobile-money-payout`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customer_details: { full_name: 'A', phone_number: '254712345678', email: 'a@example.com' },
-        destination: {
-          type: 'mobile_wallet',
-          country_code: 'KE',
-          mobile_number: '254712345678',
-          wallet_name: 'W',
-        },
-        transfer: { amount: '10', currency: 'KES', reference_id: 123456789012, description: 'x' },
-        webhook_endpoint: { webhook_url: hookUrl },
-      }),
+      body: JSON.stringify(buildPayoutRequest(payoutTo(hookUrl, 10))),
     });
     await expect.poll(() => out(), { timeout: 5000 }).toContain('"kind":"callback"');
     controller.abort();
