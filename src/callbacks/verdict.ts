@@ -316,8 +316,22 @@ function documentedSignals(family: Family, payload: Record<string, unknown>): Si
 
 type SignalName = 'paid' | 'payment_status' | 'response_status' | 'status';
 
+/**
+ * The forms of the keys seen so far: every key of every delivery is read by its form up to three
+ * times (signals, currencies, the handler's reference keys), and a callback's keys are a handful
+ * of the same few. Bounded: 256 keys of at most 64 characters; any other key is worked out again.
+ */
+const keyForms = new Map<string, string>();
+
 /** A key as the verdict reads one by name: letter case, blanks, `_` and `-` taken out. */
-export const keyForm = (key: string): string => key.replace(/[\s_-]/g, '').toLowerCase();
+export function keyForm(key: string): string {
+  let form = keyForms.get(key);
+  if (form === undefined) {
+    form = key.replace(/[\s_-]/g, '').toLowerCase();
+    if (key.length <= 64 && keyForms.size < 256) keyForms.set(key, form);
+  }
+  return form;
+}
 
 /** The signal a key names, read by its {@link keyForm}; or undefined. */
 const signalName = (key: string): SignalName | undefined => SIGNAL_NAMES.get(keyForm(key));

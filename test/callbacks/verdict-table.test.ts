@@ -379,6 +379,10 @@ describe("outcome signals outside the family's table are read too", () => {
       "a payout success with 'STATUS' and 30 dashes 'Failed'",
       { ...payoutSuccess, ['STATUS' + '-'.repeat(30)]: 'Failed' },
     ],
+    [
+      "a checkout success with 'Paid' and 100 underscores 'False'",
+      { ...checkoutMobileMoneySuccess, ['Paid' + '_'.repeat(100)]: 'False' },
+    ],
   ] as const)('%s is refused as contradictory (422, onEvent not called)', async (_name, payload) => {
     const error = safeParseCallback(payload).error;
     expect(error?.reason).toBe('contradictory_outcome');
@@ -390,6 +394,16 @@ describe("outcome signals outside the family's table are read too", () => {
       new Request('https://shop.example/webhooks', { method: 'POST', body: JSON.stringify(payload) }),
     );
     expect(response.status).toBe(422);
+  });
+
+  it('a signal key spelt another way is read after a thousand other keys were seen', () => {
+    for (let at = 0; at < 1000; at += 100) {
+      const extra = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`extra_key_${at + i}`, 'x']));
+      expect(parseCallback({ ...cardSuccess, ...extra }).type).toBe('payment.card.succeeded');
+    }
+    expect(
+      safeParseCallback({ ...cardSuccess, 'PaYmEnT -_ StAtUs': 'Payment incomplete.' }).error?.reason,
+    ).toBe('contradictory_outcome');
   });
 
   it('an extra signal that agrees changes nothing', () => {
