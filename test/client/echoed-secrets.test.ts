@@ -35,10 +35,11 @@ async function echoing(status: number, body: (headers: IncomingHttpHeaders) => s
   return server.url;
 }
 
-/** Calls the client and returns its ApiError with every text it and the hooks expose. */
+/** Calls the client (with `input`) and returns its ApiError with every text it and the hooks expose. */
 async function failedCall(
   options: ClientOptions,
   call: Parameters<PaymentsClient['initiateCardPayment']>[1] = {},
+  input: Parameters<PaymentsClient['initiateCardPayment']>[0] = cardPaymentInput,
 ) {
   const events: (RequestLogEvent | ResponseLogEvent)[] = [];
   const client = new PaymentsClient({
@@ -48,7 +49,7 @@ async function failedCall(
       afterResponse: (event) => void events.push(event),
     },
   });
-  const error = await client.initiateCardPayment(cardPaymentInput, call).then(
+  const error = await client.initiateCardPayment(input, call).then(
     () => {
       throw new Error('expected a rejection');
     },
@@ -397,5 +398,42 @@ describe('a key passed under a header name of its own (the API reference names n
     expect(events[0]!.headers['x-session']).toBe('[redacted]');
     expect(error.body).toContain('req-0042');
     expect(error.body).toContain('"amount":7');
+  });
+});
+
+describe('secrets echoed in a response header name', () => {
+  // fetch hands header names over lower-cased: a key or signature in one is seen in that case.
+  const key = 'sk_live_Ab12Cd34Ef56Gh78';
+  const signature = 'Zx9_Yw8-Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8Ba7Zy6';
+  it.each([
+    ['the card number', 'x-9999999999999995'],
+    ['the card number after a letter', 'x-c9999999999999995'],
+    ['the cvc', `x-cvc-${cvc}`],
+    ['the API key, lower-cased', `x-k-${key.toLowerCase()}`],
+    ["the callback URL's hp_sig, lower-cased", `x-s-${signature.toLowerCase()}`],
+  ])('%s is redacted from ApiError.headers, its JSON and afterResponse', async (_name, header) => {
+    server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(500, { 'content-type': 'application/json', [header]: '1' });
+        response.end('{}');
+      });
+    });
+    const { error, dump } = await failedCall(
+      { baseUrl: server.url, apiKey: key },
+      {},
+      {
+        ...cardPaymentInput,
+        callback_details: {
+          ...cardPaymentInput.callback_details,
+          callback_url: `https://shop.example/hooks/payments?hp_ref=order-1001&hp_sig=${signature}`,
+        },
+      },
+    );
+    expect(Object.keys(error.headers)).toContainEqual(expect.stringContaining('[redacted]'));
+    for (const secret of ['9999999999999995', key.toLowerCase(), signature.toLowerCase()]) {
+      expect(dump.toLowerCase()).not.toContain(secret.toLowerCase());
+    }
+    expect(Object.keys(error.headers).join()).not.toMatch(new RegExp(`(?<!\\d)${cvc}(?!\\d)`));
   });
 });
