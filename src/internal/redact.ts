@@ -315,21 +315,42 @@ export function credentialValuesOf(headers: Readonly<Record<string, string>>): s
   return values;
 }
 
+/** {@link Secrets} for header names, which fetch hands over lower-cased: each value also lower-cased. */
+const forNames = new WeakMap<Secrets, Secrets>();
+
+function secretsForNames(secrets: Secrets): Secrets {
+  let lowered = forNames.get(secrets);
+  if (lowered === undefined) {
+    const values = secrets.values ?? [];
+    lowered = {
+      ...secrets,
+      values: [...new Set([...values, ...values.map((value) => value.toLowerCase())])],
+    };
+    forNames.set(secrets, lowered);
+  }
+  return lowered;
+}
+
 /**
  * Headers for a log line or an error: credential values keep at most their auth scheme (`Bearer
- * [redacted]`), and every other value goes through {@link redactText}.
+ * [redacted]`), every other value goes through {@link redactText}, and so does every name (a
+ * service may echo a value into one, `x-4242424242424242: 1`); two names redacted alike keep both
+ * values, joined with `, ` as fetch joins a repeated header.
  */
 export function redactHeaders(
   headers: Readonly<Record<string, string>>,
   secrets?: Secrets,
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const namesSecrets = secrets === undefined ? undefined : secretsForNames(secrets);
   for (const [name, value] of Object.entries(headers)) {
     const kind = credentialKind(name);
-    out[name] =
+    const shown =
       kind === undefined
         ? redactText(value, secrets)
         : `${kind === 'scheme' ? schemeOf(value) : ''}[redacted]`;
+    const shownName = redactText(name, namesSecrets);
+    out[shownName] = Object.hasOwn(out, shownName) ? `${out[shownName]}, ${shown}` : shown;
   }
   return out;
 }

@@ -430,7 +430,10 @@ describe('secrets echoed in a response header name', () => {
         },
       },
     );
-    expect(Object.keys(error.headers)).toContainEqual(expect.stringContaining('[redacted]'));
+    expect(Object.keys(error.headers)).not.toContain(header);
+    expect(Object.keys(error.headers)).toContainEqual(
+      expect.stringMatching(/^x-.*(?:\[redacted\]|\*\*\*\* 9995)/),
+    );
     for (const secret of ['9999999999999995', key.toLowerCase(), signature.toLowerCase()]) {
       expect(dump.toLowerCase()).not.toContain(secret.toLowerCase());
     }
