@@ -55,6 +55,17 @@ describe('the message of a mismatch with expected', () => {
     expect(message).toContain(`"${payout.reference_id}"`);
   });
 
+  it.each(['4242424242424242', '4242424242424242.00', '1.4242424242424242'])(
+    "an amount %s, a card number's run of digits, is not shown (nor cut to a part of it)",
+    async (amount) => {
+      const payout = { ...callbackFixtures['payout.succeeded'], amount };
+      const { status, message } = await refusal(payout, payout.reference_id, { amount: '1500' });
+      expect(status).toBe(422);
+      expect(message).not.toMatch(/424242/);
+      expect(message).toMatch(/\b1500\b/);
+    },
+  );
+
   it('an amount of 300 digits is cut in the message', async () => {
     const payout = { ...callbackFixtures['payout.succeeded'], amount: '9'.repeat(300) };
     const { status, message } = await refusal(payout, payout.reference_id, { amount: '1500' });
