@@ -164,7 +164,9 @@ export type CallbackRejectionReason =
  * What `onError` receives: one of the SDK's errors for a refusal (see
  * {@link CallbackRejectionReason} for which), or the `Error` `onEvent`, `expected` or the store
  * threw (`handler_failed`). Always an `Error`: `error.name` and `error.message` need no narrowing,
- * and none of them carries the payload.
+ * and none of them carries the payload: a mismatch with `expected` names the amount received
+ * (not one holding 12 digits in a row, which could be a card number) or the currency (only as three
+ * letters), nothing else of it.
  *
  * @example
  * ```ts
@@ -265,7 +267,8 @@ export interface CallbackHandlerOptions<
   readonly tracker?: TransactionTracker | undefined;
   /**
    * Told about every refused request and every `onEvent` failure (for logs and metrics). The answer
-   * waits for it, at most 5 s; its own errors are ignored. The error never carries the payload.
+   * waits for it, at most 5 s; its own errors are ignored. The error never carries the payload
+   * (a mismatch with `expected` names the amount or currency received, see {@link CallbackHandlerError}).
    */
   readonly onError?:
     | ((
@@ -668,7 +671,7 @@ function expectationRefusal(
       status: 422,
       reason: 'amount_mismatch',
       error: new PaymentsError(
-        `${event.type}${about(reference)}: amount ${shown(event.amount)} is not the expected ${shown(expected.amount)}`,
+        `${event.type}${about(reference)}: amount ${amountShown(event.amount)} is not the expected ${shown(expected.amount)}`,
       ),
     };
   }
@@ -696,6 +699,13 @@ function expectationRefusal(
   }
   return undefined;
 }
+
+/**
+ * The payload's amount in a message: as written, unless it holds 12 digits in a row, which could
+ * be a card number (then its length only); at most 24 characters.
+ */
+const amountShown = (amount: string): string =>
+  /\d{12}/.test(amount) ? `(${amount.length} characters, not shown)` : shown(amount);
 
 /**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
