@@ -206,6 +206,42 @@ describe("the paid False exception belongs to the redirect checkout's card succe
   );
 });
 
+describe("the paid False exception needs the documented card success's success text", () => {
+  // With paid 'False', only payment_status says paid: the message must say so too, as the API
+  // reference's card success does ('Card Payment Successful').
+  it.each([
+    'Stolen card',
+    'Card restricted',
+    'Suspected fraud',
+    'Withdrawal limit exceeded',
+    'Payment pending',
+    'Awaiting 3-D Secure authentication',
+    '',
+  ])('refuses it as contradictory when the message is %j', (message) => {
+    const result = safeParseCallback({ ...checkoutCardSuccess, message });
+    expect(result.event).toBeUndefined();
+    expect(result.error?.reason).toBe('contradictory_outcome');
+    expect(result.error?.issues).toContainEqual(expect.objectContaining({ path: ['message'] }));
+  });
+
+  it.each(['Card Payment Successful', 'CARD Payment Success', 'payment successful', 'Payment complete'])(
+    'accepts it with the warning when the message is %j',
+    (message) => {
+      const event = parseCallback({ ...checkoutCardSuccess, message });
+      expect(event.type).toBe('checkout.succeeded');
+      expect(event.warnings).toEqual([
+        expect.objectContaining({ code: 'paid_flag_contradicts_payment_status' }),
+      ]);
+    },
+  );
+
+  it("leaves a card checkout with paid 'True' to the other checks: any message that reads as no failure", () => {
+    expect(parseCallback({ ...checkoutCardSuccess, paid: 'True', message: 'Thank you' }).type).toBe(
+      'checkout.succeeded',
+    );
+  });
+});
+
 describe('response_status: a whole number from 0 with at most nine digits', () => {
   it.each([-1, '-1', '0200', '00', '200 OK', '406 Not Acceptable', '1000000000', ' 406'])(
     'refuses %j as unrecognised, in a success as in a failure',
