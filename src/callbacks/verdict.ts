@@ -46,7 +46,7 @@
  * | one the family documents is absent (shape aside) | refused: `missing_status` |
  * | all say success | `*.succeeded` (`paid: true`) |
  * | all say failure | `*.failed` (`paid: false`) |
- * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'` (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'` |
+ * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'`, `message` a success text ({@link SUCCESS_WORDS}) (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'`, or when the message is no success text |
  * | any other mix | refused: `contradictory_outcome` |
  * | any callback naming two currencies that differ other than in ASCII letter case (`currency` and `Currency`, `currency_code`, …; a `null` one differs; checked after step 4) | refused: `invalid_payload` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
@@ -85,7 +85,7 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
-import { FAILURE_WORDS } from '../internal/failure-words.js';
+import { FAILURE_WORDS, SUCCESS_WORDS } from '../internal/failure-words.js';
 import { isPlainObject, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -466,13 +466,26 @@ function decideOutcome(
   if (signals.every((signal) => signal.says === 'success')) return { type: succeeded, warnings: [] };
   if (signals.every((signal) => signal.says === 'failure')) return { type: failed, warnings: [] };
 
-  // The one contradiction the spec documents: the redirect card success with paid 'False'.
+  // The one contradiction the spec documents: the redirect card success with paid 'False'. With
+  // paid saying failure, payment_status alone says paid: its message must say so too, as the
+  // documented one does ('Card Payment Successful'), or the two signals decide nothing.
   const documented =
     family === 'checkout' &&
     signals.every((signal) =>
       signal.field === 'paid' ? signal.says === 'failure' : signal.says === 'success',
     ) &&
     isCardMethod(payload.payment_method);
+  if (documented && !(typeof payload.message === 'string' && SUCCESS_WORDS.test(payload.message))) {
+    return refuse(
+      'contradictory_outcome',
+      `Callback outcome signals disagree: the ${label} callback's paid 'False' says failure, and its message is no success text (the card success the API reference documents says 'Card Payment Successful')`,
+      [
+        { path: ['paid'], message: 'says failure', code: 'contradictory_outcome' },
+        { path: ['message'], message: 'is no success text', code: 'contradictory_outcome' },
+      ],
+      succeeded,
+    );
+  }
   if (documented && options?.onContradiction !== 'reject') {
     return {
       type: succeeded,

@@ -1,7 +1,8 @@
 /**
  * Words that read as a failure, shared by the two places a service's text could say "success"
  * while meaning otherwise: the message of a success callback (`verdict.ts`) and the brand part of a
- * mobile-money initiation reply (`requests/responses.ts`).
+ * mobile-money initiation reply (`requests/responses.ts`); and the words of a success text, which
+ * the redirect card success's message must hold (`verdict.ts`).
  *
  * @module
  */
@@ -20,3 +21,10 @@ export const FAILURE_WORDS =
  */
 export const NEGATION_WORDS =
   /\b(?:no|non|none|never|nothing|nor|neither|without|cannot|unable|duplicat\w*)\b/i;
+
+/**
+ * Words of a success text (`Card Payment Successful`, `CARD Payment Success`, `Payment
+ * complete`), whole words, any letter case: the redirect card success, whose `paid` says
+ * `'False'`, is a success only when its message says so as well.
+ */
+export const SUCCESS_WORDS = /\b(?:success\w*|complete[ds]?|approved|paid)\b/i;
