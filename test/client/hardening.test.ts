@@ -36,6 +36,32 @@ describe('client options that would put a secret on the wire or into a message',
     expect(dump).not.toContain('sk_live_abc');
   });
 
+  it.each([
+    'Bearer sk_live_abc123',
+    'bearer sk_live_abc123',
+    'Basic c2tfbGl2ZV9hYmMxMjM=',
+    'Token sk_live_abc123',
+  ])(
+    'refuses an apiKey given with its auth scheme (%s), which would be sent as Bearer Bearer …',
+    (apiKey) => {
+      const error = construct({ baseUrl: BASE_URL, apiKey });
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues).toEqual([
+        expect.objectContaining({
+          path: ['apiKey'],
+          message: expect.stringContaining('without its auth scheme'),
+        }),
+      ]);
+      const dump = `${(error as Error).message} ${JSON.stringify(error)}`;
+      expect(dump).not.toContain(apiKey.split(' ')[1]);
+    },
+  );
+
+  it('takes an apiKey that only starts with a scheme word', () => {
+    expect(() => new PaymentsClient({ baseUrl: BASE_URL, apiKey: 'Bearer_sk_live_abc123' })).not.toThrow();
+    expect(() => new PaymentsClient({ baseUrl: BASE_URL, apiKey: 'basically-a-key-1234' })).not.toThrow();
+  });
+
   it('refuses credentials in baseUrl, without echoing them', () => {
     for (const baseUrl of [
       'https://user:hunter2pass@payments.example.com',
