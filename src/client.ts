@@ -69,7 +69,8 @@ export interface ClientOptions {
   baseUrl: string;
   /**
    * Sent as `Authorization: Bearer <apiKey>` (the API reference does not show its auth scheme):
-   * printable ASCII without surrounding spaces. Default: no Authorization header.
+   * printable ASCII without surrounding spaces, the key alone (`Bearer sk_…` is refused). Default:
+   * no Authorization header.
    */
   apiKey?: string | undefined;
   /**
@@ -195,6 +196,8 @@ function baseUrlProblem(value: string): string | undefined {
 // Printable ASCII without surrounding spaces: anything else would be refused by (or change on)
 // the wire as part of an Authorization header.
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+// A key pasted with its auth scheme would go out as `Bearer Bearer sk_…`.
+const authScheme = /^(?:bearer|basic|token|digest)\s/i;
 const nonEmptyString = (message: string) =>
   z.string(invalidOption(message)).check(rule((value: string) => value !== '', message));
 const retryLimit = z
@@ -219,14 +222,16 @@ const clientOptionsSchema = z.strictObject({
     }),
   ),
   apiKey: z.optional(
-    z
-      .string(invalidOption('expected a string'))
-      .check(
-        rule(
-          (value: string) => apiKeyPattern.test(value),
-          'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
-        ),
+    z.string(invalidOption('expected a string')).check(
+      rule(
+        (value: string) => apiKeyPattern.test(value),
+        'expected a non-empty key of printable ASCII characters without surrounding spaces (no CR, LF, NUL or other control characters)',
       ),
+      rule(
+        (value: string) => !authScheme.test(value),
+        "expected the key without its auth scheme: the client sends 'Authorization: Bearer <apiKey>' itself (for another scheme, set the Authorization header through headers)",
+      ),
+    ),
   ),
   headers: z.optional(
     z.custom<unknown>(
