@@ -59,6 +59,23 @@ describe('the message of a signature that does not match', () => {
     expect((error as Error).message).not.toMatch(/publicOrigin|proxy/);
   });
 
+  it('with the origin pinned: says a URL signed for another host does not verify against it', async () => {
+    const signed = await signCallbackUrl('http://127.0.0.1:3000/webhooks/payments', {
+      secret,
+      reference: 'ORD-1',
+    });
+    const errors: CallbackHandlerError[] = [];
+    const handler = createCallbackHandler({
+      secret,
+      publicOrigin: 'http://localhost:3000',
+      onEvent: () => undefined,
+      onError: (error) => void errors.push(error),
+    });
+    expect((await handler(post(signed))).status).toBe(401);
+    expect(errors[0]!.message).toContain('localhost:3000');
+    expect(errors[0]!.message).toMatch(/signed for another host/);
+  });
+
   it("cuts a long host in the message (the Host is the sender's to choose)", async () => {
     const errors: CallbackHandlerError[] = [];
     const handler = createCallbackHandler({
