@@ -127,7 +127,7 @@ const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** The two usual ways of keeping the posted bytes as `req.rawBody`, for the messages below. */
 const KEEP_RAW_BODY =
-  'NestJS: rawBody: true; Express: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })';
+  'NestJS: rawBody: true; Express: express.json({ verify: (req, _res, buf) => { Object.assign(req, { rawBody: buf }); } })';
 
 /**
  * The body a parser already read, or `undefined` to read the stream (while it is unread, whatever
@@ -255,7 +255,7 @@ const asWritten = (url: URL, pathAndQuery: string): URL | undefined =>
  * one implementation). It reads the raw stream itself (no further than the handler's
  * `maxBodyBytes`, nor longer than its `bodyTimeoutMs`), or, when a body parser read it first, takes
  * the posted bytes the request carries as `req.rawBody` (a Buffer or text; NestJS's `rawBody: true`
- * sets it, and so does `express.json({ verify: (req, _res, buf) => { req.rawBody = buf } })`), else
+ * sets it, and so does `express.json({ verify: (req, _res, buf) => { Object.assign(req, { rawBody: buf }); } })`), else
  * what the parser left in `req.body`: `express.raw()`'s Buffer or `express.text()`'s text. Either is
  * answered 413 when over `maxBodyBytes` by its length or its Content-Length. A value a JSON parser
  * made of the body (`express.json()`'s object, array, number, boolean or `null`) is not the body:
