@@ -23,3 +23,24 @@ describe('baseUrl with white space or a control character', () => {
     expect((error as ValidationError).issues[0]!.message).toMatch(/white space|control character/);
   });
 });
+
+describe('baseUrl unset', () => {
+  it.each([
+    ['undefined (an unset environment variable)', undefined],
+    ['an empty string', ''],
+  ])('%s is refused as required, saying what it got', (_label, baseUrl) => {
+    let error: unknown;
+    try {
+      new PaymentsClient({ baseUrl: baseUrl as string });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({
+        path: ['baseUrl'],
+        message: expect.stringMatching(/required.*got (undefined|an empty string)/),
+      }),
+    ]);
+  });
+});
