@@ -169,8 +169,13 @@ export interface ClientOptions {
 /** A value the test accepts, else an issue with the message. */
 const rule = <T>(test: (value: T) => boolean, message: string) => z.refine<T>(test, invalidOption(message));
 
+const BASE_URL_EXAMPLE =
+  "the service's base URL, an absolute http(s) URL such as https://payments.example.com";
+
 /** A base URL the client can prefix every path with, or what is wrong with it (never the URL itself). */
 function baseUrlProblem(value: string): string | undefined {
+  if (value === '')
+    return `required: ${BASE_URL_EXAMPLE} (got an empty string: an unset environment variable?)`;
   // The URL parser drops them, yet messages carry the URL as written (a newline splits a log line).
   if (/[\s\p{Cc}]/u.test(value)) {
     return 'expected a URL without white space or a control character (a trailing newline from a file or an environment variable?)';
@@ -215,12 +220,20 @@ const aFunction = (what: string) =>
 
 /** The client options, checked at construction (an unknown key is refused); messages never quote a value. */
 const clientOptionsSchema = z.strictObject({
-  baseUrl: z.string(invalidOption('expected an absolute http(s) URL string')).check(
-    z.refine((value) => baseUrlProblem(value) === undefined, {
-      error: (issue) => baseUrlProblem(issue.input as string),
-      params: { code: 'invalid_option' },
-    }),
-  ),
+  baseUrl: z
+    .string({
+      ...invalidOption('expected an absolute http(s) URL string'),
+      error: (issue: { readonly input?: unknown }) =>
+        issue.input === undefined
+          ? `required: ${BASE_URL_EXAMPLE} (got undefined: an unset environment variable?)`
+          : 'expected an absolute http(s) URL string',
+    })
+    .check(
+      z.refine((value) => baseUrlProblem(value) === undefined, {
+        error: (issue) => baseUrlProblem(issue.input as string),
+        params: { code: 'invalid_option' },
+      }),
+    ),
   apiKey: z.optional(
     z.string(invalidOption('expected a string')).check(
       rule(
