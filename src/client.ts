@@ -218,6 +218,9 @@ const errorStatus = z
 const aFunction = (what: string) =>
   z.custom<unknown>((value) => typeof value === 'function', invalidOption(`expected ${what}`));
 
+/** How many checkout callback URLs a client remembers (a URL is some hundred bytes). */
+const MAX_CHECKOUT_URLS = 1_000;
+
 /** The client options, checked at construction (an unknown key is refused); messages never quote a value. */
 const clientOptionsSchema = z.strictObject({
   baseUrl: z
@@ -350,6 +353,11 @@ export class PaymentsClient {
   /** The client's `mobileMoneyBrand`, a word a mobile-money reply may name the brand by. */
   readonly #brand: string | undefined;
   readonly #totalTimeout: number | undefined;
+  /**
+   * Without `transactions`: the order ids and callback URLs of the checkout sessions this client
+   * created or is creating, the latest {@link MAX_CHECKOUT_URLS}.
+   */
+  readonly #checkoutUrls = new Set<string>();
 
   constructor(options: ClientOptions) {
     const checked = safeParse(clientOptionsSchema, options);
@@ -460,6 +468,30 @@ export class PaymentsClient {
   ): Promise<CheckoutSessionResponse> {
     const body = buildCheckoutSessionRequest(input);
     const sent = String(body.amount.order_id);
+    // A checkout callback carries no transaction id: two sessions paid alike post the same payload
+    // to the same URL, and the route drops the second as a redelivery. With `transactions` each
+    // session's URL is signed with an hp_try of its own; without, an order's URL is sent for one
+    // session (another order's payload differs by its order_id).
+    const url = this.#transactions === undefined ? `${sent} ${body.redirect_urls.callback_url}` : undefined;
+    if (url !== undefined) {
+      if (this.#checkoutUrls.has(url)) {
+        throw new ValidationError(
+          [
+            {
+              path: ['redirect_urls', 'callback_url'],
+              code: 'callback_url_reused',
+              message:
+                "already sent for a session of this order by this client: a second session's payment would post the same callback to it and be dropped as a redelivery; sign each session's URL apart (a parameter of its own before signCallbackUrl) or use the transactions option",
+            },
+          ],
+          { prefix: 'Invalid checkout session' },
+        );
+      }
+      this.#checkoutUrls.add(url);
+      if (this.#checkoutUrls.size > MAX_CHECKOUT_URLS) {
+        this.#checkoutUrls.delete(this.#checkoutUrls.values().next().value!);
+      }
+    }
     return this.#send('checkout', body, options, {
       operation: 'createCheckoutSession',
       path: endpointPaths.checkoutSession,
@@ -486,6 +518,10 @@ export class PaymentsClient {
               },
             ]),
       ],
+    }).catch((error: unknown) => {
+      // No session known to be created: the URL may be sent again (a retry).
+      if (url !== undefined) this.#checkoutUrls.delete(url);
+      throw error;
     });
   }
 

@@ -1,8 +1,8 @@
 // A checkout callback has no transaction id: two sessions of one order paid the same way send
 // identical callbacks to the same URL, and the route drops the second as a redelivery, a payment
-// the merchant never hears of. A client that created a session refuses a second one with the same
-// callback URL (nothing sent) and says to sign each session's URL apart; the `transactions` option
-// does that itself.
+// the merchant never hears of. A client that created a session refuses a second one of the same
+// order with the same callback URL (nothing sent) and says to sign each session's URL apart; the
+// `transactions` option does that itself.
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { signCallbackUrl } from '../../src/callbacks/index.js';
@@ -20,7 +20,7 @@ const withCallbackUrl = (callback_url: string) => ({
   redirect_urls: { ...checkoutSessionInput.redirect_urls, callback_url },
 });
 
-describe('a second checkout session with the callback URL of one this client created', () => {
+describe('a second checkout session of an order with the callback URL of one this client created', () => {
   it('is refused before anything is sent, naming redirect_urls.callback_url and the fix', async () => {
     service.documented();
     const client = new PaymentsClient({ baseUrl: BASE_URL });
@@ -54,6 +54,17 @@ describe('a second checkout session with the callback URL of one this client cre
       );
     }
     expect(await service.recorded()).toHaveLength(2);
+  });
+
+  it("is sent for another order: that order's callbacks differ by their order_id", async () => {
+    service.documented();
+    const client = new PaymentsClient({ baseUrl: BASE_URL });
+    const input = withCallbackUrl('https://shop.example/hooks/payments');
+    await client.createCheckoutSession(input);
+    service.on(SESSION, () => HttpResponse.json({ ...documentedReplies.checkout, order_id: '1004' }));
+    await expect(
+      client.createCheckoutSession({ ...input, amount: { ...input.amount, order_id: 1004 } }),
+    ).resolves.toMatchObject({ order_id: '1004' });
   });
 
   it('is sent again after an attempt the service refused (no session was created)', async () => {
