@@ -62,7 +62,8 @@ export type PaymentMethodKind = 'card' | 'mobile_money';
  * Every {@link CallbackWarningCode}.
  *
  * - `paid_flag_contradicts_payment_status`: the redirect checkout card success the service
- *   documents, `paid: 'False'` with `Payment complete.`; the event is `checkout.succeeded`.
+ *   documents, `paid: 'False'` with `Payment complete.` and a success text as its message; the
+ *   event is `checkout.succeeded`.
  * - `value_converted`: a value came in another JSON type than documented (a number for a
  *   numeric string or the reverse, a boolean for `'True'`/`'False'`) and was converted.
  * - `timestamp_out_of_range`: `timestamp` is not Unix seconds from 1970 to 9999 (it is negative,
