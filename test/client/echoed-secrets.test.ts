@@ -236,6 +236,27 @@ describe('an echoed API key', () => {
   });
 });
 
+describe('an API key echoed JSON-escaped as \\uXXXX', () => {
+  // .NET's System.Text.Json escapes `+`, `"` and `'` as \u002B, \u0022, \u0027 (upper-case hex);
+  // Go's encoding/json escapes `<`, `>` and `&` as \u003c, \u003e, \u0026 (lower-case hex).
+  const escapeEach = (text: string, chars: RegExp, upper: boolean) =>
+    text.replace(chars, (char) => {
+      const hex = char.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+  it.each([
+    ['.NET', 'q7Vd+3kLp9Zs+Wm2"Xr8Tn4Yb', /[+"']/g, true],
+    ['Go', 'q7Vd<3kLp9Zs>Wm2&Xr8Tn4Yb', /[<>&]/g, false],
+  ] as const)('is redacted when a %s service echoes it', async (_name, key, chars, upper) => {
+    const baseUrl = await echoing(401, () => `{"received":"Bearer ${escapeEach(key, chars, upper)}"}`);
+    const { error, dump } = await failedCall({ baseUrl, apiKey: key });
+    expect(error.body).toContain('[redacted]');
+    expect(JSON.stringify(JSON.parse(error.body))).not.toContain(key.slice(4, 12));
+    expect(dump).not.toContain(escapeEach(key, chars, upper));
+    expect(dump).not.toContain('3kLp9Zs');
+  });
+});
+
 describe('an Authorization header echoed URL-encoded with lower-case hex', () => {
   it('is redacted from ApiError (body, headers, JSON, util.inspect) and afterResponse', async () => {
     const key = 'sk_live_ab+cd/ef=gh12345678';
