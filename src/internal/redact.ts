@@ -116,7 +116,8 @@ const entityNames: Readonly<Record<string, string>> = {
 /**
  * A pattern (flag `u`) of a spelling as written or HTML-escaped: each character but a letter or
  * a digit also as its character reference, decimal (`&#47;`) or hex in either case (`&#x2F;`),
- * with leading zeros or without, or its name where {@link entityNames} has one. The hex digits of
+ * with leading zeros or without, or its name where {@link entityNames} has one, and as a JSON
+ * `\uXXXX` escape (hex in either case). The hex digits of
  * a percent-escape are matched in either case too (`%2F` and .NET's `%2f` decode alike): one
  * character class each, which leaves every character of the text one reading.
  */
@@ -132,9 +133,13 @@ function htmlPattern(spelling: string): string {
       continue;
     }
     const code = char.codePointAt(0) ?? 0;
-    const hex = code.toString(16).replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+    const anyCase = (digits: string) =>
+      digits.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+    const hex = anyCase(code.toString(16));
     const name = entityNames[char];
-    out += `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`})`;
+    // JSON's \uXXXX escape too, as .NET (`\u002B`) and Go (`\u003c`) encoders write these characters.
+    const escaped = code < 0x10000 ? `|\\\\u${anyCase(code.toString(16).padStart(4, '0'))}` : '';
+    out += `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`}${escaped})`;
   }
   return out;
 }
