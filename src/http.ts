@@ -18,7 +18,8 @@ import {
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
-import { repeatsAKey, stringifyWireBody } from './internal/json.js';
+import { numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
+import { numberLiteralProblem } from './callbacks/amount.js';
 import { rootCause } from './internal/root-cause.js';
 import {
   cardSecretsOf,
@@ -870,6 +871,9 @@ const jsonType = /^application\/(?:[\w.-]+\+)?json *(?:; *charset="?utf-8"?)?$/i
  * written as JSON, one that writes a key twice in one object, or one of the wrong shape is an
  * `ApiError`; else the data.
  */
+/** The numbers of a reply that decide whether the call resolves. */
+const DECIDING_NUMBERS = ['status', 'order_id'];
+
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,
@@ -918,6 +922,21 @@ function parseResponse<S extends z.core.$ZodType>(
           'the body repeats a key in one object: JSON.parse keeps the last of its values, so which one the service meant cannot be known',
       },
     ]);
+  }
+  // The reply's status and order_id decide whether the call resolves: each is read as the reply
+  // wrote it (`199.99999999999999999` is not the 200 JSON.parse makes of it).
+  const literals = typeof json === 'object' && json !== null ? numberLiteralsOf(text) : undefined;
+  for (const key of DECIDING_NUMBERS) {
+    const literal = literals?.get(key);
+    const problem =
+      literal === undefined
+        ? undefined
+        : numberLiteralProblem(literal, (json as Record<string, number>)[key]!);
+    if (problem !== undefined) {
+      throw errorFromResponse(call, response, text, [
+        { path: [key], code: 'invalid_type', message: `expected a number as written, got ${problem}` },
+      ]);
+    }
   }
   const result = safeParse(schema, json);
   if (!result.success) {

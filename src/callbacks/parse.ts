@@ -8,7 +8,7 @@
  * @module
  */
 import { CallbackParseError } from '../errors.js';
-import { closingQuote, repeatsAKey } from '../internal/json.js';
+import { numberLiteralsOf, repeatsAKey } from '../internal/json.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import type {
   CallbackEvent,
@@ -77,56 +77,6 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 interface Read {
   readonly value: unknown;
   readonly numberLiterals?: (() => ReadonlyMap<string, string> | undefined) | undefined;
-}
-
-/** What a number that `JSON.parse` reads other than written must hold: an exponent, or 16 digits. */
-const MAY_ROUND = /\d[eE][-+]?\d|[\d.]{16}/;
-
-/** A JSON number, read where one starts. */
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-/**
- * The number literals of the top-level object's own keys, as `text` (valid JSON: parsed already)
- * writes them — `{"amount":1e3}` → `amount` → `'1e3'` — the last of a key written twice, as
- * `JSON.parse` keeps it; a key written with escapes under its plain spelling. One pass, strings
- * skipped with `indexOf`: linear in the text's length, whatever it holds.
- */
-function numberLiteralsOf(text: string): Map<string, string> | undefined {
-  // Only a literal with an exponent or more than 15 significant digits reads other than it was
-  // written; a text with neither anywhere (inside strings included) has none to tell.
-  if (!MAY_ROUND.test(text)) return undefined;
-  let literals: Map<string, string> | undefined;
-  let depth = 0;
-  let stringStart = -1; // the quotes of the last string read
-  let stringEnd = -1;
-  let key: string | undefined; // set by a colon of the top-level object: the next token is its value
-  for (let at = 0; at < text.length;) {
-    const char = text[at]!;
-    if (char === ' ' || char === '\n' || char === '\r' || char === '\t') {
-      at += 1;
-      continue;
-    }
-    const valueOf = key;
-    key = undefined;
-    if (char === '"') {
-      stringStart = at;
-      stringEnd = closingQuote(text, at);
-      at = stringEnd + 1;
-    } else if (char === '-' || (char >= '0' && char <= '9')) {
-      NUMBER.lastIndex = at;
-      const literal = NUMBER.exec(text)![0];
-      if (valueOf !== undefined) (literals ??= new Map()).set(valueOf, literal);
-      at += literal.length;
-    } else {
-      if (char === ':' && depth === 1) {
-        const raw = text.slice(stringStart + 1, stringEnd);
-        key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-      } else if (char === '{' || char === '[') depth += 1;
-      else if (char === '}' || char === ']') depth -= 1;
-      at += 1;
-    }
-  }
-  return literals;
 }
 
 /**
