@@ -1,4 +1,6 @@
 import type { CallbackEventType } from '../callbacks/events.js';
+import { maskCardNumber } from '../internal/redact.js';
+import { luhn } from '../validation/card.js';
 
 /**
  * One line of the sandbox's activity log, passed to the `log` option of `startSandbox` (and the
@@ -116,6 +118,22 @@ export function callbackReference(url: string, fallback: string | undefined): st
   } catch {
     return fallback;
   }
+}
+
+/**
+ * `log` handed every event with each run of 13 to 19 digits that passes the Luhn check shown as its
+ * last four (`**** 4242`): a card number a merchant used as a reference or put into a callback
+ * URL's path reaches no log in full. A 12-digit payout `reference_id` stays as it is.
+ */
+export function maskingCardNumbers(log: SandboxLogger): SandboxLogger {
+  const mask = (text: string): string =>
+    text.replace(/(?<!\d)\d{13,19}(?!\d)/g, (run) => (luhn(run) ? maskCardNumber(run) : run));
+  return (event) =>
+    log(
+      Object.fromEntries(
+        Object.entries(event).map(([key, value]) => [key, typeof value === 'string' ? mask(value) : value]),
+      ) as unknown as SandboxLogEvent,
+    );
 }
 
 /** ` for ORDER-1`, or nothing when the callback has no reference. */

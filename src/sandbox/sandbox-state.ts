@@ -10,7 +10,7 @@ import type { OptionNames } from '../internal/known-options.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
 import type { CheckoutSessionView } from './checkout-page-html.js';
 import { createDeliveryQueue, type CallbackTransport, type DeliveryQueue } from './delivery.js';
-import type { SandboxLogger } from './log.js';
+import { maskingCardNumbers, type SandboxLogger } from './log.js';
 import { checkSandboxOptionValues } from './option-values.js';
 import { sandboxTestValues, type PaymentOutcome } from './outcomes.js';
 import { DEFAULT_MOBILE_MONEY_BRAND, INSUFFICIENT_FUNDS_MESSAGE } from './payloads.js';
@@ -134,7 +134,8 @@ export function createSandboxState(
   checkSandboxOptionValues(where, options as Readonly<Record<string, unknown>>);
   const failureRate = options.failureRate ?? 0;
   const random = options.random ?? Math.random;
-  const log = options.log === false ? undefined : options.log;
+  const log =
+    options.log === false || options.log === undefined ? undefined : maskingCardNumbers(options.log);
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
   const duplicates =
     options.duplicateDeliveries === true ? 1 : options.duplicateDeliveries ? options.duplicateDeliveries : 0;

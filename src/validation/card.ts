@@ -4,7 +4,8 @@ import { fail, pass, type Check } from './result.js';
 
 const stripSeparators = (value: string): string => value.replace(/[\s-]/g, '');
 
-const luhn = (digits: string): boolean => {
+/** True when a run of digits passes the Luhn check, as every card number does. */
+export const luhn = (digits: string): boolean => {
   let sum = 0;
   let double = false;
   for (let index = digits.length - 1; index >= 0; index -= 1) {
