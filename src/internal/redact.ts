@@ -113,13 +113,17 @@ const entityNames: Readonly<Record<string, string>> = {
   '=': 'equals',
 };
 
+/** Hex digits as a pattern matching them in either case: `2f` → `2[fF]`. */
+const anyCase = (digits: string): string =>
+  digits.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+
 /**
  * A pattern (flag `u`) of a spelling as written or HTML-escaped: each character but a letter or
  * a digit also as its character reference, decimal (`&#47;`) or hex in either case (`&#x2F;`),
  * with leading zeros or without, or its name where {@link entityNames} has one, and as a JSON
- * `\uXXXX` escape (hex in either case). The hex digits of
- * a percent-escape are matched in either case too (`%2F` and .NET's `%2f` decode alike): one
- * character class each, which leaves every character of the text one reading.
+ * `\uXXXX` escape (hex in either case). The hex digits of a percent-escape are matched in either
+ * case too (`%2F` and .NET's `%2f` decode alike): one character class each, which leaves every
+ * character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
   const chars = [...spelling];
@@ -133,8 +137,6 @@ function htmlPattern(spelling: string): string {
       continue;
     }
     const code = char.codePointAt(0) ?? 0;
-    const anyCase = (digits: string) =>
-      digits.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
     const hex = anyCase(code.toString(16));
     const name = entityNames[char];
     // JSON's \uXXXX escape too, as .NET (`\u002B`) and Go (`\u003c`) encoders write these characters.
