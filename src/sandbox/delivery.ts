@@ -237,7 +237,9 @@ export function refusalReason(text: string): string | undefined {
   try {
     const body: unknown = JSON.parse(text);
     const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-    return typeof error === 'string' && error !== '' ? escapeForLog(error.slice(0, 80)) : undefined;
+    return typeof error === 'string' && error !== ''
+      ? escapeForLog(redactSignature(error).slice(0, 80))
+      : undefined;
   } catch {
     return undefined;
   }
@@ -293,7 +295,8 @@ function describeError(error: unknown): string {
     if (cause === undefined || cause === null) break;
     current = cause;
   }
-  return escapeForLog(current instanceof Error ? current.message : String(current));
+  // A message may quote the signed URL (a transport's own error): its hp_sig is not shown.
+  return escapeForLog(redactSignature(current instanceof Error ? current.message : String(current)));
 }
 
 /**
