@@ -36,6 +36,29 @@ describe('a card number a merchant put into a reference or a callback URL', () =
     expect(logged).toContain('**** 4242');
   });
 
+  it('written with spaces or dashes between its digits, reaches no log in full either', async () => {
+    const url = await opened.route(refusing);
+    const events: SandboxLogEvent[] = [];
+    const sandbox = await opened.sandbox({
+      callbackDelayMs: 0,
+      deliveryRetries: 0,
+      log: (e) => events.push(e),
+    });
+    await new PaymentsClient({ baseUrl: sandbox.url }).initiateMobileMoneyPayment({
+      customer_details: customer,
+      amount,
+      callback_details: {
+        transaction_reference: '4242 4242 4242 4242',
+        callback_url: url.replace('/webhooks/', '/cards/4242-4242-4242-4242/'),
+      },
+    });
+    await sandbox.waitForIdle();
+    const logged = JSON.stringify(events);
+    expect(logged).not.toContain('4242 4242 4242 4242');
+    expect(logged).not.toContain('4242-4242-4242-4242');
+    expect(logged).toContain('**** 4242');
+  });
+
   it('leaves a run of digits that fails the Luhn check, no card number, as it is', async () => {
     const url = await opened.route(refusing);
     const events: SandboxLogEvent[] = [];
