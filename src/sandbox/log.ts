@@ -121,13 +121,17 @@ export function callbackReference(url: string, fallback: string | undefined): st
 }
 
 /**
- * `log` handed every event with each run of 13 to 19 digits that passes the Luhn check shown as its
- * last four (`**** 4242`): a card number a merchant used as a reference or put into a callback
- * URL's path reaches no log in full. A 12-digit payout `reference_id` stays as it is.
+ * `log` handed every event with each run of 13 to 19 digits (a space or a dash allowed between
+ * two) that passes the Luhn check shown as its last four (`**** 4242`): a card number a merchant
+ * used as a reference or put into a callback URL's path reaches no log in full. A 12-digit payout
+ * `reference_id` stays as it is.
  */
 export function maskingCardNumbers(log: SandboxLogger): SandboxLogger {
   const mask = (text: string): string =>
-    text.replace(/(?<!\d)\d{13,19}(?!\d)/g, (run) => (luhn(run) ? maskCardNumber(run) : run));
+    text.replace(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g, (run) => {
+      const digits = run.replace(/[ -]/g, '');
+      return luhn(digits) ? maskCardNumber(digits) : run;
+    });
   return (event) =>
     log(
       Object.fromEntries(
