@@ -51,6 +51,7 @@ interface TriggerFlags {
   currency: string;
   brand: string;
   repeat: number;
+  timeout: number;
 }
 
 type Outcome = { code: 0 | 1 | 2; error?: string };
@@ -73,14 +74,36 @@ function notServedHint(status: number, url: string): string {
     : `the server answered 405 for ${path}: something is there, but not for POST; callbacks are POSTed, so mount the route for POST`;
 }
 
-async function post(io: CliIo, url: string, body: string): Promise<Response | { error: string }> {
+/** Said after a 3xx: the service posts to the URL it was given and follows no redirect. */
+function redirectHint(status: number, location: string | null, posted: string): string {
+  let to = '';
+  try {
+    if (location !== null) to = ` to ${escapeForLog(urlForLog(new URL(location, posted).href))}`;
+  } catch {
+    // A Location that is no URL: the redirect is said without it.
+  }
+  return `the route answered ${status}, a redirect${to} (not followed: a redirect does not carry the POST, and the service posts to the URL it was given); give --url the URL the route answers at`;
+}
+
+/** Posts as the service does: no redirect followed, and no longer than `timeoutMs`. */
+async function post(
+  io: CliIo,
+  url: string,
+  body: string,
+  timeoutMs: number,
+): Promise<Response | { error: string }> {
   try {
     return await (io.fetch ?? fetch)(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-cli' },
       body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
+    if ((error as { name?: unknown }).name === 'TimeoutError') {
+      return { error: `no answer from ${new URL(url).origin} within ${timeoutMs} ms (--timeout)` };
+    }
     const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
     const why =
       typeof cause?.code === 'string'
@@ -170,9 +193,10 @@ async function trigger(
   let refused401 = false;
   let refusedSignature = false;
   let notServed: number | undefined;
+  let redirected: string | undefined;
   const signature = new URL(url).searchParams.get('hp_sig') ?? '';
   for (let n = 1; n <= flags.repeat; n++) {
-    const response = await post(io, url, body);
+    const response = await post(io, url, body, flags.timeout);
     if ('error' in response) return { code: 1, error: response.error };
     const raw = await response.text();
     const text = answerExcerpt(raw, response.headers.get('content-type'), [signature, secret ?? '']);
@@ -186,7 +210,11 @@ async function trigger(
     refused401 ||= response.status === 401;
     refusedSignature ||= response.status === 401 && refusalReason(raw) === 'invalid_signature';
     if (response.status === 404 || response.status === 405) notServed = response.status;
+    if (response.status >= 300 && response.status < 400) {
+      redirected = redirectHint(response.status, response.headers.get('location'), url);
+    }
   }
+  if (redirected !== undefined) io.stderr(`hint: ${redirected}\n`);
   if (notServed !== undefined) io.stderr(`hint: ${notServedHint(notServed, url)}\n`);
   if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
   else if (refusedSignature) io.stderr(`hint: ${wrongSecretHint(source ?? '--secret')}\n`);
@@ -214,6 +242,11 @@ export function triggerCommand(command: Command, io: CliIo, setExitCode: (code: 
       new Option('--repeat <n>', 'send the same delivery n times (same body, same ids), to test your dedupe')
         .argParser(integer('a count', 1, 100))
         .default(1),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'give up on a delivery the route has not answered within this many ms')
+        .argParser(integer('milliseconds', 1, 600_000))
+        .default(10_000),
     )
     .action(async (type: string, flags: TriggerFlags, self: Command) => {
       const outcome = await trigger(io, type, flags, (flag) => self.getOptionValueSource(flag) !== 'default');
