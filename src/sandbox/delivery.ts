@@ -157,7 +157,8 @@ function notIdleError(
     `waitForIdle: callbacks still pending ${why}\n${report.summary}\n` +
     'A refused callback is retried deliveryRetries times (default 5) with a backoff doubling from ' +
     'retryDelayMs (default 500 ms), about 16 s in all; in tests give the sandbox small ' +
-    'callbackDelayMs, retryDelayMs and deliveryRetries.';
+    'callbackDelayMs, retryDelayMs and deliveryRetries. A callback sent and not answered yet waits ' +
+    'for the route (its onEvent may be slow) for up to deliveryTimeoutMs (default 10000 ms) per attempt.';
   return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { report });
 }
 
@@ -362,6 +363,8 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   private readonly records: MutableDelivery[] = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private readonly inFlight = new Set<AbortController>();
+  /** The ids of the deliveries whose attempt is sent and not answered yet. */
+  private readonly sending = new Set<number>();
   /** Deliveries planned but not yet created (duplicates waiting for the original). */
   private scheduled = 0;
   private idleWaiters: (() => void)[] = [];
@@ -426,7 +429,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       };
       const giveUp = (why: string, cause?: unknown) => {
         settle();
-        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled), cause));
+        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled, this.sending), cause));
       };
       const onAbort = () => giveUp('aborted', signal?.reason);
       this.idleWaiters.push(waiter);
@@ -532,7 +535,8 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   /** Sends once, records and logs the attempt, then retries, finishes, or schedules a duplicate. */
   private async attempt(delivery: MutableDelivery): Promise<void> {
     if (this.closed || delivery.state !== 'pending') return;
-    const result = await this.send(delivery);
+    this.sending.add(delivery.id);
+    const result = await this.send(delivery).finally(() => this.sending.delete(delivery.id));
     if (this.closed || delivery.state !== 'pending') return;
     delivery.attempts.push({ at: new Date(), ...result });
     const n = delivery.attempts.length;

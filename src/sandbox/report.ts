@@ -79,12 +79,15 @@ const NOTHING_SCHEDULED =
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function describeEntry(entry: DeliveryReportEntry): string {
+function describeEntry(entry: DeliveryReportEntry, sending: boolean): string {
   const copy = entry.copy > 0 ? ` (duplicate ${entry.copy})` : '';
   const target = escapeForLog(`${entry.type}${copy}${forReference(entry.reference)} to ${entry.url}`);
   if (entry.state === 'dropped') return `  - ${target} dropped on purpose (test value), never sent`;
   const how = entry.lastAnswer ? `: ${entry.lastAnswer}` : '';
   if (entry.state === 'pending') {
+    if (sending) {
+      return `  … ${target} pending: sent, no answer yet (attempt ${entry.attempts + 1})${entry.attempts > 0 ? `; before${how}` : ''}`;
+    }
     return entry.attempts === 0
       ? `  … ${target} pending, not sent yet`
       : `  … ${target} pending after ${plural(entry.attempts, 'attempt')}${how}`;
@@ -93,7 +96,11 @@ function describeEntry(entry: DeliveryReportEntry): string {
 }
 
 /** Builds the report of a set of finished deliveries. */
-export function buildDeliveryReport(deliveries: readonly CallbackDelivery[], scheduled = 0): DeliveryReport {
+export function buildDeliveryReport(
+  deliveries: readonly CallbackDelivery[],
+  scheduled = 0,
+  sending: ReadonlySet<number> = new Set(),
+): DeliveryReport {
   const entries = deliveries.map((delivery): DeliveryReportEntry => {
     const last = delivery.attempts.at(-1);
     return {
@@ -116,7 +123,10 @@ export function buildDeliveryReport(deliveries: readonly CallbackDelivery[], sch
     entries.length === 0
       ? `0 callbacks: ${NOTHING_SCHEDULED}`
       : `${plural(entries.length, 'callback')}: ${counts.join(', ')}`;
-  const lines = entries.filter((e) => e.state !== 'delivered').map(describeEntry);
+  const lines = entries
+    .map((entry, index) => [entry, sending.has(deliveries[index]!.id)] as const)
+    .filter(([entry]) => entry.state !== 'delivered')
+    .map(([entry, inFlight]) => describeEntry(entry, inFlight));
   // A copy scheduled (a duplicate delivery) but not recorded yet is pending work too.
   if (scheduled > 0)
     lines.push(`  … ${plural(scheduled, 'callback')} scheduled, not recorded yet (a duplicate delivery)`);
