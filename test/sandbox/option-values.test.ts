@@ -22,6 +22,20 @@ describe('completeCheckout', () => {
     expect((error as Error).message).toContain(allowed);
   });
 
+  it.each([
+    ['the success phone', '254712345678'],
+    ['the phone that loses its callback', '254700000000'],
+  ])(
+    "refuses outcome 'failure' with %s as phoneNumber, whose payment succeeds",
+    async (_name, phoneNumber) => {
+      const error = await caught(() =>
+        completeCheckout(LINK, { method: 'mobile_money', outcome: 'failure', phoneNumber }),
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^completeCheckout: outcome 'failure' .*254700000406/);
+    },
+  );
+
   it('refuses a phoneNumber with the card method', async () => {
     const error = await caught(() => completeCheckout(LINK, { method: 'card', phoneNumber: '254700000406' }));
     expect(error).toBeInstanceOf(TypeError);
