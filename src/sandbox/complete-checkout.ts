@@ -63,8 +63,9 @@ export interface CheckoutCompletion {
 }
 
 /**
- * Throws a `TypeError` naming a `method` or `outcome` that is not one of its words, or a
- * `phoneNumber` given with the card method (the card form has no phone to type it into).
+ * Throws a `TypeError` naming a `method` or `outcome` that is not one of its words, a
+ * `phoneNumber` given with the card method (the card form has no phone to type it into), or
+ * `outcome: 'failure'` with a phone whose payment succeeds.
  */
 function checkCompleteOptions(options: CompleteCheckoutOptions): void {
   const { method, outcome, phoneNumber } = (options ?? {}) as Partial<CompleteCheckoutOptions>;
@@ -75,6 +76,14 @@ function checkCompleteOptions(options: CompleteCheckoutOptions): void {
     throw new TypeError(
       `completeCheckout: outcome must be 'success' or 'failure' (default 'success'), got ${shown(outcome)}`,
     );
+  }
+  // The phone typed decides the payment: a failure asked for with a phone that pays would pass.
+  if (outcome === 'failure' && typeof phoneNumber === 'string' && method === 'mobile_money') {
+    if (phoneNumber.replace(/\D/g, '').slice(-9) !== sandboxTestValues.phones.insufficientFunds.slice(-9)) {
+      throw new TypeError(
+        `completeCheckout: outcome 'failure' with a phoneNumber whose payment succeeds; leave phoneNumber out, or type ${sandboxTestValues.phones.insufficientFunds} (insufficient funds)`,
+      );
+    }
   }
   if (phoneNumber !== undefined && (method === 'card' || typeof phoneNumber !== 'string')) {
     throw new TypeError(
