@@ -9,70 +9,54 @@ import { amount, closedAfterEach, customer, futureYear, refusing } from './helpe
 const opened = closedAfterEach();
 const CARD = '4242424242424242';
 
+/**
+ * What the sandbox logs (its events, and the JSON lines made of them) for one payment whose
+ * callback goes to a refusing route at `path` with `reference`: a card payment with `card`, else
+ * mobile money.
+ */
+async function loggedFor(reference: string, path: string, card?: string): Promise<string> {
+  const url = (await opened.route(refusing)).replace('/webhooks/', path);
+  const events: SandboxLogEvent[] = [];
+  const lines: string[] = [];
+  const json = createSandboxLogger('json', (line) => void lines.push(line));
+  const sandbox = await opened.sandbox({
+    callbackDelayMs: 0,
+    deliveryRetries: 0,
+    log: (event) => {
+      events.push(event);
+      json(event);
+    },
+  });
+  const client = new PaymentsClient({ baseUrl: sandbox.url });
+  const callback_details = { transaction_reference: reference, callback_url: url };
+  await (card === undefined
+    ? client.initiateMobileMoneyPayment({ customer_details: customer, amount, callback_details })
+    : client.initiateCardPayment({
+        customer_details: customer,
+        amount,
+        card_details: { card_number: card, expiry_month: 12, expiry_year: futureYear, cvc: '123' },
+        callback_details,
+      }));
+  await sandbox.waitForIdle();
+  expect(events.map((event) => event.kind)).toEqual(expect.arrayContaining(['request', 'callback']));
+  return `${JSON.stringify(events)}\n${lines.join('')}`;
+}
+
 describe('a card number a merchant put into a reference or a callback URL', () => {
   it('reaches neither the log events nor the JSON log line in full', async () => {
-    const url = await opened.route(refusing);
-    const events: SandboxLogEvent[] = [];
-    const lines: string[] = [];
-    const json = createSandboxLogger('json', (line) => void lines.push(line));
-    const sandbox = await opened.sandbox({
-      callbackDelayMs: 0,
-      deliveryRetries: 0,
-      log: (event) => {
-        events.push(event);
-        json(event);
-      },
-    });
-    await new PaymentsClient({ baseUrl: sandbox.url }).initiateCardPayment({
-      customer_details: customer,
-      amount,
-      card_details: { card_number: CARD, expiry_month: 12, expiry_year: futureYear, cvc: '123' },
-      callback_details: { transaction_reference: CARD, callback_url: url.replace('/webhooks/', `/${CARD}/`) },
-    });
-    await sandbox.waitForIdle();
-    expect(events.map((event) => event.kind)).toEqual(expect.arrayContaining(['request', 'callback']));
-    const logged = `${JSON.stringify(events)}\n${lines.join('')}`;
+    const logged = await loggedFor(CARD, `/${CARD}/`, CARD);
     expect(logged).not.toContain(CARD);
     expect(logged).toContain('**** 4242');
   });
 
   it('written with spaces or dashes between its digits, reaches no log in full either', async () => {
-    const url = await opened.route(refusing);
-    const events: SandboxLogEvent[] = [];
-    const sandbox = await opened.sandbox({
-      callbackDelayMs: 0,
-      deliveryRetries: 0,
-      log: (e) => events.push(e),
-    });
-    await new PaymentsClient({ baseUrl: sandbox.url }).initiateMobileMoneyPayment({
-      customer_details: customer,
-      amount,
-      callback_details: {
-        transaction_reference: '4242 4242 4242 4242',
-        callback_url: url.replace('/webhooks/', '/cards/4242-4242-4242-4242/'),
-      },
-    });
-    await sandbox.waitForIdle();
-    const logged = JSON.stringify(events);
+    const logged = await loggedFor('4242 4242 4242 4242', '/cards/4242-4242-4242-4242/');
     expect(logged).not.toContain('4242 4242 4242 4242');
     expect(logged).not.toContain('4242-4242-4242-4242');
     expect(logged).toContain('**** 4242');
   });
 
   it('leaves a run of digits that fails the Luhn check, no card number, as it is', async () => {
-    const url = await opened.route(refusing);
-    const events: SandboxLogEvent[] = [];
-    const sandbox = await opened.sandbox({
-      callbackDelayMs: 0,
-      deliveryRetries: 0,
-      log: (e) => events.push(e),
-    });
-    await new PaymentsClient({ baseUrl: sandbox.url }).initiateMobileMoneyPayment({
-      customer_details: customer,
-      amount,
-      callback_details: { transaction_reference: '4242424242424241', callback_url: url },
-    });
-    await sandbox.waitForIdle();
-    expect(JSON.stringify(events)).toContain('4242424242424241');
+    expect(await loggedFor('4242424242424241', '/webhooks/')).toContain('4242424242424241');
   });
 });
