@@ -7,7 +7,8 @@
 import type { PaymentMethodKind } from '../callbacks/events.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { rootCause } from '../internal/root-cause.js';
-import { sandboxTestValues } from './outcomes.js';
+import { checkPhoneNumber } from '../validation/phone.js';
+import { decideMobileMoneyPayment, sandboxTestValues } from './outcomes.js';
 
 /**
  * The header of the checkout page's answers saying the state of its session (`open`, `paid` or
@@ -79,7 +80,8 @@ function checkCompleteOptions(options: CompleteCheckoutOptions): void {
   }
   // The phone typed decides the payment: a failure asked for with a phone that pays would pass.
   if (outcome === 'failure' && typeof phoneNumber === 'string' && method === 'mobile_money') {
-    if (phoneNumber.replace(/\D/g, '').slice(-9) !== sandboxTestValues.phones.insufficientFunds.slice(-9)) {
+    const phone = checkPhoneNumber(phoneNumber, 'payment');
+    if (phone.ok && decideMobileMoneyPayment(phone.value).ok) {
       throw new TypeError(
         `completeCheckout: outcome 'failure' with a phoneNumber whose payment succeeds; leave phoneNumber out, or type ${sandboxTestValues.phones.insufficientFunds} (insufficient funds)`,
       );

@@ -362,9 +362,8 @@ class CallbackDeliveryQueue implements DeliveryQueue {
 
   private readonly records: MutableDelivery[] = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private readonly inFlight = new Set<AbortController>();
-  /** The ids of the deliveries whose attempt is sent and not answered yet. */
-  private readonly sending = new Set<number>();
+  /** The deliveries whose attempt is sent and not answered yet, by id, each with its attempt's abort. */
+  private readonly inFlight = new Map<number, AbortController>();
   /** Deliveries planned but not yet created (duplicates waiting for the original). */
   private scheduled = 0;
   private idleWaiters: (() => void)[] = [];
@@ -429,7 +428,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       };
       const giveUp = (why: string, cause?: unknown) => {
         settle();
-        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled, this.sending), cause));
+        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled, this.inFlight), cause));
       };
       const onAbort = () => giveUp('aborted', signal?.reason);
       this.idleWaiters.push(waiter);
@@ -446,7 +445,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    for (const controller of this.inFlight)
+    for (const controller of this.inFlight.values())
       controller.abort(new DOMException('sandbox closed', 'AbortError'));
     this.inFlight.clear();
     this.scheduled = 0;
@@ -508,7 +507,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   /** One POST of the callback, bounded by `attemptTimeoutMs`. */
   private async send(delivery: MutableDelivery): Promise<AttemptResult> {
     const controller = new AbortController();
-    this.inFlight.add(controller);
+    this.inFlight.set(delivery.id, controller);
     const timeout = setTimeout(
       () => controller.abort(new DOMException('timeout', 'TimeoutError')),
       this.attemptTimeoutMs,
@@ -528,15 +527,14 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       return { error: error === 'bad port' ? blockedPortMessage(delivery.url) : error };
     } finally {
       clearTimeout(timeout);
-      this.inFlight.delete(controller);
+      this.inFlight.delete(delivery.id);
     }
   }
 
   /** Sends once, records and logs the attempt, then retries, finishes, or schedules a duplicate. */
   private async attempt(delivery: MutableDelivery): Promise<void> {
     if (this.closed || delivery.state !== 'pending') return;
-    this.sending.add(delivery.id);
-    const result = await this.send(delivery).finally(() => this.sending.delete(delivery.id));
+    const result = await this.send(delivery);
     if (this.closed || delivery.state !== 'pending') return;
     delivery.attempts.push({ at: new Date(), ...result });
     const n = delivery.attempts.length;

@@ -95,11 +95,11 @@ function describeEntry(entry: DeliveryReportEntry, sending: boolean): string {
   return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
 }
 
-/** Builds the report of a set of finished deliveries. */
+/** Builds the report of a set of deliveries; `sending` holds the ids of those with an attempt in flight. */
 export function buildDeliveryReport(
   deliveries: readonly CallbackDelivery[],
   scheduled = 0,
-  sending: ReadonlySet<number> = new Set(),
+  sending: Pick<ReadonlySet<number>, 'has'> = new Set(),
 ): DeliveryReport {
   const entries = deliveries.map((delivery): DeliveryReportEntry => {
     const last = delivery.attempts.at(-1);
@@ -123,10 +123,9 @@ export function buildDeliveryReport(
     entries.length === 0
       ? `0 callbacks: ${NOTHING_SCHEDULED}`
       : `${plural(entries.length, 'callback')}: ${counts.join(', ')}`;
-  const lines = entries
-    .map((entry, index) => [entry, sending.has(deliveries[index]!.id)] as const)
-    .filter(([entry]) => entry.state !== 'delivered')
-    .map(([entry, inFlight]) => describeEntry(entry, inFlight));
+  const lines = entries.flatMap((entry, index) =>
+    entry.state === 'delivered' ? [] : [describeEntry(entry, sending.has(deliveries[index]!.id))],
+  );
   // A copy scheduled (a duplicate delivery) but not recorded yet is pending work too.
   if (scheduled > 0)
     lines.push(`  … ${plural(scheduled, 'callback')} scheduled, not recorded yet (a duplicate delivery)`);
