@@ -87,6 +87,60 @@ describe('a callback route that answers with a redirect', () => {
   );
 });
 
+describe('a callback route that refuses without a JSON error word', () => {
+  it.each([
+    {
+      what: "Express's 404 page for a route mounted at another path",
+      status: 404,
+      type: 'text/html; charset=utf-8',
+      body: '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /hooks</pre>\n</body>\n</html>\n',
+      shown: '404 "Cannot POST /hooks"',
+    },
+    {
+      what: 'a framework\'s JSON error without an error word',
+      status: 500,
+      type: 'application/json',
+      body: '{"statusCode":500,"message":"Internal server error"}',
+      shown: '500 "{"statusCode":500,"message":"Internal server error"}"',
+    },
+    {
+      what: 'a plain-text stack trace that quotes the signed URL',
+      status: 500,
+      type: 'text/plain',
+      body: 'TypeError: cannot read orders of undefined\n    at POST /hooks?hp_ref=ORDER-1&hp_sig=SIGNATURE\n',
+      shown: '500 "TypeError: cannot read orders of undefined at POST /hooks?hp_ref=ORDER-1&hp_sig=[redacted]"',
+    },
+  ])('shows what the route said, as one short line: $what', async ({ status, type, body, shown }) => {
+    const origin = await listen((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(status, { 'content-type': type }).end(body));
+    });
+    await start({ deliveryRetries: 0 });
+    expect(
+      (await post('/api/payment/payment-initiate-callback/', mobileMoneyPayment(`${origin}/hooks`))).status,
+    ).toBe(200);
+    const report = await sandbox!.waitForIdle();
+    expect(report.failures).toMatchObject([{ state: 'failed', attempts: 1, lastAnswer: shown }]);
+    expect(report.summary).toContain(`failed after 1 attempt: ${shown}`);
+    const [attempt] = logs.filter((event) => event.kind === 'callback');
+    expect(attempt).toMatchObject({ status, reason: shown.slice(4) });
+  });
+
+  it('keeps a long answer to 200 characters, and an empty one to its status', async () => {
+    const bodies = ['x'.repeat(5000), ''];
+    const origin = await listen((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(500, { 'content-type': 'text/plain' }).end(bodies.shift()));
+    });
+    await start({ deliveryRetries: 1, retryDelayMs: 1 });
+    await post('/api/payment/payment-initiate-callback/', mobileMoneyPayment(`${origin}/hooks`));
+    await sandbox!.waitForIdle();
+    const [first, second] = sandbox!.deliveries[0]!.attempts;
+    expect(first).toMatchObject({ status: 500, reason: `"${'x'.repeat(200)}…"` });
+    expect(second).toEqual({ at: expect.any(Date), status: 500 });
+  });
+});
+
 const endpoints = {
   payment: '/api/payment/payment-initiate-callback/',
   checkoutSession: '/checkout.sessions/hosted/redirect/session',
