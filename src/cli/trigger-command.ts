@@ -25,7 +25,7 @@ import {
 } from '../sandbox/payloads.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkHttpUrl } from '../validation/url.js';
-import { answerExcerpt } from './answer-excerpt.js';
+import { answerExcerpt } from '../sandbox/answer-excerpt.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';
 

@@ -4,10 +4,12 @@ import { callbackReference, escapeForLog, redactSignature, urlForLog, type Sandb
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
+import { answerExcerpt } from './answer-excerpt.js';
 
 /**
  * What the merchant answered to one delivery attempt: its status and, for a refusal with a JSON
- * body such as `{ "error": "invalid_signature" }`, that word.
+ * body such as `{ "error": "invalid_signature" }`, that word (any other refusal's body: a short
+ * excerpt of it, in double quotes).
  *
  * @example
  * ```ts
@@ -61,7 +63,11 @@ export interface DeliveryAttempt {
   readonly at: Date;
   /** The merchant's HTTP status, when it answered. */
   readonly status?: number | undefined;
-  /** The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …). */
+  /**
+   * The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …); for
+   * any other refusal with a body, what it said as one line of at most 200 characters in double
+   * quotes (`"Cannot POST /hooks"`: an HTML page as its text, `hp_sig` values redacted).
+   */
   readonly reason?: string | undefined;
   /** Why there was no answer (`ECONNREFUSED`, `timeout`, …). */
   readonly error?: string | undefined;
@@ -261,7 +267,8 @@ function redirectReason(location: string | null, url: string): string {
 
 /**
  * The default transport: `POST` the JSON body with `fetch` to the URL exactly as the merchant
- * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer. A
+ * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer (or,
+ * without one, a quoted excerpt of what it said, such as Express's `"Cannot POST /hooks"`). A
  * redirect is not followed: a 301 or 302 would turn the POST into a GET without the callback, and
  * any redirect would deliver it somewhere the merchant did not name; it counts as not delivered.
  */
@@ -278,9 +285,16 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
   if (response.status >= 300 && response.status < 400) {
     return { status: response.status, reason: redirectReason(response.headers.get('location'), url) };
   }
-  const reason = refusalReason(text);
+  const reason = refusalReason(text) ?? quotedExcerpt(text, response.headers.get('content-type'), url);
   return reason ? { status: response.status, reason } : response.status;
 };
+
+/** What a refusal without an `error` word said, in double quotes; undefined for an empty body. */
+function quotedExcerpt(text: string, contentType: string | null, url: string): string | undefined {
+  const signature = new URL(url).searchParams.get('hp_sig') ?? '';
+  const excerpt = answerExcerpt(text, contentType, [signature]);
+  return excerpt === '' ? undefined : `"${excerpt}"`;
+}
 
 const MAX_RECORDS = 1000;
 

@@ -3,7 +3,7 @@
 // minutes after the POST (second review). Only the head of the answer is read; a secret or an
 // hp_sig anywhere in it is still redacted.
 import { describe, expect, it } from 'vitest';
-import { answerExcerpt } from '../../src/cli/answer-excerpt.js';
+import { answerExcerpt } from '../../src/sandbox/answer-excerpt.js';
 
 describe('answerExcerpt of a long answer', () => {
   it.each([

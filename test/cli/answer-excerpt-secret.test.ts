@@ -2,7 +2,7 @@
 // that echoed it escaped — in an HTML page (&amp;, &#97;) or in JSON (\" and \\) — printed it in
 // clear once the excerpt decoded the page, or with a backslash added (review).
 import { describe, expect, it } from 'vitest';
-import { answerExcerpt } from '../../src/cli/answer-excerpt.js';
+import { answerExcerpt } from '../../src/sandbox/answer-excerpt.js';
 
 const secret = 'whsec_a&b<c>"d\\e-0123456789';
 

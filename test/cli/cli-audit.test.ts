@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
-import { answerExcerpt } from '../../src/cli/answer-excerpt.js';
+import { answerExcerpt } from '../../src/sandbox/answer-excerpt.js';
 import { run, type CliIo } from '../../src/cli/program.js';
 
 const SECRET = 'cli-audit-secret-0123456789';

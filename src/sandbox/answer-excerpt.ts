@@ -1,10 +1,11 @@
 /**
- * What a route answered, as `trigger` prints it: one short line, whatever the body was.
+ * What a route answered, as `trigger` prints it and the sandbox's delivery log and report quote it:
+ * one short line, whatever the body was.
  *
  * @module
  */
 
-import { escapeForLog, redactSignature } from '../sandbox/log.js';
+import { escapeForLog, redactSignature } from './log.js';
 
 /** The longest excerpt printed, in characters. */
 export const MAX_EXCERPT = 200;
