@@ -97,7 +97,7 @@ describe('a callback route that refuses without a JSON error word', () => {
       shown: '404 "Cannot POST /hooks"',
     },
     {
-      what: 'a framework\'s JSON error without an error word',
+      what: "a framework's JSON error without an error word",
       status: 500,
       type: 'application/json',
       body: '{"statusCode":500,"message":"Internal server error"}',
@@ -108,7 +108,8 @@ describe('a callback route that refuses without a JSON error word', () => {
       status: 500,
       type: 'text/plain',
       body: 'TypeError: cannot read orders of undefined\n    at POST /hooks?hp_ref=ORDER-1&hp_sig=SIGNATURE\n',
-      shown: '500 "TypeError: cannot read orders of undefined at POST /hooks?hp_ref=ORDER-1&hp_sig=[redacted]"',
+      shown:
+        '500 "TypeError: cannot read orders of undefined at POST /hooks?hp_ref=ORDER-1&hp_sig=[redacted]"',
     },
   ])('shows what the route said, as one short line: $what', async ({ status, type, body, shown }) => {
     const origin = await listen((request, response) => {
