@@ -443,6 +443,58 @@ describe('completeCheckout on a link it cannot pay', () => {
   });
 });
 
+describe('completeCheckout with a value the page refuses', () => {
+  it('says which field the page refused and why, and leaves the checkout open', async () => {
+    await start({ callbackDelayMs: 60_000 });
+    const response = await post(
+      endpoints.checkoutSession,
+      JSON.stringify({
+        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+        amount: { order_id: 1002, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
+        redirect_urls: {
+          success_url: 'https://shop.example/ok',
+          failed_url: 'https://shop.example/failed',
+          callback_url: 'http://127.0.0.1:9/hooks',
+        },
+      }),
+    );
+    const link = ((await response.json()) as { checkout_link: string }).checkout_link;
+    const error = await sandbox!.completeCheckout(link, { method: 'mobile_money', phoneNumber: '0712' }).then(
+      () => expect.fail('a phone of four digits paid'),
+      (reason: unknown) => reason as Error,
+    );
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Could not complete the checkout ${link.replace(/[.?]/g, '\\$&')}: the page refused the form \\(422\\): Phone number: .+\\.$`,
+      ),
+    );
+    // Still open: the customer corrects the field and pays.
+    await expect(sandbox!.completeCheckout(link, { method: 'mobile_money' })).resolves.toMatchObject({
+      paid: true,
+    });
+  });
+
+  it('says a link with a trailing slash is no checkout link', async () => {
+    await start({ callbackDelayMs: 60_000 });
+    const response = await post(
+      endpoints.checkoutSession,
+      JSON.stringify({
+        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+        amount: { order_id: 1003, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
+        redirect_urls: {
+          success_url: 'https://shop.example/ok',
+          failed_url: 'https://shop.example/failed',
+          callback_url: 'http://127.0.0.1:9/hooks',
+        },
+      }),
+    );
+    const link = `${((await response.json()) as { checkout_link: string }).checkout_link}/`;
+    await expect(sandbox!.completeCheckout(link, { method: 'card' })).rejects.toThrow(
+      `Could not complete the checkout ${link}: no checkout link ends with '/'; pass checkout_link as the session gave it.`,
+    );
+  });
+});
+
 describe('a callback URL on a port fetch refuses to connect to', () => {
   it('is reported as that port being refused by fetch, not as "bad port"', async () => {
     await start({ deliveryRetries: 0 });
