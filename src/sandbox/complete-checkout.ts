@@ -127,6 +127,12 @@ const alreadyCompleted = (checkoutLink: string, state: 'paid' | 'failed'): Error
 const decodeAttribute = (value: string): string =>
   value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
 
+/** The messages of the page's error summary (`Phone number: …`), as the customer reads them. */
+const formErrors = (html: string): string[] => {
+  const summary = /<div id="form-errors"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  return [...summary.matchAll(/<li>([^<]*)<\/li>/g)].map((item) => decodeAttribute(item[1]!));
+};
+
 /**
  * `fetch`, with a failure to connect said in the merchant's words: which sandbox did not answer
  * (origin, system code and address), the fetch error kept as `cause`.
@@ -185,6 +191,11 @@ export async function completeCheckout(
   const page = await reach(checkoutLink, checkoutLink);
   const html = await page.text();
   const pageState = page.headers.get(CHECKOUT_STATE_HEADER);
+  if (page.status === 404 && new URL(checkoutLink).pathname.endsWith('/')) {
+    throw new Error(
+      `Could not complete the checkout ${checkoutLink}: no checkout link ends with '/'; pass checkout_link as the session gave it.`,
+    );
+  }
   if (page.status === 404) {
     throw new Error(
       `Could not complete the checkout ${checkoutLink}: the sandbox does not know this link (404); a sandbox forgets its sessions when it restarts.`,
@@ -204,13 +215,16 @@ export async function completeCheckout(
     body: new URLSearchParams(formFields(options)),
     redirect: 'manual',
   });
-  await submitted.arrayBuffer();
+  const answer = await submitted.text();
   const location = submitted.headers.get('location');
   if (submitted.status !== 303 || location === null) {
     const state = submitted.headers.get(CHECKOUT_STATE_HEADER);
     if (state === 'paid' || state === 'failed') throw alreadyCompleted(checkoutLink, state);
+    const errors = formErrors(answer);
     throw new Error(
-      `Could not complete the checkout ${checkoutLink}: the form answered ${submitted.status}.`,
+      errors.length > 0
+        ? `Could not complete the checkout ${checkoutLink}: the page refused the form (${submitted.status}): ${errors.join(' ')}`
+        : `Could not complete the checkout ${checkoutLink}: the form answered ${submitted.status}.`,
     );
   }
   const redirectedTo = new URL(location, checkoutLink).href;
