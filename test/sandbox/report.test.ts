@@ -116,6 +116,62 @@ describe('the delivery report and the default log', () => {
   });
 });
 
+describe('the report of a callback that failed says what to try', () => {
+  const failedReport = async (callbackUrl: string, reference: string, sign = true) => {
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, deliveryRetries: 0, log: false });
+    const client = new PaymentsClient({ baseUrl: sandbox.url });
+    const input = await mobileMoney(callbackUrl, reference);
+    if (!sign) input.callback_details.callback_url = callbackUrl;
+    await client.initiateMobileMoneyPayment(input);
+    const report = await sandbox.waitForIdle();
+    expect(report.failed).toBe(1);
+    return report.summary;
+  };
+
+  it('an unsigned URL refused 401: sign it', async () => {
+    const { url } = await startRoute(SECRET);
+    expect(await failedReport(url, 'ORDER-U', false)).toContain(
+      '\nhint: the callback URL of ORDER-U has no hp_sig, and a route with a secret refuses an unsigned callback (401 invalid_signature): sign it with signCallbackUrl before you initiate',
+    );
+  });
+
+  it('a signed URL refused 401: the secret or the origin differs', async () => {
+    const { url } = await startRoute('a-different-secret-0123456789');
+    const origin = new URL(url).origin;
+    expect(await failedReport(url, 'ORDER-S')).toContain(
+      `\nhint: the route refused the signature of ORDER-S's callback URL (401 invalid_signature): give the route the secret the URL was signed with, and a publicOrigin of ${origin} (or none)`,
+    );
+  });
+
+  it('a path nothing serves (404), once however many callbacks went there', async () => {
+    const origin = new URL(
+      await opened.route(
+        (request, response) => void request.resume().on('end', () => response.writeHead(404).end()),
+      ),
+    ).origin;
+    const sandbox = await opened.sandbox({ callbackDelayMs: 0, deliveryRetries: 0, log: false });
+    const client = new PaymentsClient({ baseUrl: sandbox.url });
+    await client.initiateMobileMoneyPayment(await mobileMoney(`${origin}/hooks`, 'ORDER-P1'));
+    await client.initiateMobileMoneyPayment(await mobileMoney(`${origin}/hooks`, 'ORDER-P2'));
+    const { failed, summary } = await sandbox.waitForIdle();
+    expect(failed).toBe(2);
+    expect(summary).toContain(
+      '\nhint: the server answered 404 for POST /hooks: is your route mounted at this path (a trailing slash counts)?',
+    );
+    expect(summary.match(/hint:/g)).toHaveLength(1);
+  });
+
+  it('nothing listening: start the server first', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await failedReport(`http://127.0.0.1:${port}/hooks`, 'ORDER-C')).toContain(
+      `\nhint: nothing listens at http://127.0.0.1:${port} (ECONNREFUSED): start your server, on that port, before the payment's callback is due`,
+    );
+  });
+});
+
 describe(`the test phone ${sandboxTestValues.phones.noCallback}`, () => {
   it('is accepted, and its callback is never sent: the report lists it as dropped', async () => {
     const { url, events } = await startRoute(SECRET);
