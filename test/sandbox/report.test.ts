@@ -131,15 +131,15 @@ describe('the report of a callback that failed says what to try', () => {
   it('an unsigned URL refused 401: sign it', async () => {
     const { url } = await startRoute(SECRET);
     expect(await failedReport(url, 'ORDER-U', false)).toContain(
-      '\nhint: the callback URL of ORDER-U has no hp_sig, and a route with a secret refuses an unsigned callback (401 invalid_signature): sign it with signCallbackUrl before you initiate',
+      '\nhint: a callback URL has no hp_sig, and a route with a secret refuses an unsigned callback (401 invalid_signature): sign it with signCallbackUrl before you initiate',
     );
   });
 
   it('a signed URL refused 401: the secret or the origin differs', async () => {
     const { url } = await startRoute('a-different-secret-0123456789');
-    const origin = new URL(url).origin;
+    const { origin, pathname } = new URL(url);
     expect(await failedReport(url, 'ORDER-S')).toContain(
-      `\nhint: the route refused the signature of ORDER-S's callback URL (401 invalid_signature): give the route the secret the URL was signed with, and a publicOrigin of ${origin} (or none)`,
+      `\nhint: the route at ${origin}${pathname} refused the URL's signature (401 invalid_signature): give it the secret the URL was signed with, and a publicOrigin of ${origin} (or none)`,
     );
   });
 
