@@ -1,5 +1,5 @@
 import type { CallbackEventType } from '../callbacks/events.js';
-import type { CallbackDelivery } from './delivery.js';
+import type { CallbackDelivery, DeliveryAttempt } from './delivery.js';
 import { describeAnswer, escapeForLog, forReference, urlForLog } from './log.js';
 
 /**
@@ -66,8 +66,10 @@ export interface DeliveryReport {
   /** The callbacks that failed or were cancelled. */
   readonly failures: readonly DeliveryReportEntry[];
   /**
-   * A count line, then one line per failed, cancelled, dropped or still pending callback. With no
-   * callback at all it says none was scheduled (often an initiation that was not awaited).
+   * A count line, then one line per failed, cancelled, dropped or still pending callback, then a
+   * `hint:` line per answer with one usual cause (an unsigned URL, a refused signature, a 404 or
+   * 405, `ECONNREFUSED`). With no callback at all it says none was scheduled (often an initiation
+   * that was not awaited).
    */
   readonly summary: string;
 }
@@ -93,6 +95,35 @@ function describeEntry(entry: DeliveryReportEntry, sending: boolean): string {
       : `  … ${target} pending after ${plural(entry.attempts, 'attempt')}${how}`;
   }
   return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
+}
+
+/**
+ * What to try after an attempt's answer, for the answers with one usual cause: a signature refused
+ * (unsigned URL, or another secret or origin), a path nothing serves, nothing listening.
+ */
+function hintFor(url: string, last: DeliveryAttempt): string | undefined {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const route = `${target.origin}${target.pathname}`;
+  if (last.status === 401 && last.reason === 'invalid_signature') {
+    return target.searchParams.has('hp_sig')
+      ? `the route at ${route} refused the URL's signature (401 invalid_signature): give it the secret the URL was signed with, and a publicOrigin of ${target.origin} (or none)`
+      : 'a callback URL has no hp_sig, and a route with a secret refuses an unsigned callback (401 invalid_signature): sign it with signCallbackUrl before you initiate';
+  }
+  if (last.status === 404) {
+    return `the server answered 404 for POST ${target.pathname}: is your route mounted at this path (a trailing slash counts)?`;
+  }
+  if (last.status === 405) {
+    return `the server answered 405 for POST ${target.pathname}: something is there, but not for POST; mount your route for POST`;
+  }
+  if (last.error === 'ECONNREFUSED') {
+    return `nothing listens at ${target.origin} (ECONNREFUSED): start your server, on that port, before the payment's callback is due`;
+  }
+  return undefined;
 }
 
 /** Builds the report of a set of deliveries; `sending` holds the ids of those with an attempt in flight. */
@@ -126,6 +157,14 @@ export function buildDeliveryReport(
   const lines = entries.flatMap((entry, index) =>
     entry.state === 'delivered' ? [] : [describeEntry(entry, sending.has(deliveries[index]!.id))],
   );
+  // What to try, once per distinct hint, after the lines of the callbacks it is about.
+  const hints = new Set<string>();
+  for (const delivery of deliveries) {
+    const last = delivery.attempts.at(-1);
+    const hint =
+      delivery.state === 'delivered' || last === undefined ? undefined : hintFor(delivery.url, last);
+    if (hint !== undefined) hints.add(`hint: ${escapeForLog(hint)}`);
+  }
   // A copy scheduled (a duplicate delivery) but not recorded yet is pending work too.
   if (scheduled > 0)
     lines.push(`  … ${plural(scheduled, 'callback')} scheduled, not recorded yet (a duplicate delivery)`);
@@ -138,6 +177,6 @@ export function buildDeliveryReport(
     pending: count('pending') + scheduled,
     deliveries: entries,
     failures,
-    summary: [head, ...lines].join('\n'),
+    summary: [head, ...lines, ...hints].join('\n'),
   };
 }
