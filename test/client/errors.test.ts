@@ -52,6 +52,35 @@ describe('PaymentsClient errors', () => {
     expect(error.body).toBe('{"error":"invalid wallet"}');
   });
 
+  it.each([
+    [
+      'an error code',
+      '{"error":"duplicate_reference_id","message":"Payout refused"}',
+      ': duplicate_reference_id; see error.body',
+    ],
+    ['a code with a dot and a dash', '{"error":"wallet.not-found"}', ': wallet.not-found; see error.body'],
+    ['free text', '{"error":"invalid wallet"}', '; see error.body'],
+    [
+      'a code with digits (a card number or cvc could hide in one)',
+      '{"error":"card_4242424242424242"}',
+      '; see error.body',
+    ],
+    ['a code of 65 characters', `{"error":"${'a'.repeat(65)}"}`, '; see error.body'],
+    ['an error that is not a string', '{"error":{"code":"x"}}', '; see error.body'],
+  ])(
+    'names the error code of a JSON refusal in its message, and nothing else from the body: %s',
+    async (_what, body, tail) => {
+      service.on(
+        PAYOUT,
+        () => new HttpResponse(body, { status: 409, headers: { 'content-type': 'application/json' } }),
+      );
+      const error = (await rejection(client().initiatePayout(payoutInput))) as ApiError;
+      expect(error.message).toBe(
+        `The service answered HTTP 409 Conflict to initiatePayout (POST ${BASE_URL}/${PAYOUT})${tail}`,
+      );
+    },
+  );
+
   it('turns a 200 of the wrong shape into an ApiError listing the issues', async () => {
     service.on(PAYOUT, () => HttpResponse.json({ status: 'ok' }));
     const error = (await rejection(client().initiatePayout(payoutInput))) as ApiError;
