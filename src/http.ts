@@ -322,6 +322,20 @@ const maybeSent = (call: CallState): boolean => call.sent || call.inFlight > 0;
 const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
 
 /**
+ * `: <code>` for a JSON refusal whose `error` is a code (`duplicate_reference_id`: letters, `_`,
+ * `.`, `-`, at most 64), else nothing: no free text and no digit of the body reaches the message
+ * (a card number or cvc the service echoed could hide there); `error.body` holds the rest.
+ */
+function refusalCode(text: string): string {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+    return typeof error === 'string' && /^[a-z][a-z_.-]{0,63}$/i.test(error) ? `: ${error}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
  * The one function that turns a response into an error: a non-2xx (`issues` empty), or a 2xx
  * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body and
  * headers have the request's secrets redacted.
@@ -340,7 +354,7 @@ function errorFromResponse(
       ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
       : isRedirect(response.status)
         ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
-        : `${answered}; see error.body`;
+        : `${answered}${refusalCode(text)}; see error.body`;
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,
