@@ -23,10 +23,12 @@ import {
 } from './fields.js';
 import { buildOptions, checkBuildOptions, clockOption, oneOfOption, paymentMethodOption } from './options.js';
 import {
+  CALLBACK_DETAILS_PATHS,
   callbackDetailsInput,
   callbackDetailsWire,
   cardProductWire,
   compact,
+  refuseSignedForAnother,
   paymentAmountInput,
   paymentAmountWire,
   paymentCustomerInput,
@@ -221,6 +223,12 @@ export function buildCardPaymentRequest(
   // other values than it gave the rules above.
   const sent = cardOptionIssues(parsed, checkedOptions);
   if (sent.length > 0) throw new ValidationError(sent, { prefix: 'Invalid card payment' });
+  refuseSignedForAnother(
+    parsed.callback_details.callback_url,
+    parsed.callback_details.transaction_reference,
+    CALLBACK_DETAILS_PATHS,
+    'Invalid card payment',
+  );
   const { customer_details: customer, card_details: card } = parsed;
   const asString = checkedOptions.cardFieldEncoding === 'string';
   return compact({

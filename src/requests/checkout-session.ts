@@ -8,6 +8,7 @@ import {
   checkoutCustomerInput,
   checkoutCustomerWire,
   compact,
+  refuseSignedForAnother,
 } from './shared.js';
 
 /**
@@ -100,6 +101,15 @@ export function buildCheckoutSessionRequest(input: CheckoutSessionInput): Checko
         'a redirect checkout has no payment_method: the customer picks card or mobile money on the hosted page',
     },
   });
+  refuseSignedForAnother(
+    parsed.redirect_urls.callback_url,
+    parsed.amount.order_id,
+    [
+      ['redirect_urls', 'callback_url'],
+      ['amount', 'order_id'],
+    ],
+    'Invalid checkout session',
+  );
   const customer = parsed.customer_details;
   return {
     customer_details: compact({

@@ -3,9 +3,11 @@ import * as z from 'zod/v4/mini';
 import { parseOrThrow } from '../internal/issues.js';
 import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
 import {
+  CALLBACK_DETAILS_PATHS,
   callbackDetailsInput,
   callbackDetailsWire,
   compact,
+  refuseSignedForAnother,
   mobileMoneyProductWire,
   paymentAmountInput,
   paymentAmountWire,
@@ -120,6 +122,12 @@ export function buildMobileMoneyPaymentRequest(
   const parsed = parseOrThrow(mobileMoneyPaymentInputSchema, input, {
     prefix: 'Invalid mobile-money payment',
   });
+  refuseSignedForAnother(
+    parsed.callback_details.callback_url,
+    parsed.callback_details.transaction_reference,
+    CALLBACK_DETAILS_PATHS,
+    'Invalid mobile-money payment',
+  );
   const customer = parsed.customer_details;
   return compact({
     customer_details: compact({

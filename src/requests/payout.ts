@@ -22,6 +22,7 @@ import {
   wholeNumberStringWire,
 } from './fields.js';
 import { buildOptions, checkBuildOptions, oneOfOption } from './options.js';
+import { refuseSignedForAnother } from './shared.js';
 
 /**
  * Which key carries the payout recipient on the wire: the service's documentation names it
@@ -245,13 +246,23 @@ function payoutRequest(
   if (requireReference && parsed.transfer.reference_id === undefined) {
     throw new ValidationError([referenceRequired], { prefix: 'Invalid payout' });
   }
+  const referenceId = parsed.transfer.reference_id ?? Number(generateReferenceId());
+  refuseSignedForAnother(
+    parsed.webhook_endpoint.webhook_url,
+    referenceId,
+    [
+      ['webhook_endpoint', 'webhook_url'],
+      ['transfer', 'reference_id'],
+    ],
+    'Invalid payout',
+  );
   const recipient = { ...parsed.customer_details };
   const rest = {
     destination: { ...parsed.destination },
     transfer: {
       amount: parsed.transfer.amount,
       currency: parsed.transfer.currency,
-      reference_id: parsed.transfer.reference_id ?? Number(generateReferenceId()),
+      reference_id: referenceId,
       description: parsed.transfer.description,
     },
     webhook_endpoint: { ...parsed.webhook_endpoint },

@@ -1,6 +1,7 @@
 // Pieces shared by the endpoints: customer_details (§2.1), products (§2.2), amount (§2.3),
 // callback_details (§2.5), each as an input schema (friendly values) and a wire schema (§2 types).
 import * as z from 'zod/v4/mini';
+import { ValidationError } from '../errors.js';
 import { checkCardUnitPrice, checkQuantity, checkUnitPrice, type UnitPrice } from '../validation/product.js';
 import {
   amountInput,
@@ -150,6 +151,39 @@ export const callbackDetailsWire = z.strictObject({
   transaction_reference: nonEmptyStringWire,
   callback_url: httpUrlWire,
 });
+
+/** Where a payment's callback URL and its reference are. */
+export const CALLBACK_DETAILS_PATHS = [
+  ['callback_details', 'callback_url'],
+  ['callback_details', 'transaction_reference'],
+] as const;
+
+/**
+ * Throws when `url` is signed (`hp_ref`) for another reference than the request's own, or carries
+ * `hp_ref` more than once. The route takes a callback's order from `hp_ref`, and a success callback
+ * carries no reference of its own: this payment would settle the order the URL names. Names the
+ * fields, never the references.
+ */
+export function refuseSignedForAnother(
+  url: string,
+  reference: string | number,
+  [urlPath, referencePath]: readonly [readonly string[], readonly string[]],
+  prefix: string,
+): void {
+  // The schema parsed it as an http(s) URL.
+  const signed = new URL(url).searchParams.getAll('hp_ref');
+  if (signed.length === 0 || (signed.length === 1 && signed[0] === String(reference))) return;
+  throw new ValidationError(
+    [
+      {
+        path: [...urlPath],
+        code: 'signed_for_another_reference',
+        message: `signed (hp_ref) for another reference than ${referencePath.join('.')}: the route would settle that order with this payment; sign it with this request's reference`,
+      },
+    ],
+    { prefix },
+  );
+}
 
 /** Drops keys whose value is undefined, keeping the order of the rest (the wire order). */
 export const compact = <T extends Record<string, unknown>>(value: T): T => {
