@@ -37,3 +37,33 @@ describe('checkWholeNumber', () => {
     expect(checkWholeNumber(0n, 1).ok).toBe(false);
   });
 });
+
+describe('an amount refused, in its message', () => {
+  const message = (input: unknown) => {
+    const result = checkWholeNumber(input, 1);
+    if (result.ok) throw new Error('accepted');
+    return result.message;
+  };
+
+  it.each([
+    ['1500.00', '"1500.00"'],
+    ['15.50', '"15.50"'],
+    ['1,500', '"1,500"'],
+    ['1 500', '"1 500"'],
+    ['1e3', '"1e3"'],
+    ['+1500', '"+1500"'],
+    ['0100', '"0100"'],
+  ])('is shown whole when it is an amount written another way: %s', (input, shown) => {
+    expect(message(input)).toContain(`got ${shown}`);
+  });
+
+  it.each([
+    ['a card number with a decimal', '4242424242424242.0', '"4242…"'],
+    ['a card number with spaces', '4242 4242 4242 4242', '"4242…"'],
+    ['an amount of 17 characters', '1000000000.000000', '"1000…"'],
+    ['a word', 'sk_live_abc', '"sk_l…"'],
+  ])('shows only its start when it is %s', (_what, input, shown) => {
+    expect(message(input)).toContain(`got ${shown}`);
+    expect(message(input)).not.toContain(input);
+  });
+});
