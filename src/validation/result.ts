@@ -12,10 +12,15 @@ export const pass = <T>(value: T): Check<T> => ({ ok: true, value });
 /** A failing check. */
 export const fail = <T = never>(code: string, message: string): Check<T> => ({ ok: false, code, message });
 
-/** Shows the start of a (non-secret) value in a message without echoing all of it. */
+/**
+ * Shows the start of a (non-secret) value in a message without echoing all of it: a string's
+ * first 4 characters, or the whole of a number written another way (`"1500.00"`, `"1,500"`: at
+ * most 12 characters of digits, `.,+-eE` and spaces, at most 8 of them digits, so never a card
+ * number or a phone number).
+ */
 export const preview = (value: unknown): string => {
   if (typeof value !== 'string')
     return typeof value === 'number' || typeof value === 'bigint' ? String(value) : typeof value;
-  const shown = value.length > 4 ? `${value.slice(0, 4)}…` : value;
-  return JSON.stringify(shown);
+  const numeric = /^[\d.,+\-eE ]{1,12}$/.test(value) && value.replace(/\D/g, '').length <= 8;
+  return JSON.stringify(value.length > 4 && !numeric ? `${value.slice(0, 4)}…` : value);
 };
