@@ -28,6 +28,21 @@ const post = (url: string) =>
   });
 
 describe('the message of a signature that does not match', () => {
+  it('reads as one sentence, each parenthesis closed once', async () => {
+    const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
+      secret: 'another-secret-0123456789',
+      reference: 'ORD-1',
+    });
+    const unpinned = await caught(() => verifyCallbackUrl(signed, { secret }));
+    expect((unpinned as Error).message).toBe(
+      "Callback URL signature does not match for host shop.example and path /webhooks/payments: a wrong secret, or the reference, path or query was changed; the host was taken from the request: behind a proxy that changes it, set publicOrigin (verifyCallbackUrl's origin)",
+    );
+    const pinned = await caught(() => verifyCallbackUrl(signed, { secret, origin: 'https://shop.example' }));
+    expect((pinned as Error).message).toBe(
+      'Callback URL signature does not match for host shop.example and path /webhooks/payments: a wrong secret, or the reference, path or query was changed; the host is the origin given: a URL signed for another host does not verify',
+    );
+  });
+
   it('without publicOrigin: names the host taken from the request and says to set publicOrigin', async () => {
     const signed = await signCallbackUrl('https://shop.example/webhooks/payments', {
       secret,
