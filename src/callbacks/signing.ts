@@ -393,10 +393,10 @@ export async function verifySignedUrl(
   }
   throw new CallbackVerificationError(
     'bad_signature',
-    `Callback URL signature does not match for host ${shown(host, 64)} and path ${shown(parsed.pathname, 128)} (wrong secret, or the reference, path or query was changed${
+    `Callback URL signature does not match for host ${shown(host, 64)} and path ${shown(parsed.pathname, 128)}: a wrong secret, or the reference, path or query was changed; ${
       pinned === undefined
-        ? '; the host was taken from the request: behind a proxy that changes it, set publicOrigin (origin)'
-        : '; the host is the origin given: a URL signed for another host does not verify'
-    })`,
+        ? "the host was taken from the request: behind a proxy that changes it, set publicOrigin (verifyCallbackUrl's origin)"
+        : 'the host is the origin given: a URL signed for another host does not verify'
+    }`,
   );
 }
