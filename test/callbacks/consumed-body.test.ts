@@ -38,6 +38,17 @@ describe('a callback Request whose body was already read', () => {
     expect(errors[0]!.error.message).toMatch(/before/);
   });
 
+  it('given to the handler a second time (a test replaying a delivery), says a Request is read once', async () => {
+    const { handler, errors, events } = route();
+    const request = await createCallbackRequest('payout.succeeded', { secret });
+    expect((await handler(request)).status).toBe(200);
+    expect((await handler(request)).status).toBe(500);
+    expect(events).toEqual(['payout.succeeded']);
+    expect(errors[0]!.error.message).toMatch(
+      /or a handler was given this same Request before: build a new Request for each delivery/,
+    );
+  });
+
   it('is 500 behind a Hono middleware that read c.req.json(), and 200 once the route comes first', async () => {
     const { handler, events } = route();
     const app = new Hono();
