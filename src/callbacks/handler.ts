@@ -444,7 +444,7 @@ const fetchUrl = ({ url, headers }: Request): string | undefined => {
 async function readBody(request: Request, max: number, timeoutMs: number): Promise<BodyRead> {
   if (request.bodyUsed) {
     throw new PaymentsError(
-      "The callback Request's body was already read before the handler (a middleware's c.req.json() or request.json()): give the handler the request untouched, mounting the route before whatever reads the body",
+      "The callback Request's body was already read before the handler (a middleware's c.req.json() or request.json()): give the handler the request untouched, mounting the route before whatever reads the body; or a handler was given this same Request before: build a new Request for each delivery",
     );
   }
   if (
