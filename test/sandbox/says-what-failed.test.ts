@@ -474,6 +474,16 @@ describe('completeCheckout with a value the page refuses', () => {
     });
   });
 
+  it.each([['abc'], ['/checkout/cs_1'], [''], [undefined]])(
+    'names the link that is no URL, before loading anything: %j',
+    async (link) => {
+      await start();
+      await expect(sandbox!.completeCheckout(link as string, { method: 'card' })).rejects.toThrow(
+        /^completeCheckout: pass the checkout_link a session returned \(an absolute http\(s\) URL\), got /,
+      );
+    },
+  );
+
   it('says a link with a trailing slash is no checkout link', async () => {
     await start({ callbackDelayMs: 60_000 });
     const response = await post(
