@@ -186,6 +186,15 @@ export async function completeCheckout(
   checkoutLink: string,
   options: CompleteCheckoutOptions,
 ): Promise<CheckoutCompletion> {
+  if (
+    typeof checkoutLink !== 'string' ||
+    !URL.canParse(checkoutLink) ||
+    !/^https?:$/.test(new URL(checkoutLink).protocol)
+  ) {
+    throw new TypeError(
+      `completeCheckout: pass the checkout_link a session returned (an absolute http(s) URL), got ${shown(checkoutLink)}`,
+    );
+  }
   refuseUnknownOptions('completeCheckout', options, COMPLETE_OPTIONS);
   checkCompleteOptions(options);
   const page = await reach(checkoutLink, checkoutLink);
