@@ -235,6 +235,31 @@ describe("the paid False exception needs the documented card success's success t
     },
   );
 
+  it.each([
+    'Refunded successfully',
+    'Refund complete',
+    'Chargeback completed',
+    'Charged back successfully',
+    'Payment disputed successfully',
+    'Fraud check completed: fraudulent',
+    'Voided successfully',
+    'Payment on hold: success',
+    'Lost card: payment complete',
+  ])('refuses it as contradictory when a success text names money going back or held: %j', (message) => {
+    const result = safeParseCallback({ ...checkoutCardSuccess, message });
+    expect(result.event).toBeUndefined();
+    expect(result.error?.reason).toBe('contradictory_outcome');
+  });
+
+  it.each([
+    ['a mobile-money success', mobileMoneySuccess],
+    ['a payout success', payoutSuccess],
+  ])('and so does %s whose message says the money went back', (_what, payload) => {
+    for (const message of ['Refunded', 'Chargeback', 'Payment reversed', 'Held for review', 'Voided']) {
+      expect(safeParseCallback({ ...payload, message }).error?.reason).toBe('contradictory_outcome');
+    }
+  });
+
   it("leaves a card checkout with paid 'True' to the other checks: any message that reads as no failure", () => {
     expect(parseCallback({ ...checkoutCardSuccess, paid: 'True', message: 'Thank you' }).type).toBe(
       'checkout.succeeded',
