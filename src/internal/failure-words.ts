@@ -9,11 +9,12 @@
 
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
- * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, …), whole words,
- * any letter case.
+ * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, …) or of money
+ * going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`, `Disputed`, `Fraud`, `Lost
+ * card`), whole words, any letter case.
  */
 export const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden)\b/i;
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen)\b/i;
 
 /**
  * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
