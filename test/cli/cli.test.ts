@@ -376,3 +376,65 @@ describe('trigger against a route that echoes what it was sent', () => {
     },
   );
 });
+
+describe('hosted-payments sandbox --retries, --retry-delay and --delivery-timeout', () => {
+  /** Runs the CLI sandbox with `flags`, posts one payout whose callback goes to `callbackUrl`, returns its log. */
+  async function deliverOnce(flags: string[], callbackUrl: string, lines: number) {
+    const controller = new AbortController();
+    let listening: (url: string) => void = () => undefined;
+    const ready = new Promise<string>((resolve) => (listening = resolve));
+    const { io, out } = capture({ signal: controller.signal, onListening: (url) => listening(url) });
+    const running = run(['sandbox', '--port', '0', '--callback-delay', '0', '--log', 'json', ...flags], io);
+    const base = await Promise.race([
+      ready,
+      running.then((code) => expect.fail(`the sandbox exited (${code}) before listening`)),
+    ]);
+    const response = await fetch(`${base}/api/payout/mobile-money-payout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(buildPayoutRequest(payoutTo(callbackUrl, 100, 700000000999))),
+    });
+    expect(response.status).toBe(200);
+    const attempts = () =>
+      out()
+        .trim()
+        .split('\n')
+        .map(
+          (line) => JSON.parse(line) as { kind: string; attempt?: number; outcome?: string; error?: string },
+        )
+        .filter((event) => event.kind === 'callback');
+    await expect.poll(() => attempts().length, { timeout: 5000 }).toBe(lines);
+    controller.abort();
+    expect(await running).toBe(0);
+    return attempts();
+  }
+
+  it('--retries 1 --retry-delay 0: a refused callback is tried twice, then given up', async () => {
+    const { url } = await startWebhook(SECRET); // the URL is unsigned: every attempt is refused 401
+    const attempts = await deliverOnce(['--retries', '1', '--retry-delay', '0'], url, 2);
+    expect(attempts.map((event) => [event.attempt, event.outcome])).toEqual([
+      [1, 'retrying'],
+      [2, 'gave_up'],
+    ]);
+  });
+
+  it('--delivery-timeout 100: a route that never answers ends as timeout', async () => {
+    webhook = createServer(() => undefined);
+    await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+    const attempts = await deliverOnce(['--retries', '0', '--delivery-timeout', '100'], url, 1);
+    expect(attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'gave_up', error: 'timeout' })]);
+    webhook.closeAllConnections();
+  });
+
+  it.each([
+    ['--retries', '-1'],
+    ['--retry-delay', 'soon'],
+    ['--delivery-timeout', '0'],
+  ])('refuses %s %s, naming the flag', async (flag, value) => {
+    const { io, err } = capture();
+    expect(await run(['sandbox', flag, value], io)).not.toBe(0);
+    expect(err()).toContain(flag);
+    expect(err()).not.toContain('unknown option');
+  });
+});
