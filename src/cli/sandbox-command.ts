@@ -60,6 +60,9 @@ interface SandboxFlags {
   payoutFee: number;
   failureRate: number;
   duplicates: number;
+  retries: number;
+  retryDelay: number;
+  deliveryTimeout: number;
   brand: string;
   log: SandboxLogFormat;
 }
@@ -115,6 +118,9 @@ async function runSandbox(io: CliIo, flags: SandboxFlags): Promise<void> {
     payoutFee: flags.payoutFee,
     failureRate: flags.failureRate,
     duplicateDeliveries: flags.duplicates,
+    deliveryRetries: flags.retries,
+    retryDelayMs: flags.retryDelay,
+    deliveryTimeoutMs: flags.deliveryTimeout,
     mobileMoneyBrand: flags.brand,
     // The pretty banner says what the listening event would.
     log: (event) => {
@@ -170,6 +176,24 @@ export function sandboxCommand(command: Command, io: CliIo): Command {
       new Option('--duplicates <n>', 'deliver every callback n more times, to test idempotency')
         .argParser(integer('a count', ...SANDBOX_NUMBER_RANGES.duplicateDeliveries))
         .default(0),
+    )
+    .addOption(
+      new Option('--retries <n>', 'attempts after the first for a callback the route does not accept')
+        .argParser(integer('a count', 0, 100))
+        .default(5),
+    )
+    .addOption(
+      new Option('--retry-delay <ms>', 'wait before the first retry, in ms; doubled for each next one')
+        .argParser(integer('milliseconds', ...SANDBOX_NUMBER_RANGES.retryDelayMs))
+        .default(500),
+    )
+    .addOption(
+      new Option(
+        '--delivery-timeout <ms>',
+        'give up on an attempt the route has not answered within this many ms',
+      )
+        .argParser(integer('milliseconds', ...SANDBOX_NUMBER_RANGES.deliveryTimeoutMs))
+        .default(10_000),
     )
     .addOption(
       new Option('--brand <word>', 'mobile-money brand word in payloads, e.g. M-PESA')
