@@ -307,6 +307,25 @@ describe('hosted-payments sandbox --failure-rate and the test phone that never g
 });
 
 describe('hosted-payments trigger says what to do when the route refuses it', () => {
+  it("answered 500 handler_failed: says the route's onError has the cause", async () => {
+    const handler = createCallbackHandler({
+      secret: SECRET,
+      onEvent: () => {
+        throw new Error('orders table locked');
+      },
+      onError: () => undefined,
+    });
+    webhook = createServer(toNodeListener(handler));
+    await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+    const { io, out, err } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: SECRET } });
+    expect(await run(['trigger', 'payout.succeeded', '--url', url], io)).toBe(1);
+    expect(out()).toContain('HTTP 500');
+    expect(err()).toContain(
+      'hint: the route failed on the callback (500 handler_failed): its onError has the cause (onEvent threw, or a body parser such as express.json() read the body before the route)',
+    );
+  });
+
   it('posted unsigned (no --secret, no $HOSTED_PAYMENTS_WEBHOOK_SECRET) and answered 401: says so and how to give the secret', async () => {
     const { url, events } = await startWebhook(SECRET);
     const { io, out, err } = capture({ env: {} });

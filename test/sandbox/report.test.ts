@@ -161,6 +161,21 @@ describe('the report of a callback that failed says what to try', () => {
     expect(summary.match(/hint:/g)).toHaveLength(1);
   });
 
+  it('a route that failed on the callback (500 handler_failed): its onError says why', async () => {
+    const handler = createCallbackHandler({
+      secret: SECRET,
+      onEvent: () => {
+        throw new Error('orders table locked');
+      },
+      onError: () => undefined,
+    });
+    const url = await opened.route(toNodeListener(handler));
+    const { origin, pathname } = new URL(url);
+    expect(await failedReport(url, 'ORDER-F')).toContain(
+      `\nhint: the route at ${origin}${pathname} failed on the callback (500 handler_failed): its onError has the cause (onEvent threw, or a body parser such as express.json() read the body before the route)`,
+    );
+  });
+
   it('nothing listening: start the server first', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
