@@ -26,6 +26,7 @@ import {
 import { checkWholeNumber } from '../validation/money.js';
 import { checkHttpUrl } from '../validation/url.js';
 import { answerExcerpt } from '../sandbox/answer-excerpt.js';
+import { HANDLER_FAILED_CAUSE } from '../sandbox/report.js';
 import type { CliIo } from './io.js';
 import { integer } from './sandbox-command.js';
 
@@ -192,6 +193,7 @@ async function trigger(
   let allAccepted = true;
   let refused401 = false;
   let refusedSignature = false;
+  let handlerFailed = false;
   let notServed: number | undefined;
   let redirected: string | undefined;
   const signature = new URL(url).searchParams.get('hp_sig') ?? '';
@@ -209,6 +211,7 @@ async function trigger(
     allAccepted &&= response.ok;
     refused401 ||= response.status === 401;
     refusedSignature ||= response.status === 401 && refusalReason(raw) === 'invalid_signature';
+    handlerFailed ||= response.status === 500 && refusalReason(raw) === 'handler_failed';
     if (response.status === 404 || response.status === 405) notServed = response.status;
     if (response.status >= 300 && response.status < 400) {
       redirected = redirectHint(response.status, response.headers.get('location'), url);
@@ -218,6 +221,9 @@ async function trigger(
   if (notServed !== undefined) io.stderr(`hint: ${notServedHint(notServed, url)}\n`);
   if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
   else if (refusedSignature) io.stderr(`hint: ${wrongSecretHint(source ?? '--secret')}\n`);
+  if (handlerFailed) {
+    io.stderr(`hint: the route failed on the callback (500 handler_failed): ${HANDLER_FAILED_CAUSE}\n`);
+  }
   return { code: allAccepted ? 0 : 1 };
 }
 

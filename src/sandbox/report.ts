@@ -97,9 +97,14 @@ function describeEntry(entry: DeliveryReportEntry, sending: boolean): string {
   return `  ✗ ${target} ${entry.state} after ${plural(entry.attempts, 'attempt')}${how}`;
 }
 
+/** Where the cause of a route's `500 handler_failed` is, said by the report and by `trigger`. */
+export const HANDLER_FAILED_CAUSE =
+  'its onError has the cause (onEvent threw, or a body parser such as express.json() read the body before the route)';
+
 /**
  * What to try after an attempt's answer, for the answers with one usual cause: a signature refused
- * (unsigned URL, or another secret or origin), a path nothing serves, nothing listening.
+ * (unsigned URL, or another secret or origin), the route failing on the callback, a path nothing
+ * serves, nothing listening.
  */
 function hintFor(url: string, last: DeliveryAttempt): string | undefined {
   let target: URL;
@@ -113,6 +118,9 @@ function hintFor(url: string, last: DeliveryAttempt): string | undefined {
     return target.searchParams.has('hp_sig')
       ? `the route at ${route} refused the URL's signature (401 invalid_signature): give it the secret the URL was signed with, and a publicOrigin of ${target.origin} (or none)`
       : 'a callback URL has no hp_sig, and a route with a secret refuses an unsigned callback (401 invalid_signature): sign it with signCallbackUrl before you initiate';
+  }
+  if (last.status === 500 && last.reason === 'handler_failed') {
+    return `the route at ${route} failed on the callback (500 handler_failed): ${HANDLER_FAILED_CAUSE}`;
   }
   if (last.status === 404) {
     return `the server answered 404 for POST ${target.pathname}: is your route mounted at this path (a trailing slash counts)?`;
