@@ -97,9 +97,9 @@ export interface ExpectedPayment {
    */
   readonly amount?: string | number | undefined;
   /**
-   * Compared ignoring ASCII letter case with each currency the payload has: under `currency` or
-   * `currency_code` in any spelling (`Currency`, `currencyCode`; letter case, blanks, `_` and `-`
-   * ignored).
+   * Compared ignoring ASCII letter case with each currency the payload has: under any key whose
+   * form (letter case, and all but ASCII letters and digits, ignored) holds `currency` or is
+   * `ccy` (`Currency`, `currency_code`, `settlement_currency`).
    */
   readonly currency?: string | undefined;
 }

@@ -33,10 +33,12 @@
  *
  * Every other key that names a signal is read too, as the signal it names: another family's
  * status key (`response_status` in a card payload, `status` in a mobile-money one), or a signal
- * key spelt another way (`Paid`, `paymentStatus`, `payment-status`, `response status`: letter
- * case, blanks, `_` and `-` ignored). A `status` outside a payout is read as `Success` / `Failed`
- * or as a code (200 success, any other code failure). Such a signal can only agree or make
- * the outcome undecidable; it is never required.
+ * key spelt another way (`Paid`, `paymentStatus`, `payment.status`, `response status`: letter
+ * case and all but ASCII letters and digits ignored). A `status` outside a payout is read as
+ * `Success` / `Failed` or as a code (200 success, any other code failure). Such a signal can only
+ * agree or make the outcome undecidable; it is never required. A key with any character outside
+ * printable ASCII is refused (`invalid_payload`), and a success's undocumented keys that say
+ * otherwise make it contradictory (see `otherOutcome`).
  *
  * **3. The signals decide**, top row first:
  *
@@ -46,12 +48,14 @@
  * | one the family documents is absent (shape aside) | refused: `missing_status` |
  * | all say success | `*.succeeded` (`paid: true`) |
  * | all say failure | `*.failed` (`paid: false`) |
- * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'`, `message` a success text ({@link SUCCESS_WORDS}) (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'`, or when the message is no success text |
+ * | checkout, `payment_method` `CARD` (ASCII case and blanks ignored; not `NOT_CARD`), status says success, `paid` `'False'`, `message` a success text ({@link isSuccessText}) (the contradiction the service documents) | `checkout.succeeded` with warning `paid_flag_contradicts_payment_status`; refused (`contradictory_outcome`) with `onContradiction: 'reject'`, or when the message is no success text |
  * | any other mix | refused: `contradictory_outcome` |
  * | any callback naming two currencies that differ other than in ASCII letter case (`currency` and `Currency`, `currency_code`, …; a `null` one differs; checked after step 4) | refused: `invalid_payload` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
- * | any success whose `message` reads as a failure's ({@link FAILURE_WORDS}; after step 4) | refused: `contradictory_outcome` |
+ * | any success whose `message` reads as a failure's ({@link readsAsFailure}, or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
+ * | any success with another key naming an amount (`Amount`, `amountCaptured`, `amount_paid`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
+ * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `error: 'Declined'`, `state: 'failed'`, `data.paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -85,8 +89,8 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
-import { FAILURE_WORDS, SUCCESS_WORDS } from '../internal/failure-words.js';
-import { isPlainObject, typeName } from '../internal/values.js';
+import { isSuccessText, NOT_PRINTABLE_ASCII, readsAsFailure } from '../internal/failure-words.js';
+import { isNameLike, isPlainObject, keyShown, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
 export interface AcceptedCallback {
@@ -186,6 +190,17 @@ export function decideVerdict(
   payload: Record<string, unknown>,
   options?: VerdictOptions,
 ): AcceptedCallback | CallbackParseError {
+  // A key in look-alike letters or invisible characters (`paid\u200b`, `ＰＡＩＤ`) could be a
+  // signal no form of a key reads: no documented key is anything but printable ASCII.
+  const odd = Object.keys(payload).find((key) => NOT_PRINTABLE_ASCII.test(key));
+  if (odd !== undefined) {
+    return refuse(
+      'invalid_payload',
+      `Callback payload has a key of ${odd.length} characters holding a character outside printable ASCII (a look-alike letter, an invisible or a control character): which field it means cannot be known`,
+      [{ path: [], message: 'a key holds a character outside printable ASCII', code: 'invalid_payload' }],
+    );
+  }
+
   // 1. The shape picks the family.
   const row = families.find(({ keys }) => keys.some((key) => present(payload, key)));
   if (row === undefined) return unknownCallback(payload);
@@ -323,11 +338,11 @@ type SignalName = 'paid' | 'payment_status' | 'response_status' | 'status';
  */
 const keyForms = new Map<string, string>();
 
-/** A key as the verdict reads one by name: letter case, blanks, `_` and `-` taken out. */
+/** A key as the verdict reads one by name: letter case, and all but ASCII letters and digits, taken out. */
 export function keyForm(key: string): string {
   let form = keyForms.get(key);
   if (form === undefined) {
-    form = key.replace(/[\s_-]/g, '').toLowerCase();
+    form = key.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
     if (key.length <= 64 && keyForms.size < 256) keyForms.set(key, form);
   }
   return form;
@@ -475,7 +490,7 @@ function decideOutcome(
       signal.field === 'paid' ? signal.says === 'failure' : signal.says === 'success',
     ) &&
     isCardMethod(payload.payment_method);
-  if (documented && !(typeof payload.message === 'string' && SUCCESS_WORDS.test(payload.message))) {
+  if (documented && !(typeof payload.message === 'string' && isSuccessText(payload.message))) {
     return refuse(
       'contradictory_outcome',
       `Callback outcome signals disagree: the ${label} callback's paid 'False' says failure, and its message is no success text (the card success the API reference documents says 'Card Payment Successful')`,
@@ -625,18 +640,97 @@ function successContradiction(
   if (sameAmount(data.amount, 0)) {
     return contradiction('amount', ' says success with an amount of zero', 'is zero on a success');
   }
-  if (typeof data.message === 'string' && FAILURE_WORDS.test(data.message)) {
+  if (typeof data.message === 'string' && NOT_PRINTABLE_ASCII.test(data.message)) {
+    return contradiction(
+      'message',
+      ' says success with a message holding a character outside printable ASCII (a look-alike letter or an invisible character can hide a failure word)',
+      'holds a character outside printable ASCII',
+    );
+  }
+  if (typeof data.message === 'string' && readsAsFailure(data.message)) {
     return contradiction(
       'message',
       ' says success with a message that reads as a failure',
       "reads as a failure's on a success",
     );
   }
+  const { shape } = callbackSchemas[type];
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'amount' || !AMOUNT_FORMS.has(keyForm(key)) || sameAmount(value, data.amount)) continue;
+    return contradiction(key, `'s ${keyShown(key)} is not its amount`, 'is not the amount');
+  }
+  const unread = otherOutcome(data, (key) => key in shape || signalName(key) !== undefined, 0);
+  if (unread !== undefined) {
+    return contradiction(
+      isNameLike(unread) ? unread : '',
+      ` says success, and its ${keyShown(unread)} says otherwise (an outcome signal the API reference does not document)`,
+      'says otherwise on a success',
+    );
+  }
   return undefined;
 }
 
-/** The keys that name a currency: `currency` or `currency_code`, letter case, blanks, `_` and `-` ignored. */
-const CURRENCY_FORMS: ReadonlySet<string> = new Set(['currency', 'currencycode']);
+/** Keys naming an amount the payment moved (`Amount Captured`, `amountCaptured`, `amount_paid`), by form. */
+const AMOUNT_FORMS: ReadonlySet<string> = new Set([
+  'amount',
+  'amountcaptured',
+  'capturedamount',
+  'amountpaid',
+  'paidamount',
+]);
+
+/** A value that says no: `false`, `0`, `'False'`, `'no'`, `'0'`. */
+const saysNo = (value: unknown): boolean =>
+  value === false || value === 0 || (typeof value === 'string' && /^\s*(?:false|no|n|0)\s*$/i.test(value));
+
+/** A value that says nothing: absent, `null`, empty, or one that {@link saysNo}. */
+const saysNothing = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  saysNo(value) ||
+  (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value));
+
+/**
+ * The key of a success's payload (or of an object in it, two levels down) that says otherwise
+ * where the verdict reads no signal: a `paid`/`success` flag that says no (`is_paid: 'False'`,
+ * `success: false`), a failure-named key with a value (`error`, `failure_reason`, `refunded`,
+ * `reversed`, `chargeback`), or a message or status of another key whose text reads as a
+ * failure (`Message`, `state`, `transaction_status`, `result`). `skip`: the keys the verdict has
+ * read (the top level's documented and signal keys).
+ */
+function otherOutcome(
+  data: Readonly<Record<string, unknown>>,
+  skip: (key: string) => boolean,
+  depth: number,
+): string | undefined {
+  for (const [key, value] of Object.entries(data)) {
+    if (skip(key)) continue;
+    const form = keyForm(key);
+    if (/paid|success/.test(form) && saysNo(value)) return key;
+    if (
+      /error|fail|refund|revers|chargeback|declin|reject|cancel|disput|fraud/.test(form) &&
+      !saysNothing(value)
+    ) {
+      return key;
+    }
+    if (
+      /message|status|state|result|outcome/.test(form) &&
+      typeof value === 'string' &&
+      readsAsFailure(value)
+    ) {
+      return key;
+    }
+    if (depth < 2 && isPlainObject(value)) {
+      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
+      if (inner !== undefined) return `${key}.${inner}`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a key names a currency: its form holds `currency` (`currency_code`, `settlement_currency`) or is `ccy`. */
+const namesCurrency = (form: string): boolean => form === 'ccy' || form.includes('currency');
 
 /**
  * The payload's currencies, as `[key, value]`: under `currency` (documented for card payments and
@@ -644,7 +738,7 @@ const CURRENCY_FORMS: ReadonlySet<string> = new Set(['currency', 'currencycode']
  * a mobile-money or checkout callback may carry though it documents none.
  */
 export const currencyEntries = (data: Readonly<Record<string, unknown>>): [string, unknown][] =>
-  Object.entries(data).filter(([key, value]) => value !== undefined && CURRENCY_FORMS.has(keyForm(key)));
+  Object.entries(data).filter(([key, value]) => value !== undefined && namesCurrency(keyForm(key)));
 
 /** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>

@@ -11,10 +11,11 @@
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
  * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, …) or of money
  * going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`, `Disputed`, `Fraud`, `Lost
- * card`), whole words, any letter case.
+ * card`) or of a payment not final yet (`Awaiting`, `Processing`, `Initiated`, `Authorized`),
+ * whole words, any letter case.
  */
 export const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen)\b/i;
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*)\b/i;
 
 /**
  * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
@@ -27,6 +28,31 @@ export const NEGATION_WORDS =
 /**
  * Words of a success text (`Card Payment Successful`, `CARD Payment Success`, `Payment
  * complete`), whole words, any letter case: the redirect card success, whose `paid` says
- * `'False'`, is a success only when its message says so as well.
+ * `'False'`, is a success only when its message says so as well ({@link isSuccessText}). Not
+ * `approved`: an authorisation approved is no capture.
  */
-export const SUCCESS_WORDS = /\b(?:success\w*|complete[ds]?|approved|paid)\b/i;
+export const SUCCESS_WORDS = /\b(?:success\w*|complete[ds]?|paid)\b/i;
+
+/** Anything but printable ASCII: a look-alike letter, an invisible or a control character. */
+export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
+/** `text` as its words: `_` as a blank, camelCase split (`CARD_PAYMENT_FAILED`, `PaymentDeclined`). */
+const asWords = (text: string): string => text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
+
+/** Whether a callback's text reads as a failure's: a {@link FAILURE_WORDS} word, written as words. */
+export const readsAsFailure = (text: string): boolean => FAILURE_WORDS.test(asWords(text));
+
+/**
+ * Whether a message is a success text: printable ASCII with a {@link SUCCESS_WORDS} word, and no
+ * failure word, negation, `false`, `0` or question (`Paid: False`, `Successful? No`).
+ */
+export const isSuccessText = (text: string): boolean => {
+  const words = asWords(text);
+  return (
+    !NOT_PRINTABLE_ASCII.test(text) &&
+    SUCCESS_WORDS.test(words) &&
+    !FAILURE_WORDS.test(words) &&
+    !NEGATION_WORDS.test(words) &&
+    !/\b(?:false|0)\b|\?/i.test(words)
+  );
+};
