@@ -16,6 +16,9 @@ describe('settle and the event type of another kind', () => {
     );
     expect(error).toBeInstanceOf(TransactionConflictError);
     expect(error).toMatchObject({ reason: 'kind_mismatch', reference: 'ORD-KIND', attempted: 'succeeded' });
+    expect((error as Error).message).toBe(
+      'reference "ORD-KIND": recorded as a card transaction, and the event type settled with is of another kind; nothing was settled',
+    );
     expect(await tracker.get('ORD-KIND')).toEqual(recorded);
   });
 
