@@ -48,7 +48,7 @@ const conflictMessage = (
     case 'conflicting_outcome':
       return `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`;
     case 'kind_mismatch':
-      return `recorded as a ${record.kind} transaction, the callback (eventType) is of another kind; nothing was settled`;
+      return `recorded as a ${record.kind} transaction, and the event type settled with is of another kind; nothing was settled`;
     case 'amount_mismatch':
       return `amount is not the recorded ${record.amount} (compared as decimals); nothing was settled`;
     case 'currency_mismatch':
