@@ -56,6 +56,12 @@ describe('a success with a failure flag under a key the verdict does not documen
     ['state', 'completed'],
     ['description', 'Refund for order 1001'],
     ['note', 'customer asked for a refund earlier'],
+    ['prepaid', false],
+    ['failed_url', 'https://shop.example/failed'],
+    ['cancel_url', 'https://shop.example/cancelled'],
+    ['fraud_score', 12],
+    ['statement_descriptor', 'STOP AND SHOP'],
+    ['error_count', 0],
   ])('leaves a flag that agrees, or a key that is no outcome, alone: %s %j', (key, value) => {
     for (const payload of [cardSuccess, mobileMoneySuccess, payoutSuccess]) {
       expect(parseCallback({ ...payload, [key]: value }).paid).toBe(true);
