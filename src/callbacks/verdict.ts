@@ -691,6 +691,13 @@ const saysNothing = (value: unknown): boolean =>
   saysNo(value) ||
   (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value));
 
+// The forms of undocumented keys read as outcome signals: whole forms, so `prepaid`,
+// `failed_url`, `fraud_score` or `statement_descriptor` stay unread.
+const SUCCESS_FLAG = /^(?:is)?(?:paid|success(?:ful)?|succeeded)$/;
+const FAILURE_FLAG =
+  /^(?:is)?(?:errors?|error(?:code|message)|fail(?:ed|ure)|failure(?:code|reason|message)|refunded|reversed|chargedback|chargeback|declined?|declinereason|rejected|cancell?ed|disputed|fraud(?:ulent)?)$/;
+const OUTCOME_TEXT = /(?:message|status|state|result|outcome|reason)$|^msg$/;
+
 /**
  * The key of a success's payload (or of an object in it, two levels down) that says otherwise
  * where the verdict reads no signal: a `paid`/`success` flag that says no (`is_paid: 'False'`,
@@ -707,20 +714,9 @@ function otherOutcome(
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
     const form = keyForm(key);
-    if (/paid|success/.test(form) && saysNo(value)) return key;
-    if (
-      /error|fail|refund|revers|chargeback|declin|reject|cancel|disput|fraud/.test(form) &&
-      !saysNothing(value)
-    ) {
-      return key;
-    }
-    if (
-      /message|status|state|result|outcome/.test(form) &&
-      typeof value === 'string' &&
-      readsAsFailure(value)
-    ) {
-      return key;
-    }
+    if (SUCCESS_FLAG.test(form) && saysNo(value)) return key;
+    if (FAILURE_FLAG.test(form) && !saysNothing(value)) return key;
+    if (OUTCOME_TEXT.test(form) && typeof value === 'string' && readsAsFailure(value)) return key;
     if (depth < 2 && isPlainObject(value)) {
       const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
       if (inner !== undefined) return `${key}.${inner}`;
