@@ -192,11 +192,10 @@ export function decideVerdict(
 ): AcceptedCallback | CallbackParseError {
   // A key in look-alike letters or invisible characters (`paid\u200b`, `ＰＡＩＤ`) could be a
   // signal no form of a key reads: no documented key is anything but printable ASCII.
-  const odd = Object.keys(payload).find((key) => NOT_PRINTABLE_ASCII.test(key));
-  if (odd !== undefined) {
+  if (Object.keys(payload).some((key) => NOT_PRINTABLE_ASCII.test(key))) {
     return refuse(
       'invalid_payload',
-      `Callback payload has a key of ${odd.length} characters holding a character outside printable ASCII (a look-alike letter, an invisible or a control character): which field it means cannot be known`,
+      'Callback payload has a key holding a character outside printable ASCII (a look-alike letter, an invisible or a control character): which field it means cannot be known',
       [{ path: [], message: 'a key holds a character outside printable ASCII', code: 'invalid_payload' }],
     );
   }
