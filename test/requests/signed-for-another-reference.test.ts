@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from '../../src/index.js';
 import {
+  captureError,
   cardPaymentInput,
   checkoutSessionInput,
   mobileMoneyPaymentInput,
@@ -22,13 +23,9 @@ const SECRET = 'signed-for-another-reference-secret';
 const sign = (url: string, reference: string) => signCallbackUrl(url, { secret: SECRET, reference });
 
 const refusal = (build: () => unknown): ValidationError => {
-  try {
-    build();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected a ValidationError');
+  const error = captureError(build);
+  expect(error).toBeInstanceOf(ValidationError);
+  return error as ValidationError;
 };
 
 describe('a callback URL signed for another reference than the request', () => {

@@ -400,27 +400,28 @@ describe('a body that cannot be read as JSON', () => {
   });
 });
 
-describe('completeCheckout on a link it cannot pay', () => {
-  const session = async () => {
-    const response = await post(
-      endpoints.checkoutSession,
-      JSON.stringify({
-        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-        amount: { order_id: 1001, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
-        redirect_urls: {
-          success_url: 'https://shop.example/ok',
-          failed_url: 'https://shop.example/failed',
-          callback_url: 'http://127.0.0.1:9/hooks',
-        },
-      }),
-    );
-    return ((await response.json()) as { checkout_link: string }).checkout_link;
-  };
+/** A checkout session of order `orderId` on the sandbox, its callback to a closed port; its link. */
+const checkoutLink = async (orderId = 1001): Promise<string> => {
+  const response = await post(
+    endpoints.checkoutSession,
+    JSON.stringify({
+      customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
+      amount: { order_id: orderId, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
+      redirect_urls: {
+        success_url: 'https://shop.example/ok',
+        failed_url: 'https://shop.example/failed',
+        callback_url: 'http://127.0.0.1:9/hooks',
+      },
+    }),
+  );
+  return ((await response.json()) as { checkout_link: string }).checkout_link;
+};
 
+describe('completeCheckout on a link it cannot pay', () => {
   it('says the link was already paid, or already failed', async () => {
     await start({ callbackDelayMs: 60_000 });
-    const paid = await session();
-    const failed = await session();
+    const paid = await checkoutLink();
+    const failed = await checkoutLink();
     await sandbox!.completeCheckout(paid, { method: 'card' });
     await sandbox!.completeCheckout(failed, { method: 'card', outcome: 'failure' });
     await expect(sandbox!.completeCheckout(paid, { method: 'card' })).rejects.toThrow(
@@ -446,19 +447,7 @@ describe('completeCheckout on a link it cannot pay', () => {
 describe('completeCheckout with a value the page refuses', () => {
   it('says which field the page refused and why, and leaves the checkout open', async () => {
     await start({ callbackDelayMs: 60_000 });
-    const response = await post(
-      endpoints.checkoutSession,
-      JSON.stringify({
-        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-        amount: { order_id: 1002, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
-        redirect_urls: {
-          success_url: 'https://shop.example/ok',
-          failed_url: 'https://shop.example/failed',
-          callback_url: 'http://127.0.0.1:9/hooks',
-        },
-      }),
-    );
-    const link = ((await response.json()) as { checkout_link: string }).checkout_link;
+    const link = await checkoutLink(1002);
     const error = await sandbox!.completeCheckout(link, { method: 'mobile_money', phoneNumber: '0712' }).then(
       () => expect.fail('a phone of four digits paid'),
       (reason: unknown) => reason as Error,
@@ -486,19 +475,7 @@ describe('completeCheckout with a value the page refuses', () => {
 
   it('says a link with a trailing slash is no checkout link', async () => {
     await start({ callbackDelayMs: 60_000 });
-    const response = await post(
-      endpoints.checkoutSession,
-      JSON.stringify({
-        customer_details: { full_name: 'Jane Doe', phone_number: '254712345678', email: 'jane@example.com' },
-        amount: { order_id: 1003, delivery_fee: '100', discount_fee: '50', total: '1500', currency: 'KES' },
-        redirect_urls: {
-          success_url: 'https://shop.example/ok',
-          failed_url: 'https://shop.example/failed',
-          callback_url: 'http://127.0.0.1:9/hooks',
-        },
-      }),
-    );
-    const link = `${((await response.json()) as { checkout_link: string }).checkout_link}/`;
+    const link = `${await checkoutLink(1003)}/`;
     await expect(sandbox!.completeCheckout(link, { method: 'card' })).rejects.toThrow(
       `Could not complete the checkout ${link}: no checkout link ends with '/'; pass checkout_link as the session gave it.`,
     );
