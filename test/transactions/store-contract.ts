@@ -263,7 +263,7 @@ export function describeStoreContract(name: string, makeStore: () => Transaction
           .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(TransactionConflictError);
         expect(error).toMatchObject({ reason: 'kind_mismatch', attempted: 'succeeded', record: begun });
-        expect((error as Error).message).toMatch(/eventType/);
+        expect((error as Error).message).toMatch(/the event type settled with is of another kind/);
         expect(await tracker.get('ORD-1')).toEqual(begun);
       });
 
