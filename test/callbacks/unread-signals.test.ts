@@ -161,3 +161,21 @@ describe('a currency under another key', () => {
     expect(refusal({ ...cardSuccess, [key]: 'USD' }).reason).toBe('invalid_payload');
   });
 });
+
+describe('a success refused for a word of its message', () => {
+  it('names the word, so a false alarm (a shop called Stop & Shop) can be traced', () => {
+    const error = refusal({ ...cardSuccess, message: 'Paid to Stop & Shop Ltd' });
+    expect(error.reason).toBe('contradictory_outcome');
+    expect(error.message).toContain("a message that reads as a failure ('Stop')");
+  });
+
+  it('names a joined word as written in the message', () => {
+    expect(refusal({ ...cardSuccess, message: 'CARD_PAYMENT_FAILED' }).message).toContain("('FAILED')");
+  });
+});
+
+describe("the redirect card success's text 'succeeded'", () => {
+  it.each(['Card payment succeeded', 'Payment Succeeded'])('is a success text: %j', (message) => {
+    expect(parseCallback({ ...checkoutCardSuccess, message }).paid).toBe(true);
+  });
+});
