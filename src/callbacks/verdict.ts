@@ -89,7 +89,12 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
-import { isSuccessText, NOT_PRINTABLE_ASCII, readsAsFailure } from '../internal/failure-words.js';
+import {
+  failureWord,
+  isSuccessText,
+  NOT_PRINTABLE_ASCII,
+  readsAsFailure,
+} from '../internal/failure-words.js';
 import { isNameLike, isPlainObject, keyShown, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -646,10 +651,12 @@ function successContradiction(
       'holds a character outside printable ASCII',
     );
   }
-  if (typeof data.message === 'string' && readsAsFailure(data.message)) {
+  const word = typeof data.message === 'string' ? failureWord(data.message) : undefined;
+  if (word !== undefined) {
     return contradiction(
       'message',
-      ' says success with a message that reads as a failure',
+      // The word as written, unless it could carry a number (`fail4242…`) or run long.
+      ` says success with a message that reads as a failure${/^[a-z ]{1,32}$/i.test(word) ? ` ('${word}')` : ''}`,
       "reads as a failure's on a success",
     );
   }

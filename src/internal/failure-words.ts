@@ -31,7 +31,7 @@ export const NEGATION_WORDS =
  * `'False'`, is a success only when its message says so as well ({@link isSuccessText}). Not
  * `approved`: an authorisation approved is no capture.
  */
-export const SUCCESS_WORDS = /\b(?:success\w*|complete[ds]?|paid)\b/i;
+export const SUCCESS_WORDS = /\b(?:success\w*|succeeded|complete[ds]?|paid)\b/i;
 
 /** Anything but printable ASCII: a look-alike letter, an invisible or a control character. */
 export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
@@ -39,8 +39,14 @@ export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 /** `text` as its words: `_` as a blank, camelCase split (`CARD_PAYMENT_FAILED`, `PaymentDeclined`). */
 const asWords = (text: string): string => text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
 
-/** Whether a callback's text reads as a failure's: a {@link FAILURE_WORDS} word, written as words. */
-export const readsAsFailure = (text: string): boolean => FAILURE_WORDS.test(asWords(text));
+/**
+ * The {@link FAILURE_WORDS} word a callback's text holds, written as words (`FAILED` of
+ * `CARD_PAYMENT_FAILED`); undefined when it reads as no failure.
+ */
+export const failureWord = (text: string): string | undefined => FAILURE_WORDS.exec(asWords(text))?.[0];
+
+/** Whether a callback's text reads as a failure's ({@link failureWord}). */
+export const readsAsFailure = (text: string): boolean => failureWord(text) !== undefined;
 
 /**
  * Whether a message is a success text: printable ASCII with a {@link SUCCESS_WORDS} word, and no

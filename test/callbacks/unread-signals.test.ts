@@ -169,6 +169,13 @@ describe('a success refused for a word of its message', () => {
     expect(error.message).toContain("a message that reads as a failure ('Stop')");
   });
 
+  it('names no word that holds a digit or runs long: a card number could follow a failure word', () => {
+    const digits = refusal({ ...cardSuccess, message: 'fail4242424242424242' });
+    expect(digits.message).toContain('reads as a failure');
+    expect(digits.message).not.toContain('4242');
+    expect(refusal({ ...cardSuccess, message: `fail${'x'.repeat(40)}` }).message).not.toContain('xxxx');
+  });
+
   it('names a joined word as written in the message', () => {
     expect(refusal({ ...cardSuccess, message: 'CARD_PAYMENT_FAILED' }).message).toContain("('FAILED')");
   });
