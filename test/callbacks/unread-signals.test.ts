@@ -78,6 +78,17 @@ describe('a success whose key holds a character outside printable ASCII', () => 
   );
 });
 
+describe('a message or status under another key, in look-alike or invisible characters', () => {
+  it.each([
+    ['Message', 'F\u0430iled'],
+    ['transaction_status', 'Fai\u00adled'],
+    ['state', '\uff26\uff21\uff29\uff2c\uff25\uff24'],
+  ])('is contradictory, as the message itself is: %s %j', (key, value) => {
+    expect(refusal({ ...cardSuccess, [key]: value }).reason).toBe('contradictory_outcome');
+    expect(refusal({ ...cardSuccess, data: { [key]: value } }).reason).toBe('contradictory_outcome');
+  });
+});
+
 describe('a signal key spelt with another separator', () => {
   it.each([['payment.status'], ['payment/status'], ['Payment:Status']])(
     '%s is read as payment status',
