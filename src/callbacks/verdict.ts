@@ -697,6 +697,9 @@ const saysNothing = (value: unknown): boolean =>
   saysNo(value) ||
   (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value));
 
+/** A text that can say success: printable ASCII (no look-alike letter) reading as no failure. */
+const isPlainText = (text: string): boolean => !NOT_PRINTABLE_ASCII.test(text) && !readsAsFailure(text);
+
 // The forms of undocumented keys read as outcome signals: whole forms, so `prepaid`,
 // `failed_url`, `fraud_score` or `statement_descriptor` stay unread.
 const SUCCESS_FLAG = /^(?:is)?(?:paid|success(?:ful)?|succeeded)$/;
@@ -722,7 +725,7 @@ function otherOutcome(
     const form = keyForm(key);
     if (SUCCESS_FLAG.test(form) && saysNo(value)) return key;
     if (FAILURE_FLAG.test(form) && !saysNothing(value)) return key;
-    if (OUTCOME_TEXT.test(form) && typeof value === 'string' && readsAsFailure(value)) return key;
+    if (OUTCOME_TEXT.test(form) && typeof value === 'string' && !isPlainText(value)) return key;
     if (depth < 2 && isPlainObject(value)) {
       const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
       if (inner !== undefined) return `${key}.${inner}`;
