@@ -127,6 +127,23 @@ describe('a callback route that refuses without a JSON error word', () => {
     expect(attempt).toMatchObject({ status, reason: shown.slice(4) });
   });
 
+  it('masks a card number the route quoted, in the report as in the log', async () => {
+    const origin = await listen((request, response) => {
+      request.resume();
+      request.on('end', () =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end('card 4242 4242 4242 4242 declined by our fraud rules'),
+      );
+    });
+    await start({ deliveryRetries: 0 });
+    await post('/api/payment/payment-initiate-callback/', mobileMoneyPayment(`${origin}/hooks`));
+    const report = await sandbox!.waitForIdle();
+    expect(report.summary).not.toMatch(/4242 4242 4242 4242|4242424242424242/);
+    expect(report.failures[0]?.lastAnswer).toBe('500 "card **** 4242 declined by our fraud rules"');
+    expect(JSON.stringify(sandbox!.deliveries)).not.toContain('4242 4242 4242 4242');
+  });
+
   it('keeps a long answer to 200 characters, and an empty one to its status', async () => {
     const bodies = ['x'.repeat(5000), ''];
     const origin = await listen((request, response) => {
