@@ -1,6 +1,13 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
-import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
+import {
+  callbackReference,
+  escapeForLog,
+  maskCardNumbers,
+  redactSignature,
+  urlForLog,
+  type SandboxLogger,
+} from './log.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
@@ -292,7 +299,8 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
 /** What a refusal without an `error` word said, in double quotes; undefined for an empty body. */
 function quotedExcerpt(text: string, contentType: string | null, url: string): string | undefined {
   const signature = new URL(url).searchParams.get('hp_sig') ?? '';
-  const excerpt = answerExcerpt(text, contentType, [signature]);
+  // A card number it quoted is masked here, for the report and deliveries as for the log.
+  const excerpt = maskCardNumbers(answerExcerpt(text, contentType, [signature]));
   return excerpt === '' ? undefined : `"${excerpt}"`;
 }
 

@@ -121,21 +121,29 @@ export function callbackReference(url: string, fallback: string | undefined): st
 }
 
 /**
+ * `text` with each run of 13 to 19 digits (a space or a dash allowed between two) that passes the
+ * Luhn check shown as its last four (`**** 4242`); a 12-digit payout `reference_id` stays.
+ */
+export const maskCardNumbers = (text: string): string =>
+  text.replace(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return luhn(digits) ? maskCardNumber(digits) : run;
+  });
+
+/**
  * `log` handed every event with each run of 13 to 19 digits (a space or a dash allowed between
  * two) that passes the Luhn check shown as its last four (`**** 4242`): a card number a merchant
  * used as a reference or put into a callback URL's path reaches no log in full. A 12-digit payout
  * `reference_id` stays as it is.
  */
 export function maskingCardNumbers(log: SandboxLogger): SandboxLogger {
-  const mask = (text: string): string =>
-    text.replace(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g, (run) => {
-      const digits = run.replace(/[ -]/g, '');
-      return luhn(digits) ? maskCardNumber(digits) : run;
-    });
   return (event) =>
     log(
       Object.fromEntries(
-        Object.entries(event).map(([key, value]) => [key, typeof value === 'string' ? mask(value) : value]),
+        Object.entries(event).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? maskCardNumbers(value) : value,
+        ]),
       ) as unknown as SandboxLogEvent,
     );
 }
