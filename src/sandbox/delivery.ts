@@ -252,7 +252,7 @@ export function refusalReason(text: string): string | undefined {
     const body: unknown = JSON.parse(text);
     const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
     return typeof error === 'string' && error !== ''
-      ? escapeForLog(redactSignature(error).slice(0, 80))
+      ? escapeForLog(maskCardNumbers(redactSignature(error)).slice(0, 80))
       : undefined;
   } catch {
     return undefined;
