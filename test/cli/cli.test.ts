@@ -307,6 +307,19 @@ describe('hosted-payments sandbox --failure-rate and the test phone that never g
 });
 
 describe('hosted-payments trigger says what to do when the route refuses it', () => {
+  it('masks a card number the route quoted in its answer', async () => {
+    webhook = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(500).end('card 4242 4242 4242 4242 declined'));
+    });
+    await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+    const { io, out } = capture({ env: { HOSTED_PAYMENTS_WEBHOOK_SECRET: SECRET } });
+    expect(await run(['trigger', 'payout.succeeded', '--url', url], io)).toBe(1);
+    expect(out()).toContain('card **** 4242 declined');
+    expect(out()).not.toContain('4242 4242 4242 4242');
+  });
+
   it("answered 500 handler_failed: says the route's onError has the cause", async () => {
     const handler = createCallbackHandler({
       secret: SECRET,
