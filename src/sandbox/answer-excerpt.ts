@@ -5,7 +5,7 @@
  * @module
  */
 
-import { escapeForLog, redactSignature } from './log.js';
+import { escapeForLog, maskCardNumbers, redactSignature } from './log.js';
 
 /** The longest excerpt printed, in characters. */
 export const MAX_EXCERPT = 200;
@@ -67,8 +67,8 @@ function pageText(html: string): string {
 
 /**
  * The body as one line of at most {@link MAX_EXCERPT} characters: an HTML page (an Express or
- * nginx error page) as its text, whitespace runs as one space, control characters escaped, and
- * the value of any `hp_sig` (and each of `secrets`, such as the signature posted) as `[redacted]`.
+ * nginx error page) as its text, whitespace runs as one space, control characters escaped, a
+ * card number as its last four (`**** 4242`), and the value of any `hp_sig` (and each of `secrets`, such as the signature posted) as `[redacted]`.
  *
  * @example
  * ```ts
@@ -92,10 +92,12 @@ export function answerExcerpt(
   const html = /html/i.test(contentType ?? '') || /^\s*</.test(redacted);
   // Again once the page's entities are decoded (hp_sig&#61;…, a secret written as &amp; or &#97;).
   const text = escapeForLog(
-    redactSignature(
-      takeOut(html ? pageText(redacted) : redacted)
-        .replace(/\s+/g, ' ')
-        .trim(),
+    maskCardNumbers(
+      redactSignature(
+        takeOut(html ? pageText(redacted) : redacted)
+          .replace(/\s+/g, ' ')
+          .trim(),
+      ),
     ),
   );
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;

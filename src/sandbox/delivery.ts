@@ -299,8 +299,7 @@ export const fetchTransport: CallbackTransport = async ({ url, body, signal }) =
 /** What a refusal without an `error` word said, in double quotes; undefined for an empty body. */
 function quotedExcerpt(text: string, contentType: string | null, url: string): string | undefined {
   const signature = new URL(url).searchParams.get('hp_sig') ?? '';
-  // A card number it quoted is masked here, for the report and deliveries as for the log.
-  const excerpt = maskCardNumbers(answerExcerpt(text, contentType, [signature]));
+  const excerpt = answerExcerpt(text, contentType, [signature]);
   return excerpt === '' ? undefined : `"${excerpt}"`;
 }
 
