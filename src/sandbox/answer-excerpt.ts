@@ -68,7 +68,8 @@ function pageText(html: string): string {
 /**
  * The body as one line of at most {@link MAX_EXCERPT} characters: an HTML page (an Express or
  * nginx error page) as its text, whitespace runs as one space, control characters escaped, a
- * card number as its last four (`**** 4242`), and the value of any `hp_sig` (and each of `secrets`, such as the signature posted) as `[redacted]`.
+ * card number as its last four (`**** 4242`), and the value of any `hp_sig` (and each of
+ * `secrets`, such as the signature posted) as `[redacted]`.
  *
  * @example
  * ```ts
