@@ -28,7 +28,7 @@ import {
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, secretProblem, verifySignedUrl } from './signing.js';
-import { contradictionPolicy, currencyEntries, keyForm } from './verdict.js';
+import { contradictionPolicy, currencyEntries, keyForm, REFERENCE_FORMS } from './verdict.js';
 import { CALLBACK_SETTLEMENT } from '../internal/tracker-hook.js';
 import type { CallbackSettlement } from '../transactions/callbacks.js';
 import type { TransactionRecord } from '../transactions/store.js';
@@ -583,14 +583,6 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
 }
 
 /**
- * The keys that name the merchant's reference, as {@link keyForm} writes them: a payment's
- * `transaction_reference` (which a success documents none of, yet may echo), a checkout's
- * `order_id`, a payout's `reference_id`. Each must be the signed reference wherever it appears,
- * but a payment's `order_id`: the order the payment pays (`amount.order_id`), not its reference.
- */
-const REFERENCE_KEYS: ReadonlySet<string> = new Set(['transactionreference', 'orderid', 'referenceid']);
-
-/**
  * The key under which the payload names another reference than the signed one, or undefined when
  * it names the signed one or none. A string or number equal to the signed reference agrees; null
  * or an empty string names nothing; any other value disagrees.
@@ -601,7 +593,7 @@ function otherReference(event: CallbackEvent, signed: string): string | undefine
   for (const [key, value] of Object.entries(event.data as Readonly<Record<string, unknown>>)) {
     if (value === undefined || value === null || value === '') continue;
     const form = keyForm(key);
-    if (!REFERENCE_KEYS.has(form) || (payment && form === 'orderid')) continue;
+    if (!REFERENCE_FORMS.has(form) || (payment && form === 'orderid')) continue;
     if ((typeof value === 'string' || typeof value === 'number') && String(value) === signed) continue;
     return key;
   }

@@ -53,9 +53,10 @@
  * | any callback naming two currencies that differ other than in ASCII letter case (`currency` and `Currency`, `currency_code`, …; a `null` one differs; checked after step 4) | refused: `invalid_payload` |
  * | card or mobile-money success whose captured amount (`amount captured` / `amount_captured`) is not its `amount` (checked after step 4) | refused: `contradictory_outcome` (a zero, partial or excess capture) |
  * | any success whose `amount` is zero (checked after step 4) | refused: `contradictory_outcome` (paid for nothing) |
- * | any success whose `message` reads as a failure's ({@link readsAsFailure}, or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
- * | any success with another key naming an amount (`Amount`, `amountCaptured`, `amount_paid`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
- * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `error: 'Declined'`, `state: 'failed'`, `data.paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
+ * | any success whose `message` reads otherwise ({@link notSuccessWord}: a failure word, a negation, `false`, `?`; or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
+ * | any success with another key naming the amount paid (`Amount`, `amountCaptured`, `amount_paid`, `amount_received`, `captured`; a payment's `total`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
+ * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Declined'`, `state: 'failed'`, `status_code: 406`, `data.paid`, `data[0].paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
+ * | any callback with two keys of one form (`payment_method` and `payment method`) whose values differ (after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
  * callback): amounts (`amount`, `amount captured` / `amount_captured`, `payout_fee`) must be
@@ -89,12 +90,7 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
-import {
-  failureWord,
-  isSuccessText,
-  NOT_PRINTABLE_ASCII,
-  readsAsFailure,
-} from '../internal/failure-words.js';
+import { isSuccessText, NOT_PRINTABLE_ASCII, notSuccessWord } from '../internal/failure-words.js';
 import { isNameLike, isPlainObject, keyShown, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -234,6 +230,8 @@ export function decideVerdict(
   }
   const partial = successContradiction(row, type, read.data);
   if (partial !== undefined) return partial;
+  const twin = disagreeingTwin(read.data);
+  if (twin !== undefined) return notValid('invalid_payload', type, [twin]);
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
   return { type, data: read.data, warnings, occurredAt };
@@ -621,7 +619,7 @@ function checkIntegers(
  *   overrule.
  */
 function successContradiction(
-  { label, captured, succeeded }: FamilyRow,
+  { family, label, captured, succeeded }: FamilyRow,
   type: CallbackEventType,
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
@@ -651,7 +649,7 @@ function successContradiction(
       'holds a character outside printable ASCII',
     );
   }
-  const word = typeof data.message === 'string' ? failureWord(data.message) : undefined;
+  const word = typeof data.message === 'string' ? notSuccessWord(data.message) : undefined;
   if (word !== undefined) {
     return contradiction(
       'message',
@@ -661,11 +659,18 @@ function successContradiction(
     );
   }
   const { shape } = callbackSchemas[type];
+  const amountForms = family === 'payout' ? AMOUNT_FORMS : PAYMENT_AMOUNT_FORMS;
   for (const [key, value] of Object.entries(data)) {
-    if (key === 'amount' || !AMOUNT_FORMS.has(keyForm(key)) || sameAmount(value, data.amount)) continue;
+    if (key === 'amount' || !amountForms.has(keyForm(key)) || sameAmount(value, data.amount)) continue;
+    // `captured` may be a flag instead: yes in words (`1` is an amount here).
+    if (
+      keyForm(key) === 'captured' &&
+      (value === true || (typeof value === 'string' && /^\s*(?:true|yes)\s*$/i.test(value)))
+    )
+      continue;
     return contradiction(key, `'s ${keyShown(key)} is not its amount`, 'is not the amount');
   }
-  const unread = otherOutcome(data, (key) => key in shape || signalName(key) !== undefined, 0);
+  const unread = otherOutcome(data, (key) => Object.hasOwn(shape, key) || signalName(key) !== undefined, 0);
   if (unread !== undefined) {
     return contradiction(
       isNameLike(unread) ? unread : '',
@@ -676,44 +681,115 @@ function successContradiction(
   return undefined;
 }
 
-/** Keys naming an amount the payment moved (`Amount Captured`, `amountCaptured`, `amount_paid`), by form. */
-const AMOUNT_FORMS: ReadonlySet<string> = new Set([
-  'amount',
-  'amountcaptured',
-  'capturedamount',
-  'amountpaid',
-  'paidamount',
+/**
+ * Keys naming the amount a payment moved (`Amount Captured`, `amountCaptured`, `amount_paid`,
+ * `amount_received`, `captured`), by form. Not a net, settled or authorised amount: each may
+ * differ from what was paid (fees, another currency, an authorisation for more).
+ */
+const AMOUNT_FORMS: ReadonlySet<string> = new Set(
+  ['captured', 'capture', 'paid', 'received', 'collected', 'charged'].flatMap((what) => [
+    `amount${what}`,
+    `${what}amount`,
+  ]),
+)
+  .add('amount')
+  .add('captured');
+
+/** {@link AMOUNT_FORMS} and, for a payment, its total (a payout's may hold its fee). */
+const PAYMENT_AMOUNT_FORMS: ReadonlySet<string> = new Set([
+  ...AMOUNT_FORMS,
+  'total',
+  'totalamount',
+  'amounttotal',
+  'totalpaid',
 ]);
+
+/** A value that says yes: `true`, `1`, `'True'`, `'yes'`, `'1'`. */
+const saysYes = (value: unknown): boolean =>
+  value === true || value === 1 || (typeof value === 'string' && /^\s*(?:true|yes|y|1)\s*$/i.test(value));
 
 /** A value that says no: `false`, `0`, `'False'`, `'no'`, `'0'`. */
 const saysNo = (value: unknown): boolean =>
   value === false || value === 0 || (typeof value === 'string' && /^\s*(?:false|no|n|0)\s*$/i.test(value));
 
-/** A value that says nothing: absent, `null`, empty, or one that {@link saysNo}. */
+/** A value that says nothing: absent, `null`, empty (`''`, `[]`, `{}`), or one that {@link saysNo}. */
 const saysNothing = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
   value === '' ||
   saysNo(value) ||
-  (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value));
-
-/** A text that can say success: printable ASCII (no look-alike letter) reading as no failure. */
-const isPlainText = (text: string): boolean => !NOT_PRINTABLE_ASCII.test(text) && !readsAsFailure(text);
-
-// The forms of undocumented keys read as outcome signals: whole forms, so `prepaid`,
-// `failed_url`, `fraud_score` or `statement_descriptor` stay unread.
-const SUCCESS_FLAG = /^(?:is)?(?:paid|success(?:ful)?|succeeded)$/;
-const FAILURE_FLAG =
-  /^(?:is)?(?:errors?|error(?:code|message)|fail(?:ed|ure)|failure(?:code|reason|message)|refunded|reversed|chargedback|chargeback|declined?|declinereason|rejected|cancell?ed|disputed|fraud(?:ulent)?)$/;
-const OUTCOME_TEXT = /(?:message|status|state|result|outcome|reason)$|^msg$/;
+  (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value)) ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isPlainObject(value) && Object.keys(value).length === 0);
 
 /**
- * The key of a success's payload (or of an object in it, two levels down) that says otherwise
- * where the verdict reads no signal: a `paid`/`success` flag that says no (`is_paid: 'False'`,
- * `success: false`), a failure-named key with a value (`error`, `failure_reason`, `refunded`,
- * `reversed`, `chargeback`), or a message or status of another key whose text reads as a
- * failure (`Message`, `state`, `transaction_status`, `result`). `skip`: the keys the verdict has
- * read (the top level's documented and signal keys).
+ * A status or result text that can stand beside a success: printable ASCII reading as no failure,
+ * negation or question ({@link notSuccessWord}), and not a bare no (`'False'`, `'No'`).
+ */
+const isPlainText = (text: string): boolean =>
+  !NOT_PRINTABLE_ASCII.test(text) && notSuccessWord(text) === undefined && !saysNo(text);
+
+/** A code that says success: `0` (a result code) or 200–299 (an HTTP status), as a number or its digits. */
+const isSuccessCode = (value: unknown): boolean => {
+  const code = typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value;
+  return code === 0 || (typeof code === 'number' && code >= 200 && code <= 299);
+};
+
+/** A number or the digits of one, as a code is written. */
+const isCodeLike = (value: unknown): boolean =>
+  typeof value === 'number' || (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value));
+
+// The forms of undocumented keys read as outcome signals: whole forms, so `prepaid`, `settled`,
+// `failed_url`, `fraud_score`, `refundable` or `statement_descriptor` stay unread.
+/** A flag that must say yes on a success (`success`, `is_paid`, `was_paid`, `captured`, `completed`). */
+const SUCCESS_FLAG =
+  /^(?:(?:is|was|has(?:been)?)?(?:paid|success(?:ful)?|succeeded|completed?)|(?:is|was|has(?:been)?)captured)$/;
+/** A key that must say nothing on a success (`error`, `unpaid`, `payment_failed`, `refund_status`, `pending`). */
+const FAILURE_FLAG = new RegExp(
+  '^(?:is|was|has|payment|transaction|txn)?(?:' +
+    [
+      'errors?',
+      'error(?:code|message|reason)',
+      'fail(?:ed|ure)?',
+      'failure(?:code|reason|message)',
+      '(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)',
+      'declined?',
+      'decline(?:code|reason)',
+      'rejected',
+      'cancell?ed',
+      'voided',
+      'void',
+      'pending',
+      'fraud(?:ulent)?',
+      '(?:refund(?:ed)?|chargeback|chargedback|disputed?|revers(?:ed|al))(?:status|amount|id|reason|code)?',
+      'amount(?:refunded|reversed|chargedback|disputed)',
+    ].join('|') +
+    ')$',
+);
+/** A status or result text (`state`, `transaction_status`, `ResultDesc`): plain text, no failure in it. */
+const OUTCOME_TEXT = /(?:message|status|state|result|outcome|reason)(?:desc(?:ription)?)?$|^msg$/;
+/** A status or result code (`status_code`, `http_status`, `ResultCode`): 0 or 2xx. */
+const OUTCOME_CODE = /^(?:http)?(?:status|response|result|return)?code$|status$/;
+
+/**
+ * Whether an undocumented key's value says otherwise on a success: a flag of
+ * {@link SUCCESS_FLAG} that does not say yes, a key of {@link FAILURE_FLAG} that says something, a
+ * code of {@link OUTCOME_CODE} that is not a success code, or a text of {@link OUTCOME_TEXT} that
+ * is not plain.
+ */
+function saysOtherwise(form: string, value: unknown): boolean {
+  if (SUCCESS_FLAG.test(form)) return !saysYes(value);
+  if (FAILURE_FLAG.test(form)) return !saysNothing(value);
+  if (OUTCOME_CODE.test(form) && isCodeLike(value)) return !isSuccessCode(value);
+  return OUTCOME_TEXT.test(form) && typeof value === 'string' && !isPlainText(value);
+}
+
+/**
+ * The key of a success's payload (or of an object in it or in an array of it, two levels down)
+ * that says otherwise where the verdict reads no signal ({@link saysOtherwise}): `is_paid:
+ * 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Insufficient funds'`, `refund_status:
+ * 'completed'`, `status_code: 406`, `state: 'failed'`. `skip`: the keys the verdict has read (the
+ * top level's documented and signal keys).
  */
 function otherOutcome(
   data: Readonly<Record<string, unknown>>,
@@ -722,14 +798,21 @@ function otherOutcome(
 ): string | undefined {
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
-    const form = keyForm(key);
-    if (SUCCESS_FLAG.test(form) && saysNo(value)) return key;
-    if (FAILURE_FLAG.test(form) && !saysNothing(value)) return key;
-    if (OUTCOME_TEXT.test(form) && typeof value === 'string' && !isPlainText(value)) return key;
-    if (depth < 2 && isPlainObject(value)) {
-      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
-      if (inner !== undefined) return `${key}.${inner}`;
-    }
+    if (saysOtherwise(keyForm(key), value)) return key;
+    if (depth >= 2) continue;
+    const inner = innerOutcome(value, depth + 1);
+    if (inner !== undefined) return `${key}${inner}`;
+  }
+  return undefined;
+}
+
+/** {@link otherOutcome} of an object (`.paid`) or of an array's objects (`[0].paid`), as a path. */
+function innerOutcome(value: unknown, depth: number): string | undefined {
+  const objects = Array.isArray(value) ? value : [value];
+  for (const [index, item] of objects.entries()) {
+    if (!isPlainObject(item)) continue;
+    const inner = otherOutcome(item as Record<string, unknown>, () => false, depth);
+    if (inner !== undefined) return `${Array.isArray(value) ? `[${index}]` : ''}.${inner}`;
   }
   return undefined;
 }
@@ -744,6 +827,49 @@ const namesCurrency = (form: string): boolean => form === 'ccy' || form.includes
  */
 export const currencyEntries = (data: Readonly<Record<string, unknown>>): [string, unknown][] =>
   Object.entries(data).filter(([key, value]) => value !== undefined && namesCurrency(keyForm(key)));
+
+/**
+ * The second of two keys of one form ({@link keyForm}: `payment_method` and `payment method`)
+ * whose values differ, as an issue: which one the service meant cannot be known. Amounts,
+ * currencies and references are compared by their own rules (a success's other amounts,
+ * {@link currencyEntries}, the handler's reference check); a key of no letter or digit names no field.
+ */
+function disagreeingTwin(data: Readonly<Record<string, unknown>>): ValidationIssue | undefined {
+  const seen = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(data)) {
+    const form = keyForm(key);
+    if (form === '' || PAYMENT_AMOUNT_FORMS.has(form) || namesCurrency(form) || REFERENCE_FORMS.has(form))
+      continue;
+    if (!seen.has(form)) seen.set(form, value);
+    else if (!sameValue(seen.get(form), value)) {
+      return {
+        path: [key],
+        message: 'is spelt like another key of the payload and says otherwise',
+        code: 'invalid_payload',
+      };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The keys that name the merchant's reference, as {@link keyForm} writes them: a payment's
+ * `transaction_reference` (which a success documents none of, yet may echo), a checkout's
+ * `order_id`, a payout's `reference_id`. Each must be the signed reference wherever it appears,
+ * but a payment's `order_id`: the order the payment pays (`amount.order_id`), not its reference.
+ */
+export const REFERENCE_FORMS: ReadonlySet<string> = new Set([
+  'orderid',
+  'transactionreference',
+  'referenceid',
+]);
+
+/** Two values alike: the same, or numbers and strings that print alike (`200` and `'200'`). */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  ((typeof a === 'string' || typeof a === 'number') &&
+    (typeof b === 'string' || typeof b === 'number') &&
+    String(a) === String(b));
 
 /** Two currencies alike: both strings, equal but for ASCII letter case (as the handler compares them). */
 const sameText = (a: unknown, b: unknown): boolean =>

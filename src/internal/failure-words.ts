@@ -9,29 +9,50 @@
 
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
- * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, …) or of money
- * going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`, `Disputed`, `Fraud`, `Lost
- * card`) or of a payment not final yet (`Awaiting`, `Processing`, `Initiated`, `Authorized`),
- * whole words, any letter case.
+ * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, `Wrong PIN`, `Low
+ * balance`, …) or of money going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`,
+ * `Disputed`, `Fraud`, `Lost card`) or of a payment not final yet (`Awaiting`, `Processing`,
+ * `Initiated`, `Authorized`), whole words, any letter case; and the stems of a failure anywhere in
+ * a word (`PAYMENTFAILED`, `Unpaid`, `Insufficent`, Swahili `Imeshindwa`).
  */
 export const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed? ?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*)\b/i;
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance)\b|\b\w*?(?:fail|declin|insuf|unsuccess|unpaid|reject|shindw)\w*/i;
 
 /**
  * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
- * Initiated`), whole words, any letter case: no brand word is one. Only the initiation reply reads
- * them; a callback's message is read for {@link FAILURE_WORDS} only.
+ * Initiated`, `Payment didn't go through`), whole words, any letter case: no brand word is one.
+ * The initiation reply and a success callback's message read them.
  */
 export const NEGATION_WORDS =
-  /\b(?:no|non|none|never|nothing|nor|neither|without|cannot|unable|duplicat\w*)\b/i;
+  /\b(?:no|non|none|never|nothing|nor|neither|without|cannot|unable|duplicat\w*|\w+n't|(?:did|does|do|is|was|were|has|have|had|could|would|should|ca|wo|ai)nt)\b/i;
 
 /**
- * Words of a success text (`Card Payment Successful`, `CARD Payment Success`, `Payment
- * complete`), whole words, any letter case: the redirect card success, whose `paid` says
- * `'False'`, is a success only when its message says so as well ({@link isSuccessText}). Not
- * `approved`: an authorisation approved is no capture.
+ * The words a success text is made of (`Card Payment Successful`, `CARD Payment Success`, `Payment
+ * complete`, `Payment was successful`): the redirect card success, whose `paid` says `'False'`, is
+ * a success only when its message is one ({@link isSuccessText}). Not `approved`: an authorisation
+ * approved is no capture.
  */
-export const SUCCESS_WORDS = /\b(?:success\w*|succeeded|complete[ds]?|paid)\b/i;
+const SUCCESS_TEXT_WORDS = new Set([
+  'card',
+  'payment',
+  'transaction',
+  'checkout',
+  'order',
+  'is',
+  'was',
+  'has',
+  'been',
+  'success',
+  'successful',
+  'successfully',
+  'succeeded',
+  'complete',
+  'completed',
+  'paid',
+]);
+
+/** The words of {@link SUCCESS_TEXT_WORDS} that say success. */
+const SAYS_SUCCESS = /\b(?:success\w*|succeeded|complete[ds]?|paid)\b/i;
 
 /** Anything but printable ASCII: a look-alike letter, an invisible or a control character. */
 export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
@@ -40,25 +61,27 @@ export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 const asWords = (text: string): string => text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
 
 /**
- * The {@link FAILURE_WORDS} word a callback's text holds, written as words (`FAILED` of
- * `CARD_PAYMENT_FAILED`); undefined when it reads as no failure.
+ * The word or mark that makes a success callback's message read otherwise: a failure word
+ * ({@link FAILURE_WORDS}, `_` and camelCase read as word breaks), a negation, `false`, or a question mark (`Paid: False`, `Successful?
+ * No`); undefined when it reads as none.
  */
-export const failureWord = (text: string): string | undefined => FAILURE_WORDS.exec(asWords(text))?.[0];
-
-/** Whether a callback's text reads as a failure's ({@link failureWord}). */
-export const readsAsFailure = (text: string): boolean => failureWord(text) !== undefined;
-
-/**
- * Whether a message is a success text: printable ASCII with a {@link SUCCESS_WORDS} word, and no
- * failure word, negation, `false`, `0` or question (`Paid: False`, `Successful? No`).
- */
-export const isSuccessText = (text: string): boolean => {
+export const notSuccessWord = (text: string): string | undefined => {
   const words = asWords(text);
   return (
-    !NOT_PRINTABLE_ASCII.test(text) &&
-    SUCCESS_WORDS.test(words) &&
-    !FAILURE_WORDS.test(words) &&
-    !NEGATION_WORDS.test(words) &&
-    !/\b(?:false|0)\b|\?/i.test(words)
+    FAILURE_WORDS.exec(words)?.[0] ?? NEGATION_WORDS.exec(words)?.[0] ?? /\bfalse\b|\?/i.exec(words)?.[0]
+  );
+};
+
+/**
+ * Whether a message is a success text: made only of {@link SUCCESS_TEXT_WORDS} (blanks and `_`
+ * between them, a `.` or `!` at the end), one of them saying success. Anything else — a negation
+ * however written (`Isn't paid`, `Un-successful`), a qualifier (`Partially paid`, `Paid late`,
+ * `Test success`), a second sentence or a mark (`Success: N`) — is no success text.
+ */
+export const isSuccessText = (text: string): boolean => {
+  const words = asWords(text).trim().replace(/[.!]$/, '');
+  if (!/^[A-Za-z ]+$/.test(words)) return false;
+  return (
+    words.split(/ +/).every((word) => SUCCESS_TEXT_WORDS.has(word.toLowerCase())) && SAYS_SUCCESS.test(words)
   );
 };

@@ -227,18 +227,3 @@ describe('two spellings of one key that disagree', () => {
     ).toBe(true);
   });
 });
-
-describe('a currency that is no currency code', () => {
-  it.each([[123], [['USD']], [''], ['\uff2b\uff25\uff33'], ['US']])(
-    'on a mobile-money or checkout success is refused: %j',
-    (currency) => {
-      for (const payload of [mobileMoneySuccess, checkoutMobileMoneySuccess]) {
-        expect(refusal({ ...payload, currency }).reason).toBe('invalid_payload');
-      }
-    },
-  );
-
-  it('a currency code is still accepted there', () => {
-    expect(parseCallback({ ...mobileMoneySuccess, currency: 'KES' }).paid).toBe(true);
-  });
-});
