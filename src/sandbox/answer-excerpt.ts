@@ -37,6 +37,22 @@ function jsonForms(secret: string): string[] {
 }
 
 /**
+ * `text` with each of `secrets` (a delivery's signature, the API key the sandbox received), as
+ * written and as JSON encoders escape it, replaced by `[redacted]`.
+ *
+ * @example
+ * ```ts
+ * redactSecrets('refused sk_live_abc', ['sk_live_abc']); // 'refused [redacted]'
+ * ```
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((secret) => secret !== '')
+    .flatMap(jsonForms)
+    .reduce((rest, form) => rest.replaceAll(form, '[redacted]'), text);
+}
+
+/**
  * `text` without the run of HTML character references at its end: cut there, the run may hold the
  * first part of a secret that only decoding would show (each reference is looked at once).
  */
@@ -69,7 +85,7 @@ function pageText(html: string): string {
  * The body as one line of at most {@link MAX_EXCERPT} characters: an HTML page (an Express or
  * nginx error page) as its text, whitespace runs as one space, control characters escaped, a
  * card number as its last four (`**** 4242`), and the value of any `hp_sig` (and each of
- * `secrets`, such as the signature posted) as `[redacted]`.
+ * `secrets`, such as the signature posted and the API key the sandbox received) as `[redacted]`.
  *
  * @example
  * ```ts
@@ -83,9 +99,7 @@ export function answerExcerpt(
   secrets: readonly string[] = [],
 ): string {
   // Each secret as written and as JSON encoders escape it (a route echoing it in a JSON body).
-  const forms = secrets.filter((secret) => secret !== '').flatMap(jsonForms);
-  const takeOut = (text: string): string =>
-    forms.reduce((rest, form) => rest.replaceAll(form, '[redacted]'), text);
+  const takeOut = (text: string): string => redactSecrets(text, secrets);
   // Secrets out of the whole answer (linear), then only its head is read: stripping tags rescans
   // from every unclosed '<', and 200 characters are shown.
   const whole = redactSignature(takeOut(body));

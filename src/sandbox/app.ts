@@ -185,6 +185,11 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
   refuseUnknownOptions(where, options, APP_OPTIONS);
   const state = createSandboxState(options, where);
   const app = new Hono<SandboxEnv>();
+  // First, so that even a request refused below leaves its key to be kept out of the log.
+  app.use('*', async (c, next) => {
+    state.rememberCredentials(c.req.header());
+    await next();
+  });
   logRequests(app, state);
   // Closed: a request answered 200 would never get its callback, and a test would take the
   // silence for the service's (handlers closed in afterEach, used by the next test). 410, a

@@ -1,21 +1,14 @@
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
-import {
-  callbackReference,
-  escapeForLog,
-  maskCardNumbers,
-  redactSignature,
-  urlForLog,
-  type SandboxLogger,
-} from './log.js';
+import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
-import { answerExcerpt } from './answer-excerpt.js';
+import { answerExcerpt, redactSecrets } from './answer-excerpt.js';
 
 /**
  * What the merchant answered to one delivery attempt: its status and, for a refusal with a JSON
- * body such as `{ "error": "invalid_signature" }`, that word (any other refusal's body: a short
+ * body such as `{ "error": "invalid_signature" }`, that code (any other refusal's body: a short
  * excerpt of it, in double quotes).
  *
  * @example
@@ -71,9 +64,11 @@ export interface DeliveryAttempt {
   /** The merchant's HTTP status, when it answered. */
   readonly status?: number | undefined;
   /**
-   * The `error` word of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …); for
-   * any other refusal with a body, what it said as one line of at most 200 characters in double
-   * quotes (`"Cannot POST /hooks"`: an HTML page as its text, `hp_sig` values redacted).
+   * The `error` code of a refusal's JSON body (`invalid_signature`, `reference_mismatch`, …: letters,
+   * `_`, `.`, `-`, at most 64); for any other refusal with a body, what it said as one line of at
+   * most 200 characters in double quotes (`"Cannot POST /hooks"`: an HTML page as its text, a card
+   * number as `**** 4242`, the delivery's signature and the API key the sandbox received as
+   * `[redacted]`).
    */
   readonly reason?: string | undefined;
   /** Why there was no answer (`ECONNREFUSED`, `timeout`, …). */
@@ -199,6 +194,11 @@ export interface DeliveryQueueOptions {
   /** How a callback is sent. Default: `fetch` POST with a JSON body. */
   transport?: CallbackTransport | undefined;
   log?: SandboxLogger | undefined;
+  /**
+   * The credentials the sandbox has received (the API key of an `Authorization` header), taken out
+   * of every answer and error an attempt records. Default: none.
+   */
+  credentials?: (() => readonly string[]) | undefined;
 }
 
 /**
@@ -245,14 +245,25 @@ export interface DeliveryQueue {
 
 const MAX_ANSWER_CHARS = 4096;
 
-/** The `error` word of a JSON refusal (`{ "error": "invalid_signature" }`), short and one line. */
-export function refusalReason(text: string): string | undefined {
+// The rule of the client's refusalCode (src/http.ts), mirrored: letters, `_`, `.`, `-`, at most 64,
+// no digit. A bare hp_sig value or API key is free text of this kind only by chance (no digit in
+// it), so the caller's secrets are checked as well.
+const REFUSAL_CODE = /^[a-z][a-z_.-]{0,63}$/i;
+
+/**
+ * The `error` code of a JSON refusal (`{ "error": "invalid_signature" }`); undefined for a body
+ * without one, an `error` that is free text (a digit, a space, a slash) or one holding any of
+ * `secrets` — the excerpt of the whole answer, with those redacted, says what it was.
+ */
+export function refusalReason(text: string, secrets: readonly string[] = []): string | undefined {
   if (text.length === 0 || text.length > MAX_ANSWER_CHARS) return undefined;
   try {
     const body: unknown = JSON.parse(text);
     const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-    return typeof error === 'string' && error !== ''
-      ? escapeForLog(maskCardNumbers(redactSignature(error)).slice(0, 80))
+    return typeof error === 'string' &&
+      REFUSAL_CODE.test(error) &&
+      !secrets.some((secret) => secret !== '' && error.includes(secret))
+      ? error
       : undefined;
   } catch {
     return undefined;
@@ -274,32 +285,49 @@ function redirectReason(location: string | null, url: string): string {
 
 /**
  * The default transport: `POST` the JSON body with `fetch` to the URL exactly as the merchant
- * gave it (a signed URL stays signed), and read the refusal's `error` word from the answer (or,
- * without one, a quoted excerpt of what it said, such as Express's `"Cannot POST /hooks"`). A
- * redirect is not followed: a 301 or 302 would turn the POST into a GET without the callback, and
- * any redirect would deliver it somewhere the merchant did not name; it counts as not delivered.
+ * gave it (a signed URL stays signed), and read the refusal's `error` code from the answer (or,
+ * without one, a quoted excerpt of what it said, such as Express's `"Cannot POST /hooks"`), the
+ * URL's signature and each of `credentials()` never shown. A redirect is not followed: a 301 or
+ * 302 would turn the POST into a GET without the callback, and any redirect would deliver it
+ * somewhere the merchant did not name; it counts as not delivered.
  */
-export const fetchTransport: CallbackTransport = async ({ url, body, signal }) => {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-sandbox' },
-    body,
-    signal,
-    redirect: 'manual',
-  });
-  const text = await response.text().catch(() => '');
-  if (response.ok) return response.status;
-  if (response.status >= 300 && response.status < 400) {
-    return { status: response.status, reason: redirectReason(response.headers.get('location'), url) };
+export const fetchTransport =
+  (credentials: () => readonly string[] = () => []): CallbackTransport =>
+  async ({ url, body, signal }) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'hosted-payments-sandbox' },
+      body,
+      signal,
+      redirect: 'manual',
+    });
+    const text = await response.text().catch(() => '');
+    if (response.ok) return response.status;
+    if (response.status >= 300 && response.status < 400) {
+      return { status: response.status, reason: redirectReason(response.headers.get('location'), url) };
+    }
+    const secrets = [signatureOf(url), ...credentials()];
+    const reason =
+      refusalReason(text, secrets) ?? quotedExcerpt(text, response.headers.get('content-type'), secrets);
+    return reason ? { status: response.status, reason } : response.status;
+  };
+
+/** The value of the URL's `hp_sig`, or `''`. */
+const signatureOf = (url: string): string => {
+  try {
+    return new URL(url).searchParams.get('hp_sig') ?? '';
+  } catch {
+    return '';
   }
-  const reason = refusalReason(text) ?? quotedExcerpt(text, response.headers.get('content-type'), url);
-  return reason ? { status: response.status, reason } : response.status;
 };
 
-/** What a refusal without an `error` word said, in double quotes; undefined for an empty body. */
-function quotedExcerpt(text: string, contentType: string | null, url: string): string | undefined {
-  const signature = new URL(url).searchParams.get('hp_sig') ?? '';
-  const excerpt = answerExcerpt(text, contentType, [signature]);
+/** What a refusal without an `error` code said, in double quotes; undefined for an empty body. */
+function quotedExcerpt(
+  text: string,
+  contentType: string | null,
+  secrets: readonly string[],
+): string | undefined {
+  const excerpt = answerExcerpt(text, contentType, secrets);
   return excerpt === '' ? undefined : `"${excerpt}"`;
 }
 
@@ -380,6 +408,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   private readonly attemptTimeoutMs: number;
   private readonly transport: CallbackTransport;
   private readonly log: SandboxLogger | undefined;
+  private readonly credentials: () => readonly string[];
 
   private readonly records: MutableDelivery[] = [];
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -403,7 +432,8 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.duplicates = options.duplicates ?? 0;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 10_000;
-    this.transport = options.transport ?? fetchTransport;
+    this.credentials = options.credentials ?? (() => []);
+    this.transport = options.transport ?? fetchTransport(this.credentials);
     this.log = options.log;
   }
 
@@ -525,8 +555,21 @@ class CallbackDeliveryQueue implements DeliveryQueue {
     this.timers.add(timer);
   }
 
-  /** One POST of the callback, bounded by `attemptTimeoutMs`. */
+  /**
+   * {@link sendOnce}, with the delivery's signature and the credentials received taken out (a transport of the merchant's own, such as
+   * the msw kit's `onCallback`, may quote them in its answer or error).
+   */
   private async send(delivery: MutableDelivery): Promise<AttemptResult> {
+    const result = await this.sendOnce(delivery);
+    const secrets = [signatureOf(delivery.url), ...this.credentials()];
+    if ('error' in result) return { error: redactSecrets(result.error, secrets) };
+    return result.reason === undefined
+      ? result
+      : { status: result.status, reason: redactSecrets(result.reason, secrets) };
+  }
+
+  /** One POST of the callback, bounded by `attemptTimeoutMs`, as the transport answered it. */
+  private async sendOnce(delivery: MutableDelivery): Promise<AttemptResult> {
     const controller = new AbortController();
     this.inFlight.set(delivery.id, controller);
     const timeout = setTimeout(

@@ -47,7 +47,10 @@ export type SandboxLogEvent =
       readonly outcome: 'delivered' | 'retrying' | 'gave_up';
       /** The HTTP status the merchant answered, when it answered. */
       readonly status?: number | undefined;
-      /** The `error` word of a refusing answer's JSON body (e.g. `invalid_signature`), when it had one. */
+      /**
+       * What a refusing answer said: its JSON body's `error` code (e.g. `invalid_signature`), else an
+       * excerpt in double quotes; never the callback's signature or the API key the sandbox received.
+       */
       readonly reason?: string | undefined;
       /** Why the attempt got no answer (`ECONNREFUSED`, `timeout`, …). */
       readonly error?: string | undefined;

@@ -7,6 +7,7 @@
 
 import type { CallbackEventType } from '../callbacks/events.js';
 import type { OptionNames } from '../internal/known-options.js';
+import { credentialValuesOf } from '../internal/redact.js';
 import type { CallbackPayload } from '../callbacks/schemas.js';
 import type { CheckoutSessionView } from './checkout-page-html.js';
 import { createDeliveryQueue, type CallbackTransport, type DeliveryQueue } from './delivery.js';
@@ -115,7 +116,15 @@ export interface SandboxState {
     reference: string,
   ): void;
   readonly log: SandboxLogger | undefined;
+  /**
+   * Keeps the credentials of a request's headers (the API key of `Authorization: Bearer …`), which
+   * the delivery log and report never show, whatever a route answers.
+   */
+  rememberCredentials(headers: Readonly<Record<string, string>>): void;
 }
+
+/** The most credentials remembered; the oldest go first. */
+export const MAX_CREDENTIALS = 100;
 
 /** The most checkout sessions kept; the oldest go first. */
 export const MAX_SESSIONS = 10_000;
@@ -137,6 +146,8 @@ export function createSandboxState(
   const log =
     options.log === false || options.log === undefined ? undefined : maskingCardNumbers(options.log);
   const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  // The credentials received, most recent last: a client sends one key, so this stays small.
+  const credentials = new Set<string>();
   const duplicates =
     options.duplicateDeliveries === true ? 1 : options.duplicateDeliveries ? options.duplicateDeliveries : 0;
   const queue = createDeliveryQueue({
@@ -147,6 +158,7 @@ export function createSandboxState(
     duplicates,
     transport: options.transport,
     log,
+    credentials: () => [...credentials],
   });
   return {
     brand: options.mobileMoneyBrand ?? DEFAULT_MOBILE_MONEY_BRAND,
@@ -159,6 +171,14 @@ export function createSandboxState(
     payoutReferences: new Set(),
     queue,
     log,
+    rememberCredentials: (headers) => {
+      for (const value of credentialValuesOf(headers)) {
+        if (value === '') continue;
+        credentials.delete(value);
+        credentials.add(value);
+        if (credentials.size > MAX_CREDENTIALS) credentials.delete(credentials.values().next().value!);
+      }
+    },
     // The test phone's promise (accepted, never a callback) holds at any failure rate: a
     // merchant testing stale-payment tracking must not get a failure callback for it.
     withFailureRate: (outcome, responseStatus) =>

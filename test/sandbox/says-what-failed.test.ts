@@ -144,7 +144,7 @@ describe('a callback route that refuses without a JSON error word', () => {
     expect(JSON.stringify(sandbox!.deliveries)).not.toContain('4242 4242 4242 4242');
   });
 
-  it("masks a card number in a JSON refusal's error word too", async () => {
+  it("masks a card number in a JSON refusal's free-text error too (shown as the answer's excerpt)", async () => {
     const origin = await listen((request, response) => {
       request.resume();
       request.on('end', () =>
@@ -156,7 +156,7 @@ describe('a callback route that refuses without a JSON error word', () => {
     await start({ deliveryRetries: 0 });
     await post('/api/payment/payment-initiate-callback/', mobileMoneyPayment(`${origin}/hooks`));
     const report = await sandbox!.waitForIdle();
-    expect(report.failures[0]?.lastAnswer).toBe('402 card **** 4242 refused');
+    expect(report.failures[0]?.lastAnswer).toBe('402 "{"error":"card **** 4242 refused"}"');
   });
 
   it('keeps a long answer to 200 characters, and an empty one to its status', async () => {
