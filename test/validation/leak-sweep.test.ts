@@ -1,0 +1,93 @@
+// A ValidationError shows only the start of a long value: a card number typed into another field
+// as a number or a bigint is no more quoted whole than one given as a string.
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import { buildCardPaymentRequest, buildPayoutRequest } from '../../src/index.js';
+
+const CARD = '4917385127649357';
+const futureYear = new Date().getFullYear() + 2;
+
+const cardPayment = (amount: Record<string, unknown>) => ({
+  customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+  amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES', ...amount },
+  card_details: { card_number: '4242 4242 4242 4242', expiry_month: 12, expiry_year: futureYear, cvc: '321' },
+  callback_details: { transaction_reference: 'ORDER-77', callback_url: 'https://shop.example/hooks' },
+});
+
+const payout = (transfer: Record<string, unknown>, destination: Record<string, unknown> = {}) => ({
+  customer_details: { full_name: 'John Doe', phone_number: '0712345678', email: 'john@example.com' },
+  destination: {
+    type: 'MOBILE',
+    country_code: 'KE',
+    mobile_number: '0712345678',
+    wallet_name: 'M-PESA',
+    ...destination,
+  },
+  transfer: { amount: 100, currency: 'KES', reference_id: 123456789012, description: 'refund', ...transfer },
+  webhook_endpoint: { webhook_url: 'https://shop.example/hooks' },
+});
+
+/** Everything a ValidationError shows: its message, stack and issues. */
+function shownBy(build: () => unknown): string {
+  try {
+    build();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    const { message, stack, issues } = error as ValidationError;
+    return `${message}\n${stack}\n${JSON.stringify(issues)}`;
+  }
+  throw new Error('accepted');
+}
+
+const asNumber = Number(CARD);
+const asBigint = BigInt(CARD);
+
+describe('a card number given as a number or a bigint where the SDK quotes the value', () => {
+  it.each([
+    ['a number', asNumber],
+    ['a bigint', asBigint],
+  ])('amount.currency as %s shows its first 4 digits', (_what, currency) => {
+    const shown = shownBy(() => buildCardPaymentRequest(cardPayment({ currency }) as never));
+    expect(shown).toContain('amount.currency: expected a 3-letter currency code such as KES, got 4917…');
+    expect(shown).not.toContain(CARD);
+  });
+
+  it.each([
+    ['a number', asNumber],
+    ['a bigint', asBigint],
+  ])("a payout's transfer.reference_id as %s shows its first 4 digits", (_what, reference_id) => {
+    const shown = shownBy(() => buildPayoutRequest(payout({ reference_id }) as never));
+    expect(shown).toContain('got 4917…');
+    expect(shown).not.toContain(CARD);
+  });
+
+  it.each([
+    ['a number', asNumber],
+    ['a bigint', asBigint],
+  ])("a payout's destination.country_code as %s shows its first 4 digits", (_what, country_code) => {
+    const shown = shownBy(() => buildPayoutRequest(payout({}, { country_code }) as never));
+    expect(shown).toContain('got 4917…');
+    expect(shown).not.toContain(CARD);
+  });
+
+  it.each([
+    ['a number', -asNumber],
+    ['a bigint', -asBigint],
+  ])('a negative amount as %s shows its first characters', (_what, total) => {
+    const shown = shownBy(() => buildCardPaymentRequest(cardPayment({ total }) as never));
+    expect(shown).toContain('amount.total: expected a whole number of at least 1, got -491…');
+    expect(shown).not.toContain(CARD);
+  });
+
+  it('still shows a short number whole, and a number that is no number', () => {
+    expect(shownBy(() => buildCardPaymentRequest(cardPayment({ currency: 1500 }) as never))).toContain(
+      'got 1500',
+    );
+    expect(shownBy(() => buildCardPaymentRequest(cardPayment({ currency: Infinity }) as never))).toContain(
+      'got Infinity',
+    );
+    expect(shownBy(() => buildCardPaymentRequest(cardPayment({ total: -1500 }) as never))).toContain(
+      'got -1500',
+    );
+  });
+});
