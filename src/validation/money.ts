@@ -34,6 +34,7 @@ export function checkWholeNumber(input: unknown, min: 0 | 1): Check<string> {
   } else {
     return fail('invalid_amount', `${rule} as a number, bigint or string, got ${typeof input}`);
   }
-  if (text.startsWith('-') || (min === 1 && text === '0')) return fail('too_small', `${rule}, got ${text}`);
+  if (text.startsWith('-') || (min === 1 && text === '0'))
+    return fail('too_small', `${rule}, got ${preview(input)}`);
   return pass(text);
 }
