@@ -91,3 +91,47 @@ describe('a card number given as a number or a bigint where the SDK quotes the v
     );
   });
 });
+
+// The call's own cvc in another field (a form's fields mapped one off) is not quoted: the builder
+// knows it. Any other short number is, since a 3-digit value may well be a legitimate one.
+type CardInput = ReturnType<typeof cardPayment>;
+
+describe("a card payment's own cvc where another field is refused", () => {
+  const withCvc = (cvc: string | number, change: (input: CardInput) => void) => {
+    const input = cardPayment({});
+    input.card_details.cvc = cvc as string;
+    change(input);
+    return shownBy(() => buildCardPaymentRequest(input as never));
+  };
+  const cvcShown = /(?<![0-9.])857(?![0-9])/;
+
+  const cases: [string, string | number, (input: CardInput) => void][] = [
+    ['amount.currency, as a number', '857', (input) => void Object.assign(input.amount, { currency: 857 })],
+    ['amount.currency, as a string', 857, (input) => void Object.assign(input.amount, { currency: '857' })],
+    [
+      'customer_details.phone_number',
+      '857',
+      (input) => void Object.assign(input.customer_details, { phone_number: '857' }),
+    ],
+    [
+      'customer_details.phone_number, with dashes',
+      '857',
+      (input) => void Object.assign(input.customer_details, { phone_number: '8-5-7' }),
+    ],
+    [
+      'callback_details.callback_url',
+      '857',
+      (input) => void Object.assign(input.callback_details, { callback_url: '857' }),
+    ],
+  ];
+  it.each(cases)('in %s: says it is the cvc, and shows no digit of it', (_field, cvc, change) => {
+    const shown = withCvc(cvc, change);
+    expect(shown).toContain('got the value of card_details.cvc (not shown)');
+    expect(shown).not.toMatch(cvcShown);
+  });
+
+  it('still quotes a short number that is not the cvc', () => {
+    const shown = withCvc('857', (input) => void Object.assign(input.amount, { currency: 856 }));
+    expect(shown).toContain('amount.currency: expected a 3-letter currency code such as KES, got 856');
+  });
+});
