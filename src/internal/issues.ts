@@ -90,12 +90,18 @@ export function toValidationIssues(
 
 /**
  * Parses `input` with `schema`; on failure throws one ValidationError listing every issue
- * (the schema's and `extra`). On success `extra` issues still throw.
+ * (the schema's and `extra`), each through `conceal` with the value at its path first. On success
+ * `extra` issues still throw.
  */
 export function parseOrThrow<S extends z.core.$ZodType>(
   schema: S,
   input: unknown,
-  options?: { extra?: readonly ValidationIssue[]; hints?: UnknownKeyHints; prefix?: string },
+  options?: {
+    extra?: readonly ValidationIssue[];
+    hints?: UnknownKeyHints;
+    prefix?: string;
+    conceal?: (issue: ValidationIssue, value: unknown) => ValidationIssue;
+  },
 ): z.output<S> {
   const extra = options?.extra ?? [];
   const result = safeParse(schema, input);
@@ -103,7 +109,9 @@ export function parseOrThrow<S extends z.core.$ZodType>(
   const issues = result.success
     ? [...extra]
     : [...toValidationIssues(result.error.issues, options?.hints), ...extra];
-  throw new ValidationError(issues.map(awaitHint(input)), { prefix: options?.prefix });
+  const conceal = options?.conceal;
+  const shown = conceal ? issues.map((issue) => conceal(issue, valueAt(input, issue.path))) : issues;
+  throw new ValidationError(shown.map(awaitHint(input)), { prefix: options?.prefix });
 }
 
 /** The value at `path` in `input`, or undefined (a getter that throws included). */

@@ -10,7 +10,7 @@ import {
   checkLeadingZero,
   checkNotExpired,
 } from '../validation/card.js';
-import type { Check } from '../validation/result.js';
+import { preview, type Check } from '../validation/result.js';
 import {
   cardNumberInput,
   cardNumberWire,
@@ -190,6 +190,31 @@ function cardOptionIssues(input: unknown, options: CardPaymentBuildOptions): Val
   return issues;
 }
 
+/** The digits of a value a message may quote (a string, number or bigint), else `''`. */
+const digitsOf = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint'
+    ? String(value).replace(/\D/g, '')
+    : '';
+
+/**
+ * An issue of another field that holds the call's own cvc (a form's fields mapped one off), with
+ * the value it quotes (`got 857`, `got "8-5-7"`) replaced by what it is, so that the cvc reaches
+ * no message. A value is the cvc when its digits are the cvc's; any other short number (a
+ * quantity, a total) is quoted as before.
+ */
+const cvcNotQuoted = (input: unknown) => {
+  const cvc = digitsOf((input as { card_details?: { cvc?: unknown } } | null)?.card_details?.cvc);
+  return (issue: ValidationIssue, value: unknown): ValidationIssue => {
+    const quoted = `got ${preview(value)}`;
+    return cvc === '' || digitsOf(value) !== cvc || !issue.message.includes(quoted)
+      ? issue
+      : {
+          ...issue,
+          message: issue.message.replaceAll(quoted, 'got the value of card_details.cvc (not shown)'),
+        };
+  };
+};
+
 /**
  * Turns a friendly card-payment input into the exact wire body of endpoint 1, validating every
  * field. Pure: sends nothing. An input `payment_method` must be the card method (the
@@ -218,6 +243,7 @@ export function buildCardPaymentRequest(
   const parsed = parseOrThrow(cardPaymentInputSchema, input, {
     extra: cardOptionIssues(input, checkedOptions),
     prefix: 'Invalid card payment',
+    conceal: cvcNotQuoted(input),
   });
   // The rules again on the parsed values, the ones sent: a getter may have given the schema
   // other values than it gave the rules above.
