@@ -1,0 +1,117 @@
+// An outside canary sweep: paths by which the call's card number, cvc, API key or callback
+// signature (`hp_sig`) reached an error, a cause, a hook's event or a kept body. Each block checks
+// what a merchant's logs can print: message, stack, String(), JSON, util.inspect with hidden
+// properties at any depth, and the hooks' events.
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { signCallbackUrl } from '../../src/callbacks/index.js';
+import {
+  ApiError,
+  ConnectionError,
+  PaymentsClient,
+  type CardPaymentInput,
+  type ClientOptions,
+  type RequestLogEvent,
+  type ResponseLogEvent,
+} from '../../src/index.js';
+import { caught } from '../helpers/caught.js';
+
+const card = '4917385127649357';
+const grouped = '4917 3851 2764 9357';
+const cvc = '857';
+const apiKey = 'sk_live_CANARYKEYq7f3a9b21Z';
+const callbackUrl = 'https://shop.example/hooks/payments';
+
+const input = {
+  customer_details: { full_name: 'Jane Doe', phone_number: '0712345678', email: 'jane@example.com' },
+  amount: { delivery_fee: 100, discount_fee: 50, total: 1500, currency: 'KES' },
+  card_details: { card_number: card, expiry_month: 12, expiry_year: 2030, cvc },
+  callback_details: { transaction_reference: 'ORDER-77', callback_url: callbackUrl },
+} satisfies CardPaymentInput;
+
+/** The input with its callback URL signed, and the `hp_sig` it carries. */
+async function signedInput(): Promise<{ signed: CardPaymentInput; sig: string }> {
+  const url = await signCallbackUrl(callbackUrl, { secret: 'whsec_leak_sweep', reference: 'ORDER-77' });
+  const sig = new URL(url).searchParams.get('hp_sig') ?? '';
+  return { signed: { ...input, callback_details: { ...input.callback_details, callback_url: url } }, sig };
+}
+
+/** Every text a log line may be made of. */
+const dumps = (value: unknown): string =>
+  [
+    String(value),
+    JSON.stringify(value),
+    (value as Error | undefined)?.stack,
+    inspect(value, { showHidden: true, depth: Infinity }),
+  ].join('\n');
+
+/**
+ * What of the secrets a text shows: six digits in a row of the card's first twelve (whatever
+ * separates them), the cvc as a number of its own, the key, or ten characters of `hp_sig`.
+ * Source positions such as `http.ts:857:13` are no cvc.
+ */
+function leaks(text: string, sig?: string): string[] {
+  const plain = text.replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
+  const digits = plain.replace(/\\[nrt]|\\u0020|[\s\-._/\\]/g, '');
+  const windows = [0, 1, 2, 3, 4, 5, 6].map((start) => card.slice(start, start + 6));
+  return [
+    windows.some((window) => digits.includes(window)) && 'card number',
+    new RegExp(`(?<![0-9.])${cvc}(?![0-9])`).test(plain) && 'cvc',
+    plain.includes('CANARYKEY') && 'API key',
+    sig !== undefined && plain.includes(sig.slice(0, 10)) && 'hp_sig',
+  ].filter((found) => found !== false);
+}
+
+/** A client whose `fetch` answers `status` with `body`, recording the hooks' events. */
+function answering(status: number, body: string, options: Partial<ClientOptions> = {}) {
+  const events: (RequestLogEvent | ResponseLogEvent)[] = [];
+  const client = new PaymentsClient({
+    baseUrl: 'https://api.example/',
+    apiKey,
+    fetch: async () => new Response(body, { status, headers: { 'content-type': 'application/json' } }),
+    hooks: {
+      beforeRequest: (event) => void events.push(event),
+      afterResponse: (event) => void events.push(event),
+    },
+    ...options,
+  });
+  return { client, events };
+}
+
+describe("the caller's abort reason", () => {
+  const reason = () => new Error(`checkout cancelled: ${JSON.stringify(input.card_details)} key=${apiKey}`);
+
+  it('reaches ConnectionError.cause without the card number, cvc or key, aborted before sending', async () => {
+    const client = new PaymentsClient({ baseUrl: 'https://api.example/', apiKey });
+    const controller = new AbortController();
+    controller.abort(reason());
+    const error = await caught(() => client.initiateCardPayment(input, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).cause).toMatchObject({
+      message: expect.stringContaining('checkout cancelled'),
+    });
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+
+  it('reaches ConnectionError.cause without them, aborted once sent, also as a string', async () => {
+    for (const given of [reason(), `stale form ${card} ${apiKey}`]) {
+      let sending: () => void = () => undefined;
+      const sent = new Promise<void>((resolve) => (sending = resolve));
+      const client = new PaymentsClient({
+        baseUrl: 'https://api.example/',
+        apiKey,
+        fetch: () => {
+          sending();
+          return new Promise<Response>(() => undefined);
+        },
+      });
+      const controller = new AbortController();
+      const call = caught(() => client.initiateCardPayment(input, { signal: controller.signal }));
+      await sent;
+      controller.abort(given);
+      const error = await call;
+      expect(error).toMatchObject({ name: 'ConnectionError', aborted: true, sent: true });
+      expect(leaks(dumps(error))).toEqual([]);
+    }
+  });
+});
