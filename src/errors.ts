@@ -189,7 +189,7 @@ export class ApiError extends PaymentsError {
  * The request never got an HTTP response: connection refused, reset, DNS failure, TLS failure,
  * or aborted by the caller's `signal`. The message names the root system code and address
  * (`ECONNREFUSED 127.0.0.1:4010`), never the platform's own text; `cause` keeps the platform's
- * error. `sent` says whether the service may have received it: `false` when no request of the
+ * error (for an abort, the signal's reason) as plain errors, the call's secrets taken out. `sent` says whether the service may have received it: `false` when no request of the
  * call left this process (the built-in fetch's connection was refused, the name did not resolve,
  * fetch refused the port, or the signal aborted it before sending), so it may be sent again (a
  * payout tracked by the client's `transactions` option: under a new `reference_id`); `true`

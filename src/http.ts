@@ -171,7 +171,8 @@ export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersIn
 export interface RequestOptions {
   /**
    * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
-   * `aborted` is true. A signal already aborted when the request would go out sends nothing.
+   * `aborted` is true and whose `cause` is the signal's reason as plain errors (name, message,
+   * stack, `code`; the call's secrets taken out). A signal already aborted when the request would go out sends nothing.
    */
   signal?: AbortSignal | undefined;
   /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
@@ -378,7 +379,13 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   const outcome = sent ? MAYBE_RECEIVED : 'nothing was sent';
   if (call.signal?.aborted) {
     const message = `${call.operation} was aborted by the caller's signal${sent ? ' once sent' : ''}; ${outcome}`;
-    return new ConnectionError(message, { aborted: true, cause: call.signal.reason, sent });
+    // The reason is the caller's own, and may quote what was being sent (a request-scoped
+    // controller aborted with the failing request): kept as a custom fetch's error is.
+    return new ConnectionError(message, {
+      aborted: true,
+      cause: plainCause(call.signal.reason, call.secrets),
+      sent,
+    });
   }
   const timedOut = (timeout: number, what: string) => {
     const message = `${call.operation} to ${new URL(call.url).origin} ${what} ${timeout} ms; ${outcome}`;
