@@ -115,3 +115,22 @@ describe("the caller's abort reason", () => {
     }
   });
 });
+
+describe("a custom fetch's network error", () => {
+  it.each([
+    ['the card number', card],
+    ['the API key', apiKey],
+  ])('with %s as its address: the ConnectionError message names the code without it', async (_, address) => {
+    const client = new PaymentsClient({
+      baseUrl: 'https://api.example/',
+      apiKey,
+      fetch: () => {
+        throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', address });
+      },
+    });
+    const error = await caught(() => client.initiateCardPayment(input));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).message).toContain('ECONNREFUSED');
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+});
