@@ -405,8 +405,13 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
       `timed out in fetch itself (${code.split(' ')[0]}, before the client's ${call.timeout} ms) after`,
     );
   }
+  // The address is the failure's own (a custom fetch's error may put anything there), so the
+  // message is redacted as an ApiError's is.
   return new ConnectionError(
-    `Could not get a response to ${call.operation} from ${url.origin} (${code}); ${outcome}`,
+    redactText(
+      `Could not get a response to ${call.operation} from ${url.origin} (${code}); ${outcome}`,
+      call.secrets,
+    ),
     {
       cause: plainCause(error, call.secrets),
       sent,
