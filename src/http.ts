@@ -282,9 +282,10 @@ async function passThrough(hook: () => unknown): Promise<void> {
 
 /**
  * Awaited just before each attempt of a call, with its retry count (`0` for the first) and when the
- * call's deadline passes (`deadlineAt`, `Infinity` without one).
+ * call's deadline passes (`deadlineAt`, `Infinity` without one), and what the call redacts from
+ * what it shows (`secrets`: the card number and cvc, the credential headers' values, `hp_sig`).
  */
-export type BeforeSend = (retryCount: number, deadlineAt: number) => Promise<void>;
+export type BeforeSend = (retryCount: number, deadlineAt: number, secrets: Secrets) => Promise<void>;
 
 /** What the instance's ky hooks need of the call in flight (passed as ky's `context`). */
 interface CallState {
@@ -634,7 +635,7 @@ export class Http {
             };
             stopIfEnded();
             if (beforeSend) {
-              await passThrough(() => beforeSend(retryCount, call.deadlineAt));
+              await passThrough(() => beforeSend(retryCount, call.deadlineAt, call.secrets));
               stopIfEnded();
             }
             // Each attempt's timeout runs from here to its last body byte.

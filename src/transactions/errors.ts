@@ -193,7 +193,8 @@ export class TransactionStoreFullError extends PaymentsError {
  * still write its record, which is then expired). `sent: true`: the service refused the request (a 4xx) and the store
  * failed to expire its record, which stays pending (`stale()` lists it); this error is then the
  * `cause` of the `ApiError` thrown. `cause`: the store's error as a plain error (its name, message
- * and stack, nothing else it carried), the call's card number and cvc redacted.
+ * and stack, nothing else it carried), the call's card number, cvc, credential header values (the
+ * API key) and signed callback URL's `hp_sig` redacted.
  *
  * @example
  * ```ts

@@ -8,7 +8,7 @@
 import { signCallbackUrl } from '../callbacks/signing.js';
 import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../errors.js';
 import type { BeforeSend } from '../http.js';
-import { cardSecretsOf } from '../internal/redact.js';
+import type { Secrets } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
 import type { TransactionKind, TransactionRecord } from './store.js';
 import {
@@ -214,7 +214,10 @@ export async function sendTracked<B extends object, R>(
   // A store's failure as a TransactionStoreError (a tracker of another kind: as it is).
   const guard: typeof guardStore =
     (tracker as { [GUARD_STORE]?: typeof guardStore })[GUARD_STORE] ?? ((work) => work);
-  const secrets = cardSecretsOf(body);
+  // What the store's errors are redacted with: the call's own secrets, as its transport gives them
+  // to recordPending (the card number and cvc, the API key and other credential headers, the
+  // hp_sig signed above).
+  let secrets: Secrets | undefined;
   // The merchant's own fetch may retry by itself, unseen: a 4xx may answer a second request.
   const attempt: Attempt = { shared: false, retried: call.ownFetch === true };
   let calls: Set<Attempt> | undefined;
@@ -224,7 +227,12 @@ export async function sendTracked<B extends object, R>(
   // Whether this call's begin stored the record (a payout reference is sent by that call only).
   let inserted = false;
   // Recorded just before the first request: a call refused before sending records nothing.
-  const recordPending = async (retryCount: number, deadlineAt: number): Promise<void> => {
+  const recordPending = async (
+    retryCount: number,
+    deadlineAt: number,
+    callSecrets: Secrets,
+  ): Promise<void> => {
+    secrets = callSecrets;
     if (retryCount > 0) {
       attempt.retried = true;
       return;
