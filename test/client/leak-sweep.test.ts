@@ -134,3 +134,35 @@ describe("a custom fetch's network error", () => {
     expect(leaks(dumps(error))).toEqual([]);
   });
 });
+
+describe("the hooks' request body", () => {
+  it("hides the call's own card number and cvc typed into other fields", async () => {
+    const { client, events } = answering(400, '{"error":"refused"}');
+    await caught(() =>
+      client.initiateCardPayment({
+        ...input,
+        customer_details: {
+          full_name: `Jane ${card}`,
+          phone_number: '0712345678',
+          email: 'jane@example.com',
+          location: `${grouped}, cvc ${cvc}`,
+        },
+        products: [{ product_name: `gift card for ${card}`, quantity: 1, unit_price: 10 }],
+      }),
+    );
+    const body = events[0]!.body as {
+      customer_details: Record<string, string>;
+      products: { product_name: string }[];
+    };
+    expect(body.customer_details.location).toBe('**** 9357, cvc [redacted]');
+    expect(body.customer_details.full_name).toBe('Jane **** 9357');
+    expect(body.products[0]!.product_name).toBe('gift card for **** 9357');
+    expect(leaks(JSON.stringify(events))).toEqual([]);
+  });
+
+  it('keeps an amount equal to the cvc', async () => {
+    const { client, events } = answering(400, '{"error":"refused"}');
+    await caught(() => client.initiateCardPayment({ ...input, amount: { ...input.amount, total: 857 } }));
+    expect((events[0]!.body as { amount: { total: string } }).amount.total).toBe('857');
+  });
+});
