@@ -63,7 +63,8 @@ export interface RequestLogEvent {
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The wire body with `card_number` as `'**** 4242'`, `cvc` as `'[redacted]'` and a signed
-   * callback URL as `…?hp_ref=ORDER-1&hp_sig=[redacted]`.
+   * callback URL as `…?hp_ref=ORDER-1&hp_sig=[redacted]`; the card number and cvc are also
+   * redacted from every other text field they were typed into (an amount equal to the cvc is kept).
    */
   readonly body: unknown;
   /**
@@ -737,7 +738,7 @@ export class Http {
             method: 'POST',
             url,
             headers: redactHeaders(headers, secrets),
-            body: redactWireBody(body, { values }),
+            body: redactWireBody(body, secrets),
           }
         : undefined;
     const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;

@@ -44,23 +44,29 @@ export function maskCardNumber(cardNumber: unknown): string {
  */
 export const signaturesOf = (wireText: string): string[] => wireText.match(/(?<=hp_sig=)[^&#"]+/g) ?? [];
 
+/** The wire's amounts, sent as whole-number strings: one equal to the cvc is an amount, not the cvc. */
+const amountKeys = new Set(['delivery_fee', 'discount_fee', 'total']);
+
 /**
  * A copy of a wire body for a log: card_number masked to its last four, cvc replaced, and every
- * other text through {@link redactText} with `secrets` (the literal values, such as a signed
- * callback URL's `hp_sig`; the card patterns would also blank an amount equal to the cvc).
+ * other text through {@link redactText} with `secrets` (the card number and cvc wherever else they
+ * were typed, the literal values such as a signed callback URL's `hp_sig`); an amount without the
+ * cvc's patterns, which would blank one equal to the cvc.
  */
-export const redactWireBody = <T>(body: T, secrets?: Secrets): T =>
-  JSON.parse(
+export function redactWireBody<T>(body: T, secrets?: Secrets): T {
+  const forAmounts: Secrets | undefined = secrets && { ...secrets, cvc: undefined };
+  return JSON.parse(
     JSON.stringify(body, (key, value: unknown) =>
       key === 'card_number'
         ? maskCardNumber(value)
         : key === 'cvc'
           ? '[redacted]'
           : typeof value === 'string'
-            ? redactText(value, secrets)
+            ? redactText(value, amountKeys.has(key) ? forAmounts : secrets)
             : value,
     ),
   ) as T;
+}
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
