@@ -166,3 +166,27 @@ describe("the hooks' request body", () => {
     expect((events[0]!.body as { amount: { total: string } }).amount.total).toBe('857');
   });
 });
+
+describe("a truncated echo of the call's own card number", () => {
+  it.each([
+    ['its first 15 digits', `card ${card.slice(0, 15)} rejected`, 'card **** 9357 rejected'],
+    ['its first 12 digits and an ellipsis', `card ${card.slice(0, 12)}…`, 'card **** 9357…'],
+    ['its first 14 digits grouped', `card ${grouped.slice(0, 17)}`, 'card **** 9357'],
+    ['its last 12 digits', `card ${card.slice(4)}`, 'card **** 9357'],
+    ['12 digits from its middle', `card ${card.slice(2, 14)}.`, 'card **** 9357.'],
+  ])('%s is redacted in ApiError.body and the afterResponse event', async (_, echo, redacted) => {
+    const { client, events } = answering(400, JSON.stringify({ detail: echo }));
+    const error = await caught(() => client.initiateCardPayment(input));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(JSON.parse((error as ApiError).body)).toEqual({ detail: redacted });
+    expect((events[1] as ResponseLogEvent).responseBody).toBe((error as ApiError).body);
+    expect(leaks(dumps(error))).toEqual([]);
+  });
+
+  it('leaves other numbers of 12 digits or more alone: a phone number, an id, 11 digits of the card', async () => {
+    const body = JSON.stringify({ phone: '254712345678', id: '123456789012345', part: card.slice(0, 11) });
+    const { client } = answering(400, body);
+    const error = await caught(() => client.initiateCardPayment(input));
+    expect((error as ApiError).body).toBe(body);
+  });
+});
