@@ -190,3 +190,27 @@ describe("a truncated echo of the call's own card number", () => {
     expect((error as ApiError).body).toBe(body);
   });
 });
+
+describe('an echoed card number in JSON', () => {
+  const groups = card.match(/.{4}/g)!;
+
+  it.each([
+    ['escaped line breaks', '\n'],
+    ['escaped tabs', '\t'],
+    ['escaped CRLFs', '\r\n'],
+  ])('is masked with %s between its groups, the body still JSON', async (_, between) => {
+    const { client } = answering(400, JSON.stringify({ c: groups.join(between) }));
+    const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+    expect(JSON.parse(error.body)).toEqual({ c: '**** 9357' });
+  });
+
+  it.each([
+    ['its groups as the numbers of an array', [4917, 3851, 2764, 9357], ['**** 9357']],
+    ['its groups among other numbers', [1, 4917, 3851, 2764, 9357, 2], [1, '**** 9357', 2]],
+    ['its halves', [49173851, 27649357], ['**** 9357']],
+  ])('is masked as %s, the body still JSON', async (_, numbers, masked) => {
+    const { client } = answering(400, JSON.stringify({ c: numbers }));
+    const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+    expect(JSON.parse(error.body)).toEqual({ c: masked });
+  });
+});
