@@ -70,12 +70,13 @@ export function redactWireBody<T>(body: T, secrets?: Secrets): T {
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
-// `&nbsp;`) and HTML tags (`</td><td>`) — anything but a letter or a digit in any spelling
-// {@link digit} reads. Each character has one reading: a `%` or `&` that starts an escape or an
-// entity is read as that only, and no separator reads a digit's spelling, so a near match fails
-// in linear time instead of trying every split of its gaps.
+// `&nbsp;`, JSON's `\n`, `\r`, `\t`, `\b`, `\f`) and HTML tags (`</td><td>`) — anything but a
+// letter or a digit in any spelling {@link digit} reads. Each character has one reading: a `%` or
+// `&` that starts an escape or an entity is read as that only, and no separator reads a digit's
+// spelling, so a near match fails in linear time instead of trying every split of its gaps (a `\`
+// read alone fails at the letter after it at once).
 const separator =
-  '(?:%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^0-9A-Za-z\\uff10-\\uff19%&]){0,8}';
+  '(?:\\\\[bfnrt]|%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^0-9A-Za-z\\uff10-\\uff19%&]){0,8}';
 
 /** A digit in a spelling other than ASCII: JSON-escaped (`\u0034`), a character reference, fullwidth. */
 const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[\\uff10-\\uff19])';
@@ -153,9 +154,17 @@ function htmlPattern(spelling: string): string {
 }
 
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
-// of the text, which keeps the scan linear), or a number where JSON puts a bare value: after `:`,
-// `,` or `[` (in a text that is not JSON, quoting a number there shows no more of it).
-const jsonNumber = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*)/g;
+// of the text, which keeps the scan linear), or numbers where JSON puts bare values: after `:`,
+// `,` or `[`, with the numbers after them in a list (in a text that is not JSON, quoting a number
+// there shows no more of it).
+const jsonNumbers = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*(?:\s*,\s*-?\d[\w.+-]*)*)/g;
+
+/** A JSON number as written. */
+const jsonNumberText = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** `text` through each pattern of `list`, in order. */
+const replaceAll = (text: string, list: readonly Replacement[]): string =>
+  list.reduce((out, [pattern, replace]) => out.replace(pattern, replace as string), text);
 
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
@@ -172,15 +181,19 @@ const jsonNumber = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*)/g;
 export function redactText(text: string, secrets: Secrets | undefined): string {
   if (secrets === undefined) return text;
   const list = replacementsOf(secrets);
-  // A bare JSON number holding a secret (a card_number or cvc echoed as the integer it was sent
-  // as) is quoted first, so that its redaction is a JSON string and a JSON body stays JSON.
-  let out = text.replace(jsonNumber, (token, number: string = '') =>
-    list.some(([pattern, replace]) => number.replace(pattern, replace as string) !== number)
-      ? token.replace(number, `"${number}"`)
-      : token,
-  );
-  for (const [pattern, replace] of list) out = out.replace(pattern, replace as string);
-  return out;
+  // Bare JSON numbers holding a secret (a card_number or cvc echoed as the integer it was sent
+  // as, the card's groups as the numbers of an array) are redacted first, each piece that is no
+  // longer a number written as a JSON string, so that a JSON body stays JSON.
+  const out = text.replace(jsonNumbers, (token, numbers: string = '') => {
+    const redacted = replaceAll(numbers, list);
+    if (redacted === numbers) return token;
+    const pieces = redacted.split(',').map((piece) => {
+      const value = piece.trim();
+      return jsonNumberText.test(value) ? piece : piece.replace(value, `"${value}"`);
+    });
+    return token.replace(numbers, pieces.join(','));
+  });
+  return replaceAll(out, list);
 }
 
 /** Each Secrets' patterns, built once: an error or a hook event redacts every header with them. */
