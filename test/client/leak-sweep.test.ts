@@ -214,3 +214,40 @@ describe('an echoed card number in JSON', () => {
     expect(JSON.parse(error.body)).toEqual({ c: masked });
   });
 });
+
+describe('a reply longer than 1 MiB', () => {
+  const MiB = 1024 * 1024;
+
+  it('keeps no part of a card number the cut at 1 MiB would split, in ApiError.body and afterResponse', async () => {
+    // Eight digits fall inside the first MiB: fewer than a part of the card masked on its own.
+    const { client, events } = answering(500, `${'x'.repeat(MiB - 8)}${card}`);
+    const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    const shown = (events[1] as ResponseLogEvent).responseBody;
+    for (const body of [error.body, shown]) {
+      expect(body.startsWith('x'.repeat(MiB - 8))).toBe(true);
+      expect(body.length).toBeLessThanOrEqual(MiB);
+      expect(leaks(body.slice(-100))).toEqual([]);
+    }
+  });
+
+  it('keeps no part of an hp_sig the cut would split', async () => {
+    const { signed, sig } = await signedInput();
+    const { client, events } = answering(500, `${'x'.repeat(MiB - 'hp_sig='.length - 40)}hp_sig=${sig}`);
+    const error = (await caught(() => client.initiateCardPayment(signed))) as ApiError;
+    const shown = (events[1] as ResponseLogEvent).responseBody;
+    for (const body of [error.body, shown]) {
+      expect(body.endsWith('hp_sig=')).toBe(true);
+      expect(leaks(body.slice(-100), sig)).toEqual([]);
+    }
+  });
+
+  it('keeps no part of a card number split by the cut in a 2xx too long to read (body_too_large)', async () => {
+    const start = '{"message":"Card Payment Initiated","status":200,"pad":"';
+    const reply = `${start}${'x'.repeat(MiB - start.length - 8)}${card}"}`;
+    const { client } = answering(200, reply);
+    const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'body_too_large' })]);
+    expect(leaks(error.body.slice(-100))).toEqual([]);
+  });
+});
