@@ -160,7 +160,7 @@ export class ApiError extends PaymentsError {
   override readonly name = 'ApiError' as const;
   /** HTTP status of the response. */
   readonly status: number;
-  /** The raw response body text (its first MiB at most); the request's card number, cvc, credential header values (`authorization`, `x-api-key`, …) and signed callback URLs' `hp_sig` redacted if echoed. */
+  /** The raw response body text (its first MiB at most, up to a secret the cut splits); the request's card number, cvc, credential header values (`authorization`, `x-api-key`, …) and signed callback URLs' `hp_sig` redacted if echoed. */
   readonly body: string;
   /** The response headers, lower-cased names; the request's secrets redacted if echoed, and a credential header such as `set-cookie` shown as `[redacted]`. */
   readonly headers: Readonly<Record<string, string>>;

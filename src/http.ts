@@ -93,7 +93,10 @@ export interface ResponseLogEvent extends RequestLogEvent {
    * `[redacted]`.
    */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** The raw response body text (its first MiB at most), the request's secrets redacted if echoed. */
+  /**
+   * The raw response body text (its first MiB at most), the request's secrets redacted if echoed
+   * (one the cut at 1 MiB splits is left out whole).
+   */
   readonly responseBody: string;
   /** Milliseconds from sending to the whole body read. */
   readonly durationMs: number;
@@ -346,9 +349,10 @@ function refusalCode(text: string): string {
 function errorFromResponse(
   call: CallState,
   response: Response,
-  text: string,
+  body: Body,
   issues: readonly ValidationIssue[] = [],
 ): ApiError {
+  const { text } = body;
   const where = `${call.operation} (POST ${call.url})`;
   const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
   const message = response.redirected
@@ -361,7 +365,7 @@ function errorFromResponse(
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,
-    body: redactText(text, call.secrets),
+    body: shownText(body, call.secrets),
     headers: redactHeaders(headersOf(response), call.secrets),
     issues,
   });
@@ -669,7 +673,7 @@ export class Http {
     const transport = await this.#load(outgoing.operation);
     const call = this.#callState(outgoing, wireText, options, headers, beforeSend);
     const started = monotonicNow();
-    const { response, text, cut } = await this.#exchange(
+    const { response, ...body } = await this.#exchange(
       transport,
       call,
       outgoing.path,
@@ -684,13 +688,13 @@ export class Http {
         attempt: call.attempt,
         status: response.status,
         responseHeaders: redactHeaders(headersOf(response), call.secrets),
-        responseBody: redactText(text, call.secrets),
+        responseBody: shownText(body, call.secrets),
         durationMs: monotonicNow() - started,
       });
     }
-    const data = parseResponse(call, response, text, cut, outgoing.schema);
+    const data = parseResponse(call, response, body, outgoing.schema);
     const issues = outgoing.check?.(data) ?? [];
-    if (issues.length > 0) throw errorFromResponse(call, response, text, issues);
+    if (issues.length > 0) throw errorFromResponse(call, response, body, issues);
     return data;
   }
 
@@ -905,13 +909,13 @@ const DECIDING_NUMBERS = ['status', 'order_id'];
 function parseResponse<S extends z.core.$ZodType>(
   call: CallState,
   response: Response,
-  text: string,
-  cut: boolean,
+  body: Body,
   schema: S,
 ): z.output<S> {
-  if (!response.ok || response.redirected) throw errorFromResponse(call, response, text);
+  const { text, cut } = body;
+  if (!response.ok || response.redirected) throw errorFromResponse(call, response, body);
   if (cut) {
-    throw errorFromResponse(call, response, text, [
+    throw errorFromResponse(call, response, body, [
       {
         path: [],
         code: 'body_too_large',
@@ -922,7 +926,7 @@ function parseResponse<S extends z.core.$ZodType>(
   // The service replies with a JSON body: a 2xx that does not say so (HTML, text, no type, two
   // types, another charset) is not its documented reply, whatever the text looks like.
   if (!jsonType.test(response.headers.get('content-type') ?? '')) {
-    throw errorFromResponse(call, response, text, [
+    throw errorFromResponse(call, response, body, [
       {
         path: [],
         code: 'invalid_content_type',
@@ -935,14 +939,14 @@ function parseResponse<S extends z.core.$ZodType>(
     json = JSON.parse(text);
   } catch {
     // The SyntaxError quotes the body, so it is not kept as the cause.
-    throw errorFromResponse(call, response, text, [
+    throw errorFromResponse(call, response, body, [
       { path: [], code: 'invalid_json', message: 'the body is not valid JSON' },
     ]);
   }
   // JSON.parse keeps the last value of a key written twice (`"status":500,…,"status":200`): which
   // one the service meant cannot be known, so such a body is not its documented reply either.
   if (typeof json === 'object' && json !== null && repeatsAKey(text, json)) {
-    throw errorFromResponse(call, response, text, [
+    throw errorFromResponse(call, response, body, [
       {
         path: [],
         code: 'invalid_json',
@@ -961,14 +965,14 @@ function parseResponse<S extends z.core.$ZodType>(
         ? undefined
         : numberLiteralProblem(literal, (json as Record<string, number>)[key]!);
     if (problem !== undefined) {
-      throw errorFromResponse(call, response, text, [
+      throw errorFromResponse(call, response, body, [
         { path: [key], code: 'invalid_type', message: `expected a number as written, got ${problem}` },
       ]);
     }
   }
   const result = safeParse(schema, json);
   if (!result.success) {
-    throw errorFromResponse(call, response, text, toValidationIssues(result.error.issues));
+    throw errorFromResponse(call, response, body, toValidationIssues(result.error.issues));
   }
   return withoutEchoedSecrets(result.data, schema, call.secrets);
 }
@@ -1001,17 +1005,43 @@ function withoutEchoedSecrets<T>(data: T, schema: unknown, secrets: Secrets): T 
   return { ...described, ...(redacted as object) } as T;
 }
 
-/** The most of a reply's body that is read: every documented reply is far smaller. */
+/** The most of a reply's body that is kept: every documented reply is far smaller. */
 const maxReplyBytes = 1_048_576;
 
-/** A reply's body text; `cut` when it was longer than {@link maxReplyBytes} and only they were read. */
+/**
+ * How much more of a longer reply is read, only to redact a secret the cut at
+ * {@link maxReplyBytes} splits whole: far more than any spelling of one (a card number in
+ * character references with separators between its digits is under 2 KiB).
+ */
+const readPastCut = 65_536;
+
+/**
+ * A reply's body text; `cut` when it was longer than {@link maxReplyBytes}: `text` is then its
+ * first {@link maxReplyBytes}, and `beyond` what was read past them (at most {@link readPastCut}).
+ */
 interface Body {
   readonly text: string;
   readonly cut: boolean;
+  readonly beyond: string;
 }
 
 /**
- * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms)
+ * A reply's text as an error or a hook shows it: the request's secrets redacted. A cut reply is
+ * redacted also with what was read past the cut, and keeps only what the two redactions agree on,
+ * so a secret the cut splits is left out whole rather than kept in part.
+ */
+function shownText({ text, cut, beyond }: Body, secrets: Secrets): string {
+  const shown = redactText(text, secrets);
+  if (!cut) return shown;
+  const whole = redactText(text + beyond, secrets);
+  let agreed = 0;
+  while (agreed < shown.length && shown[agreed] === whole[agreed]) agreed++;
+  return shown.slice(0, agreed);
+}
+
+/**
+ * Reads the body, at most {@link maxReplyBytes} of it (and {@link readPastCut} more of a longer
+ * one), until `deadline` ({@link monotonicNow} ms)
  * or `signal` aborts. It reads through its own reader so that giving up (or a failed read) cancels
  * the stream and frees the socket, also with a custom `fetch` that ignores the signal
  * (`body.cancel()` on a stream that `response.text()` has locked would be refused, leaving the
@@ -1023,22 +1053,33 @@ async function readBody(
   signal: AbortSignal | undefined,
 ): Promise<Body> {
   const body = response.body;
-  if (body === null) return { text: '', cut: false };
+  if (body === null) return { text: '', cut: false, beyond: '' };
   const reader = body.getReader();
   const read = async (): Promise<Body> => {
     const decoder = new TextDecoder();
     let text = '';
-    let room = maxReplyBytes;
+    let beyond = '';
+    let received = 0;
     for (;;) {
       const chunk = await reader.read();
-      if (chunk.done) return { text: text + decoder.decode(), cut: false };
-      text += decoder.decode(chunk.value.subarray(0, room), { stream: true });
-      room -= chunk.value.byteLength;
-      if (room < 0) {
+      if (chunk.done) break;
+      const bytes = chunk.value;
+      // The chunk's bytes within the first maxReplyBytes, then those within the read past them (a
+      // character split by the cut is decoded into `beyond`).
+      const within = Math.max(Math.min(bytes.byteLength, maxReplyBytes - received), 0);
+      const past = Math.max(Math.min(bytes.byteLength, maxReplyBytes + readPastCut - received), within);
+      text += decoder.decode(bytes.subarray(0, within), { stream: true });
+      beyond += decoder.decode(bytes.subarray(within, past), { stream: true });
+      received += bytes.byteLength;
+      if (received > maxReplyBytes + readPastCut) {
         reader.cancel().catch(() => undefined);
-        return { text: text + decoder.decode(), cut: true };
+        break;
       }
     }
+    const rest = decoder.decode();
+    return received > maxReplyBytes
+      ? { text, cut: true, beyond: beyond + rest }
+      : { text: text + rest, cut: false, beyond: '' };
   };
   try {
     return await raced(read(), {
