@@ -251,3 +251,16 @@ describe('a reply longer than 1 MiB', () => {
     expect(leaks(error.body.slice(-100))).toEqual([]);
   });
 });
+
+describe('an echoed card number as a list in a text that is not JSON', () => {
+  it.each([
+    ['commas', '4917,3851,2764,9357'],
+    ['a colon, then commas', 'card 4917:3851,2764,9357'],
+    ['a space before a comma', '4917 ,3851,2764,9357'],
+  ])('is masked whole between %s', async (_, echo) => {
+    const { client } = answering(400, echo);
+    const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+    expect(error.body).not.toContain('4917');
+    expect(leaks(error.body)).toEqual([]);
+  });
+});
