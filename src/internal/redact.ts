@@ -156,8 +156,10 @@ function htmlPattern(spelling: string): string {
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
 // of the text, which keeps the scan linear), or numbers where JSON puts bare values: after `:`,
 // `,` or `[`, with the numbers after them in a list (in a text that is not JSON, quoting a number
-// there shows no more of it).
-const jsonNumbers = /"(?:[^"\\]|\\.)*"?|[:,[]\s*(-?\d[\w.+-]*(?:\s*,\s*-?\d[\w.+-]*)*)/g;
+// there shows no more of it). Not after a number: in JSON that `,` is inside a list already read
+// whole, and elsewhere (`4917,3851,2764,9357`) a list read from the middle could hold only a part
+// of the card, leaving the rest before it in clear.
+const jsonNumbers = /"(?:[^"\\]|\\.)*"?|(?<![\w.+-]\s*)[:,[]\s*(-?\d[\w.+-]*(?:\s*,\s*-?\d[\w.+-]*)*)/g;
 
 /** A JSON number as written. */
 const jsonNumberText = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
