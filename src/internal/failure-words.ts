@@ -1,8 +1,9 @@
 /**
  * Words that read as a failure, shared by the two places a service's text could say "success"
  * while meaning otherwise: the message of a success callback (`verdict.ts`) and the brand part of a
- * mobile-money initiation reply (`requests/responses.ts`); and the words of a success text, which
- * the redirect card success's message must hold (`verdict.ts`).
+ * mobile-money initiation reply (`requests/responses.ts`); the words of a negation, which both
+ * read too; and the words a success text is made of, as the redirect card success's message must
+ * be (`verdict.ts`).
  *
  * @module
  */
