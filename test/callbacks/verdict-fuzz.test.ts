@@ -115,13 +115,6 @@ describe('a success with an outcome under an undocumented key', () => {
     }
   });
 
-  it('is contradictory in an array, as in an object', () => {
-    for (const payload of successes) {
-      expect(refusal({ ...payload, data: [{ paid: 'False' }] }).reason).toBe('contradictory_outcome');
-      expect(refusal({ ...payload, events: [{ status: 'failed' }] }).reason).toBe('contradictory_outcome');
-    }
-  });
-
   it.each([
     ['success', 'true'],
     ['is_successful', 'Yes'],
@@ -226,4 +219,76 @@ describe('two spellings of one key that disagree', () => {
       }).paid,
     ).toBe(true);
   });
+});
+
+describe('the second run of the fuzz: outcomes still unread', () => {
+  it.each([
+    ['status_text', 'Failed'],
+    ['error_description', 'Insufficient funds'],
+    ['failure_msg', 'Insufficient funds'],
+    ['paid_flag', 'False'],
+    ['payment_paid', 'False'],
+    ['reason_code', 'DECLINED'],
+    ['on_hold', true],
+    ['approved', false],
+    ['err', 'insufficient funds'],
+    ['did_fail', true],
+  ])('is contradictory: %s %j', (key, value) => {
+    for (const payload of successes) {
+      expect(refusal({ ...payload, [key]: value }).reason).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    'Payment unsucessful',
+    'In-complete',
+    'Uncompleted',
+    'Partially paid',
+    'Underpaid',
+    'Abandoned',
+    'Limit exceeded',
+    'Balance too low',
+    'Restricted card',
+    'Requires action',
+    'Under review',
+  ])('a success message %j is contradictory', (message) => {
+    for (const payload of successes) {
+      expect(refusal({ ...payload, message }).reason).toBe('contradictory_outcome');
+    }
+  });
+});
+
+describe('the second run of the fuzz: successes and failures refused that say nothing otherwise', () => {
+  it.each([
+    ['currency_symbol', 'KSh'],
+    ['currency_name', 'Kenyan shilling'],
+    ['currency_decimals', 2],
+    ['settlement_status', 'pending'],
+    ['delivery_status', 'pending'],
+    ['metadata', { delivery_status: 'pending' }],
+    ['items', [{ name: 'Mug', status: 'pending' }]],
+    ['attempts', [{ status: 'failed' }, { status: 'success' }]],
+    ['amount_refunded', '0.00'],
+    ['refund_status', 'N/A'],
+    ['error_code', '00'],
+    ['error_message', 'Success'],
+    ['fraud', 'low'],
+    ['success', 'Success'],
+    ['code', 1001],
+  ])('a success with %s %j is paid', (key, value) => {
+    for (const payload of successes) expect(parseCallback({ ...payload, [key]: value }).paid).toBe(true);
+  });
+
+  it('a boolean spelling of paid beside the documented one is read as the same signal, not two keys', () => {
+    expect(parseCallback({ ...cardSuccess, PAID: true }).paid).toBe(true);
+    const cardFailure = callbackFixtures['payment.card.failed'];
+    expect(parseCallback({ ...cardFailure, Paid: false }).paid).toBe(false);
+  });
+
+  it.each(['Visa Payment Successful', 'Mastercard payment successful', 'Paid in full'])(
+    "the redirect card success's text %j is a success text",
+    (message) => {
+      expect(parseCallback({ ...checkoutCardSuccess, message }).paid).toBe(true);
+    },
+  );
 });
