@@ -98,8 +98,9 @@ export interface ExpectedPayment {
   readonly amount?: string | number | undefined;
   /**
    * Compared ignoring ASCII letter case with each currency the payload has: under any key whose
-   * form (letter case, and all but ASCII letters and digits, ignored) holds `currency` or is
-   * `ccy` (`Currency`, `currency_code`, `settlement_currency`).
+   * form (letter case, and all but ASCII letters and digits, ignored) ends in `currency`,
+   * `currencycode` or `currencyiso`, or is `ccy` (`Currency`, `currency_code`,
+   * `settlement_currency`; not `currency_symbol`).
    */
   readonly currency?: string | undefined;
 }

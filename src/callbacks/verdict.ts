@@ -704,21 +704,27 @@ const PAYMENT_AMOUNT_FORMS: ReadonlySet<string> = new Set([
   'totalpaid',
 ]);
 
-/** A value that says yes: `true`, `1`, `'True'`, `'yes'`, `'1'`. */
+/** A value that says yes: `true`, `1`, `'True'`, `'yes'`, `'1'`, `'Success'`, `'OK'`. */
 const saysYes = (value: unknown): boolean =>
-  value === true || value === 1 || (typeof value === 'string' && /^\s*(?:true|yes|y|1)\s*$/i.test(value));
+  value === true ||
+  value === 1 ||
+  (typeof value === 'string' && /^\s*(?:true|yes|y|1|ok|success(?:ful)?)\s*$/i.test(value));
 
 /** A value that says no: `false`, `0`, `'False'`, `'no'`, `'0'`. */
 const saysNo = (value: unknown): boolean =>
   value === false || value === 0 || (typeof value === 'string' && /^\s*(?:false|no|n|0)\s*$/i.test(value));
 
-/** A value that says nothing: absent, `null`, empty (`''`, `[]`, `{}`), or one that {@link saysNo}. */
+/**
+ * A value that says nothing: absent, `null`, empty (`''`, `[]`, `{}`), one that {@link saysNo}, a
+ * zero (`'0.00'`, a code `'00'`), or `'none'`, `'N/A'`, `'OK'`, `'Success'`.
+ */
 const saysNothing = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
   value === '' ||
   saysNo(value) ||
-  (typeof value === 'string' && /^\s*(?:none|null)\s*$/i.test(value)) ||
+  sameAmount(value, 0) ||
+  (typeof value === 'string' && /^\s*(?:0+|none|null|n\/?a|ok|success(?:ful)?)\s*$/i.test(value)) ||
   (Array.isArray(value) && value.length === 0) ||
   (isPlainObject(value) && Object.keys(value).length === 0);
 
@@ -741,17 +747,18 @@ const isCodeLike = (value: unknown): boolean =>
 
 // The forms of undocumented keys read as outcome signals: whole forms, so `prepaid`, `settled`,
 // `failed_url`, `fraud_score`, `refundable` or `statement_descriptor` stay unread.
-/** A flag that must say yes on a success (`success`, `is_paid`, `was_paid`, `captured`, `completed`). */
+/** A flag that must say yes on a success (`success`, `is_paid`, `paid_flag`, `approved`, `completed`). */
 const SUCCESS_FLAG =
-  /^(?:(?:is|was|has(?:been)?)?(?:paid|success(?:ful)?|succeeded|completed?)|(?:is|was|has(?:been)?)captured)$/;
-/** A key that must say nothing on a success (`error`, `unpaid`, `payment_failed`, `refund_status`, `pending`). */
+  /^(?:(?:is|was|has(?:been)?|payment|transaction|txn)?(?:paid|success(?:ful)?|succeeded|completed?|approved)(?:flag)?|(?:is|was|has(?:been)?)captured)$/;
+/** A key that must say nothing on a success (`error`, `unpaid`, `payment_failed`, `refund_status`, `on_hold`). */
 const FAILURE_FLAG = new RegExp(
-  '^(?:is|was|has|payment|transaction|txn)?(?:' +
+  '^(?:is|was|has|did|payment|transaction|txn)?(?:' +
     [
       'errors?',
-      'error(?:code|message|reason)',
+      'err',
+      'error(?:code|message|reason|description|desc|msg|text)',
       'fail(?:ed|ure)?',
-      'failure(?:code|reason|message)',
+      'failure(?:code|reason|message|description|desc|msg|text)',
       '(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)',
       'declined?',
       'decline(?:code|reason)',
@@ -760,33 +767,43 @@ const FAILURE_FLAG = new RegExp(
       'voided',
       'void',
       'pending',
-      'fraud(?:ulent)?',
+      '(?:on)?hold',
+      'held',
+      'fraudulent',
       '(?:refund(?:ed)?|chargeback|chargedback|disputed?|revers(?:ed|al))(?:status|amount|id|reason|code)?',
       'amount(?:refunded|reversed|chargedback|disputed)',
     ].join('|') +
     ')$',
 );
-/** A status or result text (`state`, `transaction_status`, `ResultDesc`): plain text, no failure in it. */
-const OUTCOME_TEXT = /(?:message|status|state|result|outcome|reason)(?:desc(?:ription)?)?$|^msg$/;
-/** A status or result code (`status_code`, `http_status`, `ResultCode`): 0 or 2xx. */
-const OUTCOME_CODE = /^(?:http)?(?:status|response|result|return)?code$|status$/;
+/** A fraud flag: only one that says yes says otherwise (`fraud: 'low'` is a score). */
+const FRAUD_FLAG = /^(?:is)?fraud$/;
+/**
+ * A status, result or message of the payment (`state`, `transaction_status`, `status_text`,
+ * `ResultDesc`, `ResultCode`, `http_status`): a code must be 0 or 2xx, a text plain. Not the
+ * status of something else (`settlement_status`, `delivery_status`).
+ */
+const OUTCOME =
+  /^(?:payment|transaction|txn|charge|capture|response|http|callback|payout|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?$/;
 
 /**
  * Whether an undocumented key's value says otherwise on a success: a flag of
  * {@link SUCCESS_FLAG} that does not say yes, a key of {@link FAILURE_FLAG} that says something, a
- * code of {@link OUTCOME_CODE} that is not a success code, or a text of {@link OUTCOME_TEXT} that
- * is not plain.
+ * {@link FRAUD_FLAG} that says yes, or an {@link OUTCOME} whose code is not a success code or whose
+ * text is not plain.
  */
 function saysOtherwise(form: string, value: unknown): boolean {
   if (SUCCESS_FLAG.test(form)) return !saysYes(value);
   if (FAILURE_FLAG.test(form)) return !saysNothing(value);
-  if (OUTCOME_CODE.test(form) && isCodeLike(value)) return !isSuccessCode(value);
-  return OUTCOME_TEXT.test(form) && typeof value === 'string' && !isPlainText(value);
+  if (FRAUD_FLAG.test(form)) return saysYes(value);
+  if (!OUTCOME.test(form)) return false;
+  if (isCodeLike(value)) return !isSuccessCode(value);
+  return typeof value === 'string' && !isPlainText(value);
 }
 
 /**
- * The key of a success's payload (or of an object in it or in an array of it, two levels down)
- * that says otherwise where the verdict reads no signal ({@link saysOtherwise}): `is_paid:
+ * The key of a success's payload (or of an object in it, two levels down; not of an array, which
+ * may list earlier attempts or line items) that says otherwise where the verdict reads no signal
+ * ({@link saysOtherwise}): `is_paid:
  * 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Insufficient funds'`, `refund_status:
  * 'completed'`, `status_code: 406`, `state: 'failed'`. `skip`: the keys the verdict has read (the
  * top level's documented and signal keys).
@@ -799,26 +816,20 @@ function otherOutcome(
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
     if (saysOtherwise(keyForm(key), value)) return key;
-    if (depth >= 2) continue;
-    const inner = innerOutcome(value, depth + 1);
-    if (inner !== undefined) return `${key}${inner}`;
+    if (depth < 2 && isPlainObject(value)) {
+      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
+      if (inner !== undefined) return `${key}.${inner}`;
+    }
   }
   return undefined;
 }
 
-/** {@link otherOutcome} of an object (`.paid`) or of an array's objects (`[0].paid`), as a path. */
-function innerOutcome(value: unknown, depth: number): string | undefined {
-  const objects = Array.isArray(value) ? value : [value];
-  for (const [index, item] of objects.entries()) {
-    if (!isPlainObject(item)) continue;
-    const inner = otherOutcome(item as Record<string, unknown>, () => false, depth);
-    if (inner !== undefined) return `${Array.isArray(value) ? `[${index}]` : ''}.${inner}`;
-  }
-  return undefined;
-}
-
-/** Whether a key names a currency: its form holds `currency` (`currency_code`, `settlement_currency`) or is `ccy`. */
-const namesCurrency = (form: string): boolean => form === 'ccy' || form.includes('currency');
+/**
+ * Whether a key names a currency: its form ends in `currency`, `currencycode` or `currencyiso`
+ * (`currency_code`, `settlement_currency`), or is `ccy`; not `currency_symbol` or `currency_name`.
+ */
+const namesCurrency = (form: string): boolean =>
+  form === 'ccy' || /currency(?:code|iso(?:code)?)?$/.test(form);
 
 /**
  * The payload's currencies, as `[key, value]`: under `currency` (documented for card payments and
@@ -831,14 +842,21 @@ export const currencyEntries = (data: Readonly<Record<string, unknown>>): [strin
 /**
  * The second of two keys of one form ({@link keyForm}: `payment_method` and `payment method`)
  * whose values differ, as an issue: which one the service meant cannot be known. Amounts,
- * currencies and references are compared by their own rules (a success's other amounts,
- * {@link currencyEntries}, the handler's reference check); a key of no letter or digit names no field.
+ * currencies, references and outcome signals are compared by their own rules (a success's other
+ * amounts, {@link currencyEntries}, the handler's reference check, the signals' table: `PAID: true`
+ * is `paid: 'True'`); a key of no letter or digit names no field.
  */
 function disagreeingTwin(data: Readonly<Record<string, unknown>>): ValidationIssue | undefined {
   const seen = new Map<string, unknown>();
   for (const [key, value] of Object.entries(data)) {
     const form = keyForm(key);
-    if (form === '' || PAYMENT_AMOUNT_FORMS.has(form) || namesCurrency(form) || REFERENCE_FORMS.has(form))
+    if (
+      form === '' ||
+      PAYMENT_AMOUNT_FORMS.has(form) ||
+      namesCurrency(form) ||
+      REFERENCE_FORMS.has(form) ||
+      SIGNAL_NAMES.has(form)
+    )
       continue;
     if (!seen.has(form)) seen.set(form, value);
     else if (!sameValue(seen.get(form), value)) {

@@ -11,13 +11,13 @@
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
  * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, `Wrong PIN`, `Low
- * balance`, …) or of money going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`,
+ * balance`, `Partially paid`, `Limit exceeded`, `Under review`, …) or of money going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`,
  * `Disputed`, `Fraud`, `Lost card`) or of a payment not final yet (`Awaiting`, `Processing`,
  * `Initiated`, `Authorized`), whole words, any letter case; and the stems of a failure anywhere in
  * a word (`PAYMENTFAILED`, `Unpaid`, `Insufficent`, Swahili `Imeshindwa`).
  */
 export const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance)\b|\b\w*?(?:fail|declin|insuf|unsuccess|unpaid|reject|shindw)\w*/i;
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|revers\w*|error|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance|too low|in-complete|uncomplet\w*|partial\w*|underpaid|abandon\w*|exceed\w*|restrict\w*|requires? action|action required|under review)\b|\b\w*?(?:fail|declin|insuf|unsuc|unpaid|reject|shindw)\w*/i;
 
 /**
  * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
@@ -35,6 +35,13 @@ export const NEGATION_WORDS =
  */
 const SUCCESS_TEXT_WORDS = new Set([
   'card',
+  'visa',
+  'mastercard',
+  'amex',
+  'credit',
+  'debit',
+  'in',
+  'full',
   'payment',
   'transaction',
   'checkout',
