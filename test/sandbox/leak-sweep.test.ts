@@ -117,4 +117,16 @@ describe('a refusal quoting the delivery signature or the API key', () => {
     );
     expect(page.report.failures[0]?.lastAnswer).toBe('404 "Cannot POST /hooks"');
   });
+
+  it.each([['sig'], ['test'], ['key123']])(
+    'still shows the code and hint with a test key %j shorter than 8 characters, which is no secret to hide',
+    async (apiKey) => {
+      const { report } = await refusedBy(
+        answering(401, 'application/json', () => JSON.stringify({ error: 'invalid_signature' })),
+        apiKey,
+      );
+      expect(report.failures[0]?.lastAnswer).toBe('401 invalid_signature');
+      expect(report.summary).toContain('hint:');
+    },
+  );
 });
