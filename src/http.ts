@@ -24,6 +24,7 @@ import { rootCause } from './internal/root-cause.js';
 import {
   cardSecretsOf,
   credentialValuesOf,
+  isInstance,
   plainCause,
   redactHeaders,
   redactText,
@@ -379,8 +380,10 @@ function errorFromResponse(
  * the request) is kept as a `cause`.
  */
 function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
-  if (error instanceof PassThrough)
-    return error.error instanceof Error ? error.error : new Error(String(error.error));
+  if (isInstance(error, PassThrough)) {
+    const passed = (error as PassThrough).error;
+    return isInstance(passed, Error) ? (passed as Error) : new Error(String(passed));
+  }
   const sent = maybeSent(call);
   const outcome = sent ? MAYBE_RECEIVED : 'nothing was sent';
   if (call.signal?.aborted) {
@@ -400,9 +403,7 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
   if (call.deadline?.signal.aborted && call.totalTimeout !== undefined) {
     return timedOut(call.totalTimeout, 'did not complete within');
   }
-  if (error instanceof ky.TimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')) {
-    return timedOut(call.timeout, 'timed out after');
-  }
+  if (isTimeout(error, ky)) return timedOut(call.timeout, 'timed out after');
   const url = new URL(call.url);
   const code = rootCause(error, url);
   if (fetchTimedOut(code)) {
@@ -423,6 +424,20 @@ function fromFailure(call: CallState, error: unknown, ky: KyModule): Error {
       sent,
     },
   );
+}
+
+/**
+ * ky's timeout, or the body deadline's; not a caller's value whose checks throw (a Proxy whose
+ * traps throw), which is mapped as any other failure.
+ */
+function isTimeout(error: unknown, ky: KyModule): boolean {
+  try {
+    return (
+      error instanceof ky.TimeoutError || (error instanceof DOMException && error.name === 'TimeoutError')
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** How a failure's message ends when a request of the call may have gone out. */
@@ -802,8 +817,8 @@ export class Http {
           context: { call },
         });
       } catch (error) {
-        if (!(error instanceof ky.HTTPError)) throw fromFailure(call, error, ky);
-        response = error.response;
+        if (!isInstance(error, ky.HTTPError)) throw fromFailure(call, error, ky);
+        response = (error as InstanceType<KyModule['HTTPError']>).response;
       }
       try {
         return { response, ...(await readBody(response, call.attemptStarted + call.timeout, signal)) };

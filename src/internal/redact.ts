@@ -396,17 +396,32 @@ export function redactHeaders(
 }
 
 /**
+ * Whether `value` is an instance of `type`; false when the check throws: a failure or an abort
+ * reason is the caller's value, and `instanceof` runs the getPrototypeOf trap of a Proxy, whose
+ * error may quote the request.
+ */
+export function isInstance(value: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The failure as a chain of plain errors: name, message, stack and `code` with the call's secrets
  * taken out, and the cause the same way. Nothing else is kept: a `fetch` wrapper's error may
  * carry the request it was sending (its body, its Authorization header), and `util.inspect`
  * shows every property of a cause.
  */
 export function plainCause(error: unknown, secrets: Secrets | undefined, depth = 0): unknown {
-  // Only strings are kept (a message may be a Request); a property that throws drops the cause.
+  // Only strings are kept (a message may be a Request); a property that throws drops the cause,
+  // and so does an `instanceof` that throws (a Proxy's getPrototypeOf trap, a revoked Proxy).
   const text = (value: unknown) => (typeof value === 'string' ? redactText(value, secrets) : undefined);
   if (typeof error === 'string') return text(error);
-  if (!(error instanceof Error) || depth > 8) return undefined;
+  if (depth > 8) return undefined;
   try {
+    if (!(error instanceof Error)) return undefined;
     const cause = plainCause(error.cause, secrets, depth + 1);
     const plain = new Error(text(error.message), cause === undefined ? undefined : { cause });
     plain.name = text(error.name) ?? 'Error';
