@@ -15,6 +15,7 @@ import {
   type ResponseLogEvent,
 } from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
+import { startServer } from '../helpers/servers.js';
 
 const card = '4917385127649357';
 const grouped = '4917 3851 2764 9357';
@@ -249,6 +250,32 @@ describe('a reply longer than 1 MiB', () => {
     const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
     expect(error.issues).toEqual([expect.objectContaining({ code: 'body_too_large' })]);
     expect(leaks(error.body.slice(-100))).toEqual([]);
+  });
+
+  // The service sends more than the first MiB, then nothing: what was cut is answered at once, as
+  // an ApiError with its status, not held until the attempt's timeout.
+  it.each([
+    ['100 bytes over', 500, 'x'.repeat(MiB + 100)],
+    ['a card number split by the cut', 500, `${'x'.repeat(MiB - 8)}${card}`],
+    ['a 2xx 100 bytes over', 200, `{"pad":"${'x'.repeat(MiB + 100)}`],
+  ])('that then stalls, %s: an ApiError with its status', async (_, status, sent) => {
+    const server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.write(sent); // and never ends
+      });
+    });
+    try {
+      const client = new PaymentsClient({ baseUrl: server.url, apiKey, timeout: 5_000 });
+      const error = (await caught(() => client.initiateCardPayment(input))) as ApiError;
+      expect(error.name).toBe('ApiError');
+      expect(error.status).toBe(status);
+      expect(error.body.startsWith(sent.slice(0, 1_000))).toBe(true);
+      expect(leaks(dumps(error))).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
