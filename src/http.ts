@@ -30,6 +30,7 @@ import {
   redactText,
   redactWireBody,
   signaturesOf,
+  withoutSplitSecret,
   type Secrets,
 } from './internal/redact.js';
 
@@ -1020,47 +1021,30 @@ function withoutEchoedSecrets<T>(data: T, schema: unknown, secrets: Secrets): T 
   return { ...described, ...(redacted as object) } as T;
 }
 
-/** The most of a reply's body that is kept: every documented reply is far smaller. */
+/** The most of a reply's body that is read and kept: every documented reply is far smaller. */
 const maxReplyBytes = 1_048_576;
 
-/**
- * How much more of a longer reply is read, only to redact a secret the cut at
- * {@link maxReplyBytes} splits whole: far more than any spelling of one (a card number in
- * character references with separators between its digits is under 2 KiB).
- */
-const readPastCut = 65_536;
-
-/**
- * A reply's body text; `cut` when it was longer than {@link maxReplyBytes}: `text` is then its
- * first {@link maxReplyBytes}, and `beyond` what was read past them (at most {@link readPastCut}).
- */
+/** A reply's body text; `cut` when it was longer than {@link maxReplyBytes}: `text` is then its first. */
 interface Body {
   readonly text: string;
   readonly cut: boolean;
-  readonly beyond: string;
 }
 
 /**
- * A reply's text as an error or a hook shows it: the request's secrets redacted. A cut reply is
- * redacted also with what was read past the cut, and keeps only what the two redactions agree on,
- * so a secret the cut splits is left out whole rather than kept in part.
+ * A reply's text as an error or a hook shows it: the request's secrets redacted, and a cut reply
+ * first without its end where that may be the start of a secret the cut splits, so that no part
+ * of one is kept.
  */
-function shownText({ text, cut, beyond }: Body, secrets: Secrets): string {
-  const shown = redactText(text, secrets);
-  if (!cut) return shown;
-  const whole = redactText(text + beyond, secrets);
-  let agreed = 0;
-  while (agreed < shown.length && shown[agreed] === whole[agreed]) agreed++;
-  return shown.slice(0, agreed);
+function shownText({ text, cut }: Body, secrets: Secrets): string {
+  return redactText(cut ? withoutSplitSecret(text, secrets) : text, secrets);
 }
 
 /**
- * Reads the body, at most {@link maxReplyBytes} of it (and {@link readPastCut} more of a longer
- * one), until `deadline` ({@link monotonicNow} ms)
- * or `signal` aborts. It reads through its own reader so that giving up (or a failed read) cancels
- * the stream and frees the socket, also with a custom `fetch` that ignores the signal
- * (`body.cancel()` on a stream that `response.text()` has locked would be refused, leaving the
- * connection open).
+ * Reads the body, at most {@link maxReplyBytes} of it, until `deadline` ({@link monotonicNow} ms)
+ * or `signal` aborts; a longer one is cut there as soon as a chunk passes it, nothing more waited
+ * for. It reads through its own reader so that giving up (or a failed read) cancels the stream
+ * and frees the socket, also with a custom `fetch` that ignores the signal (`body.cancel()` on a
+ * stream that `response.text()` has locked would be refused, leaving the connection open).
  */
 async function readBody(
   response: Response,
@@ -1068,33 +1052,26 @@ async function readBody(
   signal: AbortSignal | undefined,
 ): Promise<Body> {
   const body = response.body;
-  if (body === null) return { text: '', cut: false, beyond: '' };
+  if (body === null) return { text: '', cut: false };
   const reader = body.getReader();
   const read = async (): Promise<Body> => {
     const decoder = new TextDecoder();
     let text = '';
-    let beyond = '';
     let received = 0;
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) break;
       const bytes = chunk.value;
-      // The chunk's bytes within the first maxReplyBytes, then those within the read past them (a
-      // character split by the cut is decoded into `beyond`).
+      // The chunk's bytes within the first maxReplyBytes (a character the cut splits is left out).
       const within = Math.max(Math.min(bytes.byteLength, maxReplyBytes - received), 0);
-      const past = Math.max(Math.min(bytes.byteLength, maxReplyBytes + readPastCut - received), within);
       text += decoder.decode(bytes.subarray(0, within), { stream: true });
-      beyond += decoder.decode(bytes.subarray(within, past), { stream: true });
       received += bytes.byteLength;
-      if (received > maxReplyBytes + readPastCut) {
+      if (received > maxReplyBytes) {
         reader.cancel().catch(() => undefined);
-        break;
+        return { text, cut: true };
       }
     }
-    const rest = decoder.decode();
-    return received > maxReplyBytes
-      ? { text, cut: true, beyond: beyond + rest }
-      : { text: text + rest, cut: false, beyond: '' };
+    return { text: text + decoder.decode(), cut: false };
   };
   try {
     return await raced(read(), {

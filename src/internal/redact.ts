@@ -133,24 +133,26 @@ const anyCase = (digits: string): string =>
  * character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
+  return htmlPieces(spelling).join('');
+}
+
+/** {@link htmlPattern}'s pattern of each character of `spelling`, in order. */
+function htmlPieces(spelling: string): string[] {
   const chars = [...spelling];
-  let out = '';
-  for (const [index, char] of chars.entries()) {
+  return chars.map((char, index) => {
     if (/[0-9A-Za-z]/.test(char)) {
       // One of the two hex digits of a percent-escape: right after the `%`, or after its first digit.
       const hex =
         chars[index - 1] === '%' || (chars[index - 2] === '%' && /[0-9A-Fa-f]/.test(chars[index - 1] ?? ''));
-      out += hex && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
-      continue;
+      return hex && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
     }
     const code = char.codePointAt(0) ?? 0;
     const hex = anyCase(code.toString(16));
     const name = entityNames[char];
     // JSON's \uXXXX escape too, as .NET (`\u002B`) and Go (`\u003c`) encoders write these characters.
     const escaped = code < 0x10000 ? `|\\\\u${anyCase(code.toString(16).padStart(4, '0'))}` : '';
-    out += `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`}${escaped})`;
-  }
-  return out;
+    return `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`}${escaped})`;
+  });
 }
 
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
@@ -299,6 +301,62 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
   }
   replacements.set(secrets, list);
   return list;
+}
+
+/**
+ * How far from its end a text is searched for a secret it ends inside: every spelling of one is
+ * under 2 KiB (a card number in character references with separators between its digits).
+ */
+const SPLIT_SECRET_SPAN = 2_048;
+
+/** The pattern of `pieces`' first, then of as many of the rest as follow, `between` before each. */
+const startOf = (pieces: readonly string[], between = ''): string =>
+  `${pieces[0] ?? ''}${pieces.slice(1).reduceRight((tail, next) => `(?:${between}${next}${tail})?`, '')}`;
+
+/** The start of an escape, a character reference or a tag that the text's end cuts short. */
+const cutEscape = '(?:\\\\(?:u[0-9A-Fa-f]{0,3})?|&#?[0-9A-Za-z]{0,8}|%[0-9A-Fa-f]?|</?[^<>]{0,32})?';
+
+const splitPatterns = new WeakMap<Secrets, RegExp | null>();
+
+/**
+ * A pattern of a text's end that may be the start of a secret: of a literal value in any spelling
+ * {@link redactText} reads, of the card number whatever separates its digits, or of the cvc, each
+ * maybe with the start of one character's escape after it. Null without secrets.
+ */
+function splitPatternOf(secrets: Secrets): RegExp | null {
+  const cached = splitPatterns.get(secrets);
+  if (cached !== undefined) return cached;
+  const starts = (secrets.values ?? [])
+    .flatMap(spellingsOf)
+    .filter((spelling) => spelling !== '')
+    .map((spelling) => startOf(htmlPieces(spelling)));
+  const { cardNumber, cvc } = secrets;
+  if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
+    starts.push(`${startOf([...cardNumber].map(digit), separator)}${separator}`);
+  }
+  if (cvc !== undefined && /^\d{3}$/.test(cvc)) starts.push(`${startOf([...cvc].map(digit), '[ -]?')}[ -]?`);
+  const pattern = starts.length === 0 ? null : new RegExp(`(?:${starts.join('|')})${cutEscape}$`, 'u');
+  splitPatterns.set(secrets, pattern);
+  return pattern;
+}
+
+/**
+ * `text`, a reply cut short, without its end where that may be the start of a secret the cut
+ * splits (see {@link splitPatternOf}), which {@link redactText} would not find: what is dropped
+ * may be no secret at all (the last `4` of a text, the card starting with 4), but the text is cut
+ * short already. Again while what remains may end inside another secret, within the last
+ * SPLIT_SECRET_SPAN characters of `text` (a run of `4`s drops that much, no more).
+ */
+export function withoutSplitSecret(text: string, secrets: Secrets | undefined): string {
+  const pattern = secrets === undefined ? null : splitPatternOf(secrets);
+  if (pattern === null) return text;
+  const from = Math.max(text.length - SPLIT_SECRET_SPAN, 0);
+  let out = text;
+  for (;;) {
+    const found = pattern.exec(out.slice(from));
+    if (found === null || found[0] === '') return out;
+    out = out.slice(0, from + found.index);
+  }
 }
 
 /**
