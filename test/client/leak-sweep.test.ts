@@ -175,6 +175,15 @@ describe("a truncated echo of the call's own card number", () => {
     ['its first 14 digits grouped', `card ${grouped.slice(0, 17)}`, 'card **** 9357'],
     ['its last 12 digits', `card ${card.slice(4)}`, 'card **** 9357'],
     ['12 digits from its middle', `card ${card.slice(2, 14)}.`, 'card **** 9357.'],
+    // With the mask's last four, the Luhn digit gives the card back from its first 11.
+    [
+      'its first 11 digits and an ellipsis',
+      `card ${card.slice(0, 11)}… declined`,
+      'card **** 9357… declined',
+    ],
+    ['its first 7 digits', `card ${card.slice(0, 7)}`, 'card **** 9357'],
+    ['8 digits from its middle', `ref ${card.slice(4, 12)}`, 'ref **** 9357'],
+    ['7 digits from its middle, grouped', `card ${card.slice(5, 8)} ${card.slice(8, 12)}`, 'card **** 9357'],
   ])('%s is redacted in ApiError.body and the afterResponse event', async (_, echo, redacted) => {
     const { client, events } = answering(400, JSON.stringify({ detail: echo }));
     const error = await caught(() => client.initiateCardPayment(input));
@@ -184,8 +193,15 @@ describe("a truncated echo of the call's own card number", () => {
     expect(leaks(dumps(error))).toEqual([]);
   });
 
-  it('leaves other numbers of 12 digits or more alone: a phone number, an id, 11 digits of the card', async () => {
-    const body = JSON.stringify({ phone: '254712345678', id: '123456789012345', part: card.slice(0, 11) });
+  it('is redacted as halves in two fields', async () => {
+    const body = JSON.stringify({ bin8: card.slice(0, 8), rest: card.slice(8) });
+    const { client } = answering(400, body);
+    const error = await caught(() => client.initiateCardPayment(input));
+    expect(JSON.parse((error as ApiError).body)).toEqual({ bin8: '**** 9357', rest: '**** 9357' });
+  });
+
+  it("leaves other numbers alone: a phone number, an id, the card's first 6 digits (its BIN)", async () => {
+    const body = JSON.stringify({ phone: '254712345678', id: '123456789012345', bin: card.slice(0, 6) });
     const { client } = answering(400, body);
     const error = await caught(() => client.initiateCardPayment(input));
     expect((error as ApiError).body).toBe(body);
