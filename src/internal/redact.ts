@@ -173,7 +173,7 @@ const replaceAll = (text: string, list: readonly Replacement[]): string =>
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
  * spelling of every literal value, also HTML-escaped, the card number whatever separates its
- * digits and wherever it stands (also run together with other digits), 12 or more of its digits
+ * digits and wherever it stands (also run together with other digits), 7 or more of its digits
  * in a row as a number of its own (an echo cut short), and the cvc as a
  * standalone 3-digit group, its digits side by side or with the same space or dash between each
  * two (`7 3 7`, `7-3-7`), or as the double a service read it into (`737.0`, `7.37E+2`).
@@ -199,6 +199,9 @@ export function redactText(text: string, secrets: Secrets | undefined): string {
   });
   return replaceAll(out, list);
 }
+
+/** The fewest of the card's digits in a row, as a number of its own, that are masked. */
+const MIN_CARD_PART = 7;
 
 /** Each Secrets' patterns, built once: an error or a hook event redacts every header with them. */
 /** A pattern and what replaces each match: a text, or a function of the match (and its groups). */
@@ -239,17 +242,22 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     const spelled = (digits: string) => [...digits].map(digit).join(separator);
     list.push([new RegExp(`${notAfterDigit}${spelled(cardNumber)}${notBeforeDigit}`, 'gu'), masked]);
     list.push([new RegExp(`${notInEscape}${cardNumber}`, 'g'), masked]);
-    // A part of it, 12 of its digits in a row or more, as a number of its own: an echo the service
-    // cut short (`491738512764…`), or its last digits. Twelve digits in a row of the call's own
-    // card are no other number by chance (a phone number such as 254712345678 is left alone);
-    // fewer could be. Each start's first 12 digits, then as many of the rest as follow.
-    const parts: string[] = [];
-    for (let start = 0; start + 12 <= cardNumber.length; start++) {
+    // A part of it, MIN_CARD_PART of its digits in a row or more, as a number of its own: an echo
+    // the service cut short (`49173851276…`), its halves in two fields, or its last digits. With
+    // the mask's last four, 11 leave one digit unknown, which the Luhn digit gives; 6 in a row at
+    // most are left (as many as PCI DSS allows shown with the last four: the BIN). Another number
+    // holds 7 of the card's digits in a row only by chance (a phone number such as 254712345678
+    // is left alone). Each start's first MIN_CARD_PART digits, then as many of the rest as follow:
+    // a pattern for each start, as one pattern of them all is too long (over 20 KB) for V8 to
+    // optimise, and runs several times slower.
+    for (let start = 0; start + MIN_CARD_PART <= cardNumber.length; start++) {
       const digits = [...cardNumber.slice(start)].map(digit);
-      const rest = digits.slice(12).reduceRight((tail, next) => `(?:${separator}${next}${tail})?`, '');
-      parts.push(`${digits.slice(0, 12).join(separator)}${rest}`);
+      const rest = digits
+        .slice(MIN_CARD_PART)
+        .reduceRight((tail, next) => `(?:${separator}${next}${tail})?`, '');
+      const part = `${digits.slice(0, MIN_CARD_PART).join(separator)}${rest}`;
+      list.push([new RegExp(`${notAfterDigit}${part}${notBeforeDigit}`, 'gu'), masked]);
     }
-    list.push([new RegExp(`${notAfterDigit}(?:${parts.join('|')})${notBeforeDigit}`, 'gu'), masked]);
     // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full: the card only
     // as a double prints it, a number of its own, not a part of a longer run.
     const rounded = String(Number(cardNumber));

@@ -53,7 +53,7 @@ it.each([
 });
 
 it('leaves a double in scientific notation that is not the card: other digits, another magnitude, too few digits', () => {
-  // Another magnitude with fewer than 12 of the card's digits: 15 of them are the card cut short.
-  const text = 'amounts 5.123456789E+15, 4.1111111111E+14 and 4.11111E+15';
+  // Another magnitude with 6 of the card's digits: 7 or more of them are the card cut short.
+  const text = 'amounts 5.123456789E+15, 4.11111E+14 and 4.11111E+15';
   expect(redactText(text, secrets)).toBe(text);
 });
