@@ -6,6 +6,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, PaymentsClient, type CardPaymentInput } from '../../src/index.js';
 import { plainCause } from '../../src/internal/redact.js';
+import { abortedOnceSent } from '../helpers/aborted.js';
 import { caught } from '../helpers/caught.js';
 
 const card = '4917385127649357';
@@ -87,21 +88,7 @@ describe('a call aborted with a hostile reason', () => {
   });
 
   it.each(kinds)('once sent, %s: a ConnectionError, maybe received', async (_, make) => {
-    let sending: () => void = () => undefined;
-    const sent = new Promise<void>((resolve) => (sending = resolve));
-    const client = new PaymentsClient({
-      baseUrl: 'https://api.example/',
-      apiKey,
-      fetch: () => {
-        sending();
-        return new Promise<Response>(() => undefined);
-      },
-    });
-    const controller = new AbortController();
-    const call = caught(() => client.initiateCardPayment(input, { signal: controller.signal }));
-    await sent;
-    controller.abort(make());
-    const error = await call;
+    const error = await abortedOnceSent(input, apiKey, make());
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ aborted: true, sent: true });
     expectNoSecret(error);

@@ -14,6 +14,7 @@ import {
   type RequestLogEvent,
   type ResponseLogEvent,
 } from '../../src/index.js';
+import { abortedOnceSent } from '../helpers/aborted.js';
 import { caught } from '../helpers/caught.js';
 import { startServer } from '../helpers/servers.js';
 
@@ -96,21 +97,7 @@ describe("the caller's abort reason", () => {
 
   it('reaches ConnectionError.cause without them, aborted once sent, also as a string', async () => {
     for (const given of [reason(), `stale form ${card} ${apiKey}`]) {
-      let sending: () => void = () => undefined;
-      const sent = new Promise<void>((resolve) => (sending = resolve));
-      const client = new PaymentsClient({
-        baseUrl: 'https://api.example/',
-        apiKey,
-        fetch: () => {
-          sending();
-          return new Promise<Response>(() => undefined);
-        },
-      });
-      const controller = new AbortController();
-      const call = caught(() => client.initiateCardPayment(input, { signal: controller.signal }));
-      await sent;
-      controller.abort(given);
-      const error = await call;
+      const error = await abortedOnceSent(input, apiKey, given);
       expect(error).toMatchObject({ name: 'ConnectionError', aborted: true, sent: true });
       expect(leaks(dumps(error))).toEqual([]);
     }
