@@ -18,7 +18,7 @@ import {
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
-import { numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
+import { jsonErrorCode, numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
 import { numberLiteralProblem } from './callbacks/amount.js';
 import { rootCause } from './internal/root-cause.js';
 import {
@@ -335,12 +335,8 @@ const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
  * (a card number or cvc the service echoed could hide there); `error.body` holds the rest.
  */
 function refusalCode(text: string): string {
-  try {
-    const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
-    return typeof error === 'string' && /^[a-z][a-z_.-]{0,63}$/i.test(error) ? `: ${error}` : '';
-  } catch {
-    return '';
-  }
+  const code = jsonErrorCode(text);
+  return code === undefined ? '' : `: ${code}`;
 }
 
 /**

@@ -160,3 +160,18 @@ export function numberLiteralsOf(text: string): Map<string, string> | undefined 
   }
   return literals;
 }
+
+/**
+ * The `error` of a JSON body when it is a code (`invalid_signature`, `duplicate_reference_id`:
+ * letters, `_`, `.`, `-`, at most 64), else undefined: no free text and no digit of the body (a
+ * card number, cvc or signature a service or route echoed could hide there). The client names it
+ * in an `ApiError`'s message, the sandbox in a delivery's log line.
+ */
+export function jsonErrorCode(text: string): string | undefined {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+    return typeof error === 'string' && /^[a-z][a-z_.-]{0,63}$/i.test(error) ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,6 +5,7 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { buildDeliveryReport, type DeliveryReport } from './report.js';
 import { answerExcerpt, redactSecrets } from './answer-excerpt.js';
+import { jsonErrorCode } from '../internal/json.js';
 
 /**
  * What the merchant answered to one delivery attempt: its status and, for a refusal with a JSON
@@ -245,29 +246,19 @@ export interface DeliveryQueue {
 
 const MAX_ANSWER_CHARS = 4096;
 
-// The rule of the client's refusalCode (src/http.ts), mirrored: letters, `_`, `.`, `-`, at most 64,
-// no digit. A bare hp_sig value or API key is free text of this kind only by chance (no digit in
-// it), so the caller's secrets are checked as well.
-const REFUSAL_CODE = /^[a-z][a-z_.-]{0,63}$/i;
-
 /**
- * The `error` code of a JSON refusal (`{ "error": "invalid_signature" }`); undefined for a body
- * without one, an `error` that is free text (a digit, a space, a slash) or one holding any of
- * `secrets` — the excerpt of the whole answer, with those redacted, says what it was.
+ * The `error` code of a JSON refusal (`{ "error": "invalid_signature" }`), read as the client reads
+ * a service's ({@link jsonErrorCode}); undefined for a body without one, an `error` that is free
+ * text (a digit, a space, a slash) or one holding any of `secrets` (a bare hp_sig value or API key
+ * is a code only by chance: no digit in it) — the excerpt of the whole answer, with those
+ * redacted, says what it was.
  */
 export function refusalReason(text: string, secrets: readonly string[] = []): string | undefined {
   if (text.length === 0 || text.length > MAX_ANSWER_CHARS) return undefined;
-  try {
-    const body: unknown = JSON.parse(text);
-    const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
-    return typeof error === 'string' &&
-      REFUSAL_CODE.test(error) &&
-      !secrets.some((secret) => secret !== '' && error.includes(secret))
-      ? error
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const code = jsonErrorCode(text);
+  return code !== undefined && !secrets.some((secret) => secret !== '' && code.includes(secret))
+    ? code
+    : undefined;
 }
 
 /** Where a redirect pointed, as safe to log as the callback URL itself (`?…` for a query). */
