@@ -235,14 +235,12 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
         return printed - card <= 1n && card - printed <= 1n ? masked : match;
       },
     ]);
-    // The card as a number of its own, its digits in any spelling and with any separators; and
-    // its 16 plain digits side by side wherever they stand, also inside a longer run of digits (a
-    // PAN with the expiry run onto it, 42424242424242421231), only not inside a `\u` escape. Not
-    // across a separator inside a longer run: two numbers of a list are not one card.
-    const spelled = (digits: string) => [...digits].map(digit).join(separator);
-    list.push([new RegExp(`${notAfterDigit}${spelled(cardNumber)}${notBeforeDigit}`, 'gu'), masked]);
+    // Its plain digits side by side wherever they stand, also inside a longer run of digits (a PAN
+    // with the expiry run onto it, 42424242424242421231), only not inside a `\u` escape.
     list.push([new RegExp(`${notInEscape}${cardNumber}`, 'g'), masked]);
-    // A part of it, MIN_CARD_PART of its digits in a row or more, as a number of its own: an echo
+    // The card as a number of its own, its digits in any spelling and with any separators (not
+    // across a separator inside a longer run: two numbers of a list are not one card), or a part
+    // of it, MIN_CARD_PART of its digits in a row or more, as a number of its own: an echo
     // the service cut short (`49173851276…`), its halves in two fields, or its last digits. With
     // the mask's last four, 11 leave one digit unknown, which the Luhn digit gives; 6 in a row at
     // most are left (as many as PCI DSS allows shown with the last four: the BIN). Another number
@@ -261,6 +259,7 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // Rounded above 2^53 (9999999999999995 as 9999999999999996) and printed in full: the card only
     // as a double prints it, a number of its own, not a part of a longer run.
     const rounded = String(Number(cardNumber));
+    const spelled = (digits: string) => [...digits].map(digit).join(separator);
     if (rounded !== cardNumber) {
       list.push([new RegExp(`${notAfterDigit}${spelled(rounded)}${notBeforeDigit}`, 'gu'), masked]);
     }
