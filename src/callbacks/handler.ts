@@ -332,20 +332,25 @@ export interface InboundCallback {
 export type BodyRead = Uint8Array | 'too_large' | 'timeout' | 'unsupported_encoding';
 
 /**
- * Whether a Content-Encoding header value asks for the body to be decoded: anything but absent or
- * `identity` (any letter case, spaces around). The route reads the bytes as sent.
+ * Whether a coding header's list names a coding other than those in `none` (any letter case, spaces
+ * around). Empty list items name none (RFC 9110's list rule: an empty header, a repeated header
+ * line left empty).
  */
-export const isEncoded = (value: string | null | undefined): boolean =>
-  value != null && value.trim().toLowerCase() !== 'identity';
+const namesCoding = (value: string | null | undefined, none: readonly string[]): boolean =>
+  value != null && value.split(',').some((item) => !none.includes(item.trim().toLowerCase()));
+
+/**
+ * Whether a Content-Encoding header value asks for the body to be decoded: any coding but
+ * `identity`. The route reads the bytes as sent.
+ */
+export const isEncoded = (value: string | null | undefined): boolean => namesCoding(value, ['', 'identity']);
 
 /**
  * Whether a Transfer-Encoding header value names a coding other than `chunked`, the one an HTTP/1.1
- * server undoes itself (node:http passes a `gzip, chunked` body on still gzipped). Empty list items
- * (a repeated header line left empty) and `identity` code nothing.
+ * server undoes itself (node:http passes a `gzip, chunked` body on still gzipped), or `identity`.
  */
 export const isTransferCoded = (value: string | null | undefined): boolean =>
-  value != null &&
-  value.split(',').some((item) => !['', 'chunked', 'identity'].includes(item.trim().toLowerCase()));
+  namesCoding(value, ['', 'chunked', 'identity']);
 
 /** The core's answer: what an adapter writes back. */
 export interface CallbackAnswer {
