@@ -394,6 +394,29 @@ describe('PaymentsClient({ transactions }): what is recorded when the initiation
     expect(await tracker.get('TRK-NOAMOUNT')).toBeUndefined();
   });
 
+  // The tracked call signs the URL; a query whose percent-escapes are no UTF-8 would be signed and
+  // sent as the runtime writes it back (workerd keeps `%C3`, Node writes `%EF%BF%BD`).
+  it('refuses a callback URL whose query holds a percent-escape that is no UTF-8 character, naming the field, and sends nothing', async () => {
+    const { client: fake, sent } = clientAnswering(initiated);
+    const error = await fake
+      .initiateMobileMoneyPayment({
+        customer_details: customer,
+        amount: amount(500),
+        callback_details: { transaction_reference: 'TRK-BADQUERY', callback_url: `${webhookUrl}?w=%C3` },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toEqual([
+      expect.objectContaining({
+        path: ['callback_details', 'callback_url'],
+        code: 'required_for_tracking',
+        message: expect.stringContaining('percent-encoded UTF-8'),
+      }),
+    ]);
+    expect(sent).toHaveLength(0);
+    expect(await tracker.get('TRK-BADQUERY')).toBeUndefined();
+  });
+
   it('refuses to initiate again under the reference of a settled transaction, and sends nothing', async () => {
     await tracker.begin({ reference: 'TRK-PAID', kind: 'mobile_money', amount: 500, currency: 'KES' });
     await tracker.settle('TRK-PAID', { outcome: 'succeeded' });
