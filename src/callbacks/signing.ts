@@ -213,6 +213,25 @@ const toHttpUrl = (url: string | URL): URL | undefined => {
   }
 };
 
+/**
+ * Whether a URL's query is percent-encoded UTF-8. A `%` that starts no escape (`50%`, `%zz`) or
+ * escapes that make no UTF-8 character (`%C3` alone) read as themselves or U+FFFD, and runtimes
+ * write such a query back differently (workerd keeps `%C3`, Node, Bun and Deno write
+ * `%EF%BF%BD`): the signed URL would depend on where it was signed.
+ */
+export const isUtf8Query = (url: URL): boolean => {
+  try {
+    decodeURIComponent(url.search);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** What {@link isUtf8Query} asks of a query, for refusals. */
+export const UTF8_QUERY_RULE =
+  "must be percent-encoded UTF-8 (a '%' starts the escape of a UTF-8 byte; a percent sign is %25)";
+
 /** What `publicOrigin` and `origin` must be; anything else is a `TypeError` naming the option. */
 export const ORIGIN_RULE =
   "must be an http(s) origin such as 'https://shop.example' (scheme and host, no path)";
@@ -298,6 +317,7 @@ export async function signCallbackUrl(url: string | URL, options: SignCallbackUr
   }
   const problem = secretProblem(secret);
   if (problem !== undefined) throw new TypeError(`signCallbackUrl: secret ${problem}`);
+  if (!isUtf8Query(parsed)) throw new TypeError(`signCallbackUrl: url's query ${UTF8_QUERY_RULE}`);
   parsed.searchParams.delete(callbackSignatureParams.reference);
   parsed.searchParams.delete(callbackSignatureParams.signature);
   const signature = await mac(

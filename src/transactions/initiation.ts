@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { signCallbackUrl } from '../callbacks/signing.js';
+import { isUtf8Query, signCallbackUrl, UTF8_QUERY_RULE } from '../callbacks/signing.js';
 import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../errors.js';
 import type { BeforeSend } from '../http.js';
 import type { Secrets } from '../internal/redact.js';
@@ -199,6 +199,9 @@ export async function sendTracked<B extends object, R>(
   const currency = read(wire, place.currency) as string | undefined;
   const [object, field] = place.url;
   const url = String(read(wire, place.url));
+  // What signCallbackUrl would refuse with a TypeError, named by the input's field.
+  if (URL.canParse(url) && !isUtf8Query(new URL(url)))
+    throw untrackable(place.url, `expected a query that ${UTF8_QUERY_RULE}`);
   const signed = {
     ...wire,
     [object]: {
