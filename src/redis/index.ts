@@ -72,6 +72,18 @@ export interface RedisDedupeStoreOptions {
    * `TypeError`, at creation.
    */
   readonly commandTimeoutMs?: number | undefined;
+  /**
+   * How long a claim lasts unless the instance that made it renews it, in ms. While `onEvent`
+   * runs, the store renews its claim every third of this, up to the `ttlMs` of its `begin` (the
+   * handler's `processingTimeoutMs`); an instance that dies meanwhile (a deploy, the OOM killer)
+   * stops renewing, and its claim lapses within `leaseMs`, so another instance processes the
+   * sender's next retry (answered 503 `in_progress` until then). Keep it well inside the sender's
+   * retry window, and above twice `commandTimeoutMs`: a Redis that stalls longer than about two
+   * thirds of it can let the claim lapse while `onEvent` runs, and a redelivery run it again.
+   * Default 10000. A whole number from 1 to 2147483647; another number is a `RangeError`,
+   * anything else a `TypeError`, at creation.
+   */
+  readonly leaseMs?: number | undefined;
 }
 
 /** The options {@link createRedisDedupeStore} knows; any other key is refused. */
@@ -80,14 +92,17 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
   prefix: true,
   completeRetryMs: true,
   commandTimeoutMs: true,
+  leaseMs: true,
 };
 
 /**
  * A Redis-backed {@link DedupeStore}, with the same contract as the SDK's in-memory one:
  *
- * - `begin(key, ttlMs)` atomically claims the key (`SET … NX PX ttlMs`): `'new'` means this caller
+ * - `begin(key, ttlMs)` atomically claims the key (`SET … NX PX`): `'new'` means this caller
  *   must process the event, `'in_progress'` that another caller holds it (the handler answers 5xx
  *   so the sender retries), `'done'` that it was processed already (2xx, nothing else happens).
+ *   The claim is a lease of `leaseMs` that this instance renews until `ttlMs` has passed, or until
+ *   `complete` or `abandon`: an instance that dies frees the event within `leaseMs`.
  * - `complete(key, ttlMs)` marks it processed for `ttlMs`.
  * - `abandon(key)` releases the claim after a failure so the sender's retry gets through. It only
  *   deletes a claim this store instance still holds: if the claim expired and another instance
@@ -108,9 +123,8 @@ const DEDUPE_STORE_OPTIONS: OptionNames<RedisDedupeStoreOptions> = {
  *   as its first run answered.
  * - When `begin` fails without a reply (timeout, dropped connection) its claim may have been
  *   written anyway, and when `abandon` fails its claim may still be there; the next `begin` of the
- *   same key on this instance takes such a claim over. On another instance it blocks redeliveries
- *   (`'in_progress'`) until it expires, so keep the handler's `processingTimeoutMs` well inside the
- *   sender's retry window.
+ *   same key on this instance takes such a claim over. Nobody renews it: on another instance it
+ *   blocks redeliveries (`'in_progress'`) until its lease runs out.
  *
  * @example
  * ```ts
@@ -156,6 +170,12 @@ return 1
 
 const abandonScript = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+// Extends a claim by its own value only: one completed, released, lapsed or taken over is left alone.
+const renewScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
 `;
 
@@ -208,6 +228,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     min: 0,
   });
   const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
+  const leaseMs = wholeNumberOption(name, 'leaseMs', options.leaseMs, 10_000, { max: 2_147_483_647 });
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
   // Claim values whose begin failed without an answer (they may or may not have been written), or
@@ -225,6 +246,24 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     if (orphans.size > maxOrphans) orphans.delete(orphans.keys().next().value as string);
   };
 
+  /**
+   * Renews this instance's claim of `key` every third of a lease, until `end` (the monotonic time
+   * its begin's `ttlMs` runs out) or until the claim is no longer its own: completed or released
+   * here, or found lapsed or taken over in Redis. A renewal that fails is tried again at the next
+   * third; the timer does not keep the process alive.
+   */
+  const renew = (key: string, claim: string, end: number): void => {
+    const timer = setTimeout(() => {
+      const left = Math.ceil(end - monotonicNow());
+      if (claims.get(key) !== claim || left < 1) return;
+      run(renewScript, key, claim, Math.min(leaseMs, left)).then(
+        (reply) => bit(reply) === 1 && renew(key, claim, end),
+        () => renew(key, claim, end),
+      );
+    }, leaseMs / 3);
+    (timer as { unref?: () => void }).unref?.();
+  };
+
   const store: RedisDedupeStore = {
     async begin(key, ttlMs): Promise<DedupeState> {
       const ttl = toTtl(ttlMs, 'begin');
@@ -234,7 +273,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       const claim = `processing:${newToken()}`;
       let result: unknown;
       try {
-        result = await run(beginScript, key, claim, ttl, ...orphaned);
+        result = await run(beginScript, key, claim, Math.min(ttl, leaseMs), ...orphaned);
       } catch (error) {
         // The SET may have been applied even though no reply came back: the key may hold the new
         // value or still an old one. Both are kept.
@@ -243,6 +282,7 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
       }
       if (result === 'new') {
         claims.set(key, claim);
+        if (ttl > leaseMs) renew(key, claim, monotonicNow() + ttl);
         return 'new';
       }
       if (result === 'done') return 'done';

@@ -12,7 +12,7 @@ import { createCallbackRequest } from '../../src/testing/index.js';
 import { useRedis } from '../helpers/redis.js';
 
 const secret = 'whsec_redis_claim_lease_0123';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const redisServer = useRedis();
 let redis: Redis;
 

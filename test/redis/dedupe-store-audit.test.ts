@@ -129,7 +129,8 @@ describe('the orphaned claims the Redis dedupe store remembers', () => {
 describe('a TTL that is not a whole number of ms', () => {
   it('is rounded up, for a claim and for done', async () => {
     const prefix = redis.prefix('dd-audit');
-    const store = createRedisDedupeStore({ client, prefix });
+    // A lease longer than the claim's ttlMs: the claim is written for ttlMs itself.
+    const store = createRedisDedupeStore({ client, prefix, leaseMs: 120_000 });
     expect(await store.begin('k', 60_000.5)).toBe('new');
     expect(await client.pttl(`${prefix}k`)).toBeGreaterThan(59_000);
     await store.complete('k', 1.5);
