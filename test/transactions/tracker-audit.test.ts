@@ -314,7 +314,8 @@ describe('waitFor at its timeout', () => {
   });
 
   // Until the store answers the first read, the kind is not known: the wait holds for the longest
-  // limit of any kind (24 h, a payout's), never the shortest, and never for ever.
+  // limit of any kind (24 h, a payout's), never the shortest, and never for ever: then the last
+  // read's second, and the store could not be read.
   it('without a timeout, while the first read does not answer, waits the longest limit of any kind', async () => {
     fakeTimers();
     const silent: TransactionStore = {
@@ -324,11 +325,12 @@ describe('waitFor at its timeout', () => {
     const tracker = createTransactionTracker({ store: silent, pollIntervalMs: 2_147_483_647 });
     let result: unknown;
     void tracker.waitFor('ORD-SILENT').catch((error: unknown) => (result = error));
-    await vi.advanceTimersByTimeAsync(24 * 60 * 60_000 - 1);
+    await vi.advanceTimersByTimeAsync(24 * 60 * 60_000 + 1_000 - 1);
     expect(result).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(result).toBeInstanceOf(TransactionTimeoutError);
     expect(result).toMatchObject({ reference: 'ORD-SILENT', timeoutMs: 24 * 60 * 60_000 });
+    expect((result as Error).message).toMatch(/store could not be read/);
   });
 });
 

@@ -181,7 +181,8 @@ describe('waitFor', () => {
     });
   });
 
-  // A Redis without commandTimeout, a database under a lock: the first read never answers.
+  // A Redis without commandTimeout, a database under a lock: the first read never answers. The
+  // timeout holds (with the last read's second), and says the store could not be read.
   it('keeps its timeout and its signal while the store does not answer the first read', async () => {
     const silent: TransactionStore = {
       ...createMemoryTransactionStore(),
@@ -191,11 +192,12 @@ describe('waitFor', () => {
     const outcome = (wait: Promise<unknown>) =>
       Promise.race([
         wait.catch((e: unknown) => e),
-        new Promise((r) => setTimeout(() => r('still waiting after 1 s'), 1_000)),
+        new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2_000)),
       ]);
     const timedOut = await outcome(tracker.waitFor('ORD-HANG', { timeout: 20 }));
     expect(timedOut).toBeInstanceOf(TransactionTimeoutError);
     expect(timedOut).toMatchObject({ reference: 'ORD-HANG', timeoutMs: 20 });
+    expect((timedOut as Error).message).toMatch(/store could not be read/);
     const controller = new AbortController();
     const aborted = outcome(tracker.waitFor('ORD-HANG', { signal: controller.signal }));
     controller.abort();
