@@ -242,8 +242,9 @@ export interface TransactionTracker {
    * Resolves with the record once it is no longer pending (succeeded, failed or expired) — also
    * when another process sharing the store settles it. Rejects with `TransactionTimeoutError`
    * after `timeout` when a last read of the store (given at most 1 s) still finds it pending — or
-   * when the store still cannot be read then (its `cause` the store's error; a read that fails is
-   * tried again at the next poll until then) — with the signal's reason when aborted, with
+   * when the store still cannot be read then (its `cause` the store's error, or a `TimeoutError`
+   * when no read of the wait answered; a read that fails is tried again at the next poll until
+   * then) — with the signal's reason when aborted, with
    * `UnknownTransactionError` for a reference never recorded, or, at the timeout, whose record the
    * last read no longer found (a store that lost its data): no callback can settle it then. A read
    * that misses it before then (a lagging replica) does not end the wait. `failed` is what was
@@ -583,6 +584,13 @@ export const updated = async (
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
+/** The cause of `waitFor`'s timeout when the store answered none of its reads, the last one included. */
+const unanswered = (): Error =>
+  new DOMException(
+    `the store answered no read of the wait, the last one given ${LAST_READ_MS} ms`,
+    'TimeoutError',
+  );
+
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
 export const MAX_WRITES = 32;
 
@@ -854,13 +862,15 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       // first read (a Redis without commandTimeout, a locked table). Without `timeout`, the limit is
       // the kind's, counted from the store's first answer; until then the longest of any kind. A
       // read that fails (Redis restarting) is tried again at the next poll; only the timeout or the
-      // signal ends the wait, and a timeout while the store still fails says so.
+      // signal ends the wait, and a timeout while the store still fails (or has answered no read)
+      // says so.
       return new Promise<TransactionRecord>((resolve, reject) => {
         let finished = false;
         let unwatch: (() => void) | undefined;
         let poller: ReturnType<typeof setInterval> | undefined;
         let cancelTimeout: () => void = () => undefined;
         let answered = false; // the store has answered a read: the record exists and was checked
+        let timedOut = false; // the timeout came: the last read is under way
         let failure: unknown; // the last read's failure, until a read answers again
         let failed = false;
         // The last read found no record, after one was found: a store that lost its data, or one
@@ -902,7 +912,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
           if (finished) return;
           answered = true;
           const first = value as TransactionRecord;
-          if (timeoutOption === undefined) armTimeout(staleAfterMs[first.kind]);
+          if (timeoutOption === undefined && !timedOut) armTimeout(staleAfterMs[first.kind]);
           let set = waiters.get(reference);
           if (set === undefined) waiters.set(reference, (set = new Set()));
           set.add(wake); // this tracker's own transitions
@@ -970,6 +980,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
         const armTimeout = (timeoutMs: number): void => {
           cancelTimeout();
+          // Not "still pending" unless a read found it so: a store that answered no read of the
+          // wait (the first one still in flight) could not be read, as one that failed.
           const timeOut = (): void =>
             finish(() =>
               reject(
@@ -978,14 +990,19 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
                   : new TransactionTimeoutError(
                       reference,
                       timeoutMs,
-                      failed ? { storeFailure: failure } : undefined,
+                      failed
+                        ? { storeFailure: failure }
+                        : answered
+                          ? undefined
+                          : { storeFailure: unanswered() },
                     ),
               ),
             );
           cancelTimeout = after(timeoutMs, () => {
-            if (!answered && !failed) return timeOut(); // the first read has not answered at all
-            // The store has the last word: a settlement that came between two polls is the answer,
-            // not "still pending". A store slow to answer gets LAST_READ_MS.
+            timedOut = true;
+            // The store has the last word: a settlement that came between two polls, or while the
+            // first read hung, is the answer, not "still pending". A store slow to answer gets
+            // LAST_READ_MS.
             cancelTimeout = after(LAST_READ_MS, timeOut);
             void readOnce().then(timeOut); // after it found it settled, `finish` has run: a no-op
           });
