@@ -339,9 +339,9 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
     id: 'route.node.cpu',
     label: 'webhook route on node:http, CPU per request',
     goal: { max: 3 },
-    guard: { max: 3.5 },
+    guard: { max: 4 },
     guardWhy:
-      'at the goal within noise: 2.4–3.0× in quick and full runs on a quiet machine, 2.6–3.3× on a slower, noisier one; on a machine loaded by other work the ratio read up to a third higher, and CI must not fail on that',
+      'not met since the fail-closed verdict rules of 27 Nov (+8 and +6 µs per delivery in A/B runs): 3.3–3.9× in quick runs and CI, 4.15× in the full run of 28 Nov on a quiet machine, whose bare route measured least; the guard keeps a regression of the route from landing without failing CI on that noise',
     baselineLabel: 'bare read + JSON.parse + 200',
   });
   add('hono', ['sdk-hono', 'bare-node', 'cpuPerRequest'], {
