@@ -270,9 +270,32 @@ describe('waitFor at its timeout', () => {
     expect((result as Error).message).toBe('reference "ORD-AGAIN-UP": still pending after waiting 500 ms');
   });
 
+  // An earlier read found it pending, but the last one never answered: what it is now is not
+  // known (the callback may have settled it since), so the wait does not say "still pending" —
+  // a merchant reading that, without a cause, would take a paid order for an unpaid one.
+  it('after a last read that never answers, says the store could not be read, not still pending', async () => {
+    fakeTimers();
+    const memory = createMemoryTransactionStore();
+    let hang = false;
+    const store: TransactionStore = memoryStoreWith(memory, {
+      get: (r) => (hang ? new Promise<never>(() => undefined) : memory.get(r)),
+    });
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 2_147_483_647 });
+    await tracker.begin({ reference: 'ORD-HALF-2', kind: 'card', amount: 1 });
+    let result: unknown;
+    void tracker.waitFor('ORD-HALF-2', { timeout: 500 }).catch((error: unknown) => (result = error));
+    await vi.advanceTimersByTimeAsync(1); // the first read answered: pending
+    hang = true;
+    await vi.advanceTimersByTimeAsync(499 + 1_000);
+    expect(result).toBeInstanceOf(TransactionTimeoutError);
+    expect((result as Error).message).toMatch(/could not be read.*whether it is still pending is not known/);
+    expect((result as Error).message).not.toMatch(/still pending after/);
+    expect((result as Error).cause).toMatchObject({ name: 'TimeoutError' });
+  });
+
   // Redis half-open: the last read never answers. The wait gives it 1 s, then rejects — it must
   // never hang on the store.
-  it('gives a last read that never answers one second, then rejects as still pending', async () => {
+  it('gives a last read that never answers one second, then rejects', async () => {
     fakeTimers();
     const memory = createMemoryTransactionStore();
     let hang = false;
