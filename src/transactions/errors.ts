@@ -120,7 +120,8 @@ const describeFailure = (cause: unknown): string =>
  * `waitFor` gave up: the transaction was still pending after `timeout` ms — or the store could not
  * be read when the timeout came (Redis down since before it), so its state is not known; then
  * `cause` is the store's last error as a plain error (name, message, stack, nothing else it
- * carried), or a `TimeoutError` when the store answered no read of the wait. Nothing changed in the store; wait again, or list it with `stale` and `expire` it.
+ * carried), or a `TimeoutError` when the store did not answer the wait's last read. Nothing
+ * changed in the store; wait again, or list it with `stale` and `expire` it.
  *
  * @example
  * ```ts

@@ -243,7 +243,7 @@ export interface TransactionTracker {
    * when another process sharing the store settles it. Rejects with `TransactionTimeoutError`
    * after `timeout` when a last read of the store (given at most 1 s) still finds it pending — or
    * when the store still cannot be read then (its `cause` the store's error, or a `TimeoutError`
-   * when no read of the wait answered; a read that fails is tried again at the next poll until
+   * when it did not answer the last read; a read that fails is tried again at the next poll until
    * then) — with the signal's reason when aborted, with
    * `UnknownTransactionError` for a reference never recorded, or, at the timeout, whose record the
    * last read no longer found (a store that lost its data): no callback can settle it then. A read
@@ -584,12 +584,9 @@ export const updated = async (
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
-/** The cause of `waitFor`'s timeout when the store answered none of its reads, the last one included. */
+/** The cause of `waitFor`'s timeout when the store did not answer its last read. */
 const unanswered = (): Error =>
-  new DOMException(
-    `the store answered no read of the wait, the last one given ${LAST_READ_MS} ms`,
-    'TimeoutError',
-  );
+  new DOMException(`the store did not answer the wait's last read within ${LAST_READ_MS} ms`, 'TimeoutError');
 
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
 export const MAX_WRITES = 32;
@@ -871,6 +868,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         let cancelTimeout: () => void = () => undefined;
         let answered = false; // the store has answered a read: the record exists and was checked
         let timedOut = false; // the timeout came: the last read is under way
+        let readSinceTimeout = false; // a read answered after the timeout came
         let failure: unknown; // the last read's failure, until a read answers again
         let failed = false;
         // The last read found no record, after one was found: a store that lost its data, or one
@@ -942,6 +940,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
             (value) => {
               failed = false;
               failure = undefined;
+              readSinceTimeout = timedOut;
               if (finished) return;
               missing = answered && value === undefined;
               if (!answered) start(value);
@@ -980,8 +979,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         // A 30-day payout limit is longer than one timer holds: `after` waits all of it.
         const armTimeout = (timeoutMs: number): void => {
           cancelTimeout();
-          // Not "still pending" unless a read found it so: a store that answered no read of the
-          // wait (the first one still in flight) could not be read, as one that failed.
+          // "Still pending" only when a read since the timeout found it so: a last read that failed,
+          // or that did not answer in time, leaves it unknown (the callback may have settled it).
           const timeOut = (): void =>
             finish(() =>
               reject(
@@ -992,7 +991,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
                       timeoutMs,
                       failed
                         ? { storeFailure: failure }
-                        : answered
+                        : readSinceTimeout
                           ? undefined
                           : { storeFailure: unanswered() },
                     ),
