@@ -293,6 +293,33 @@ describe('waitFor at its timeout', () => {
     expect((result as Error).cause).toMatchObject({ name: 'TimeoutError' });
   });
 
+  // A store without a deadline of its own (a custom one, a Redis client without commandTimeout)
+  // that stops answering: each poll would add a read to the ones still waiting, a hundred for a
+  // 200 ms poll over 20 s. One read is in flight at a time.
+  it('polls a store that stops answering with one read at a time', async () => {
+    fakeTimers();
+    const memory = createMemoryTransactionStore();
+    let hang = false;
+    let inFlight = 0;
+    let most = 0;
+    const store: TransactionStore = memoryStoreWith(memory, {
+      get: (r) => {
+        if (!hang) return memory.get(r);
+        most = Math.max(most, ++inFlight);
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 200 });
+    await tracker.begin({ reference: 'ORD-HUNG-POLLS', kind: 'card', amount: 1 });
+    let result: unknown;
+    void tracker.waitFor('ORD-HUNG-POLLS', { timeout: 20_000 }).catch((error: unknown) => (result = error));
+    await vi.advanceTimersByTimeAsync(1); // the first read answered: pending
+    hang = true;
+    await vi.advanceTimersByTimeAsync(19_999 + 1_000);
+    expect(result).toBeInstanceOf(TransactionTimeoutError);
+    expect(most).toBeLessThanOrEqual(2); // the poll's read and the timeout's last read
+  });
+
   // Redis half-open: the last read never answers. The wait gives it 1 s, then rejects — it must
   // never hang on the store.
   it('gives a last read that never answers one second, then rejects', async () => {
