@@ -952,9 +952,14 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
               missing = false; // the last read says nothing about the record
             },
           );
+        // A poll's read: one at a time, so a store that stops answering (one with no deadline of its
+        // own) is not sent a read per poll meanwhile.
+        let polling = false;
         const check = (): void => {
-          void readOnce();
           listen();
+          if (polling) return;
+          polling = true;
+          void readOnce().then(() => (polling = false));
         };
         // A notification's read: one at a time, and one more after it for any that came during it
         // (a busy channel, shared with other apps, costs a read per burst, not one per message).
