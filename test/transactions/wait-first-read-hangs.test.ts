@@ -12,9 +12,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { memoryStoreWith } from '../helpers/stores.js';
-
-const fakeTimers = () =>
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+import { fakeTimers } from '../helpers/timers.js';
 
 afterEach(() => {
   vi.useRealTimers();
