@@ -60,7 +60,10 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
       createRedisDedupeStore({ client: mortal.client, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
       () => new Promise(() => {}), // dies mid-onEvent: never returns
     );
-    const b = instance(createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }), async () => {});
+    const b = instance(
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      async () => {},
+    );
 
     void a.handler(await delivery('ORDER-LEASE-1'));
     await sleep(50);
@@ -74,8 +77,14 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
 
   it('a live instance keeps its claim past leaseMs while onEvent runs, so the event is processed once', async () => {
     const prefix = redisServer.prefix('lease-live');
-    const a = instance(createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }), () => sleep(1_200));
-    const b = instance(createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }), async () => {});
+    const a = instance(
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      () => sleep(1_200),
+    );
+    const b = instance(
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      async () => {},
+    );
 
     const first = a.handler(await delivery('ORDER-LEASE-2'));
     for (const wait of [400, 400]) {
@@ -90,11 +99,14 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
   it("renews it no longer than the handler's processingTimeoutMs: past it a redelivery is processed", async () => {
     const prefix = redisServer.prefix('lease-capped');
     const a = instance(
-      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }),
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
       () => sleep(2_000),
       900,
     );
-    const b = instance(createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }), async () => {});
+    const b = instance(
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      async () => {},
+    );
 
     const first = a.handler(await delivery('ORDER-LEASE-3'));
     await sleep(600);
@@ -120,13 +132,40 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
       createRedisDedupeStore({ client: slow, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
       async () => {},
     );
-    const b = instance(createRedisDedupeStore({ client: redis, prefix, leaseMs: 300 }), async () => {});
+    const b = instance(
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      async () => {},
+    );
 
     expect((await a.handler(await delivery('ORDER-LEASE-4'))).status).toBe(500);
     expect((await b.handler(await delivery('ORDER-LEASE-4'))).status).toBe(503);
     await sleep(400);
     expect((await b.handler(await delivery('ORDER-LEASE-4'))).status).toBe(200);
     expect([a.seen.events, b.seen.events]).toEqual([0, 1]);
+  });
+
+  // A lease under twice the command deadline can lapse while a renewal is still waiting for its
+  // reply; one of a few ms lapses between renewals on a healthy Redis, and every redelivery then
+  // runs onEvent beside the first (a review's 1 ms lease: 21 runs of one event at once).
+  it.each([
+    [1, {}],
+    [10, {}],
+    [3_999, {}],
+    [300, { commandTimeoutMs: 151 }],
+  ])(
+    'refuses leaseMs %j under twice commandTimeoutMs (%j; default 2000) at creation, naming both',
+    (leaseMs, more) => {
+      expect(() => createRedisDedupeStore({ client: redis, leaseMs, ...more })).toThrow(
+        /createRedisDedupeStore: leaseMs must be at least twice commandTimeoutMs/,
+      );
+    },
+  );
+
+  it.each([
+    [4_000, {}],
+    [300, { commandTimeoutMs: 150 }],
+  ])('takes leaseMs %j with %j', (leaseMs, more) => {
+    expect(() => createRedisDedupeStore({ client: redis, leaseMs, ...more })).not.toThrow();
   });
 
   it.each([
