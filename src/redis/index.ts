@@ -78,10 +78,11 @@ export interface RedisDedupeStoreOptions {
    * handler's `processingTimeoutMs`); an instance that dies meanwhile (a deploy, the OOM killer)
    * stops renewing, and its claim lapses within `leaseMs`, so another instance processes the
    * sender's next retry (answered 503 `in_progress` until then). Keep it well inside the sender's
-   * retry window, and above twice `commandTimeoutMs`: a Redis that stalls longer than about two
-   * thirds of it can let the claim lapse while `onEvent` runs, and a redelivery run it again.
-   * Default 10000. A whole number from 1 to 2147483647; another number is a `RangeError`,
-   * anything else a `TypeError`, at creation.
+   * retry window: a Redis that loses renewals for more than about two thirds of it, or a process
+   * whose event loop is blocked that long (a long GC pause, synchronous work, a paused VM), lets
+   * the claim lapse while `onEvent` runs, and a redelivery runs it again. Default 10000, or twice
+   * `commandTimeoutMs` when that is longer. A whole number from twice `commandTimeoutMs` to
+   * 2147483647; another number is a `RangeError`, anything else a `TypeError`, at creation.
    */
   readonly leaseMs?: number | undefined;
 }
@@ -228,7 +229,22 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     min: 0,
   });
   const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
-  const leaseMs = wholeNumberOption(name, 'leaseMs', options.leaseMs, 10_000, { max: 2_147_483_647 });
+  const leaseMs = wholeNumberOption(
+    name,
+    'leaseMs',
+    options.leaseMs,
+    Math.max(10_000, 2 * commandTimeoutMs),
+    {
+      max: 2_147_483_647,
+    },
+  );
+  // A shorter lease can lapse while a renewal still waits for its reply, and one of a few ms lapses
+  // between renewals on a healthy Redis: every redelivery would run onEvent beside the first.
+  if (leaseMs < 2 * commandTimeoutMs) {
+    throw new RangeError(
+      `${name}: leaseMs must be at least twice commandTimeoutMs (${commandTimeoutMs}), got ${leaseMs}`,
+    );
+  }
   // Claims this instance holds, key → value written; bounded by the number of events in flight.
   const claims = new Map<string, string>();
   // Claim values whose begin failed without an answer (they may or may not have been written), or

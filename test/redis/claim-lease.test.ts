@@ -164,6 +164,7 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
   it.each([
     [4_000, {}],
     [300, { commandTimeoutMs: 150 }],
+    [undefined, { commandTimeoutMs: 30_000 }], // the default lease follows: 60 s
   ])('takes leaseMs %j with %j', (leaseMs, more) => {
     expect(() => createRedisDedupeStore({ client: redis, leaseMs, ...more })).not.toThrow();
   });
