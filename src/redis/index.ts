@@ -229,15 +229,8 @@ export function createRedisDedupeStore(options: RedisDedupeStoreOptions): RedisD
     min: 0,
   });
   const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
-  const leaseMs = wholeNumberOption(
-    name,
-    'leaseMs',
-    options.leaseMs,
-    Math.max(10_000, 2 * commandTimeoutMs),
-    {
-      max: 2_147_483_647,
-    },
-  );
+  const defaultLeaseMs = Math.max(10_000, 2 * commandTimeoutMs);
+  const leaseMs = wholeNumberOption(name, 'leaseMs', options.leaseMs, defaultLeaseMs, { max: 2_147_483_647 });
   // A shorter lease can lapse while a renewal still waits for its reply, and one of a few ms lapses
   // between renewals on a healthy Redis: every redelivery would run onEvent beside the first.
   if (leaseMs < 2 * commandTimeoutMs) {

@@ -859,8 +859,8 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       // first read (a Redis without commandTimeout, a locked table). Without `timeout`, the limit is
       // the kind's, counted from the store's first answer; until then the longest of any kind. A
       // read that fails (Redis restarting) is tried again at the next poll; only the timeout or the
-      // signal ends the wait, and a timeout while the store still fails (or has answered no read)
-      // says so.
+      // signal ends the wait, and a timeout while the store still fails (or did not answer the last
+      // read) says so.
       return new Promise<TransactionRecord>((resolve, reject) => {
         let finished = false;
         let unwatch: (() => void) | undefined;
