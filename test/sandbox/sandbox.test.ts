@@ -438,6 +438,64 @@ describe('the sandbox over loopback with the real client', () => {
       expect(corrected.status).toBe(303);
       expect(corrected.headers.get('location')).toBe(`${site.url}/success`);
     });
+
+    it('puts back only the values their own field accepts: card digits or a cvc typed in the wrong field are not echoed', async () => {
+      await start();
+      const { checkout_link } = await createSession(1007);
+      const cases: Record<string, string>[] = [
+        // The card number typed into the phone field (paying by card: the phone is not checked).
+        {
+          method: 'card',
+          card_number: '',
+          expiry_month: '12',
+          expiry_year: String(futureYear),
+          cvc: '123',
+          phone_number: '5555555555554444',
+        },
+        // …and into the expiry year, beside a month that is refused (the year is then not checked).
+        {
+          method: 'card',
+          card_number: '5555555555554444',
+          expiry_month: '321',
+          expiry_year: '5555555555554444',
+          cvc: '',
+        },
+        // …and paying by mobile money, into the phone field.
+        { method: 'mobile_money', phone_number: '5555555555554444' },
+      ];
+      for (const form of cases) {
+        const response = await submit(checkout_link, { ...form, action: 'pay' });
+        expect(response.status).toBe(422);
+        const html = await response.text();
+        expect(html).not.toContain('5555555555554444');
+        expect(html).not.toContain('value="321"');
+        expect(response.headers.get('cache-control')).toBe('no-store');
+      }
+      // A value its field accepts is put back, for the customer to correct only the rest.
+      const kept = await submit(checkout_link, {
+        method: 'card',
+        card_number: '4242424242424241',
+        expiry_month: '12',
+        expiry_year: String(futureYear),
+        cvc: '123',
+        phone_number: '0712345678',
+        action: 'pay',
+      });
+      const html = await kept.text();
+      expect(kept.status).toBe(422);
+      expect(html).toContain('value="12"');
+      expect(html).toContain(`value="${futureYear}"`);
+      expect(html).toContain('value="0712345678"');
+      expect(site.attempts).toHaveLength(0);
+    });
+
+    it('asks the browser to keep no copy of the checkout page (Cache-Control: no-store)', async () => {
+      await start();
+      const { checkout_link } = await createSession(1008);
+      const page = await fetch(checkout_link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+    });
   });
 
   describe('bad input', () => {
