@@ -112,11 +112,15 @@ async function submitForm(state: SandboxState, c: SandboxContext, session: Check
   const method: PaymentMethodKind = text('method') === 'mobile_money' ? 'mobile_money' : 'card';
   const result = decideForm(state, method, text);
   if ('errors' in result) {
+    // Only a value its own field accepts is put back: a card number or cvc typed into the wrong
+    // field would otherwise be written into the page.
+    const kept = (name: string, check: (value: string) => { ok: boolean }) =>
+      check(text(name)).ok ? text(name) : undefined;
     const values: CheckoutFormValues = {
       method,
-      expiry_month: text('expiry_month'),
-      expiry_year: text('expiry_year'),
-      phone_number: text('phone_number'),
+      expiry_month: kept('expiry_month', checkExpiryMonth),
+      expiry_year: kept('expiry_year', checkExpiryYear),
+      phone_number: kept('phone_number', (value) => checkPhoneNumber(value, 'payment')),
     };
     c.set('summary', `order ${session.orderId}: form errors in ${Object.keys(result.errors).join(', ')}`);
     return c.html(renderCheckoutPage(session, { ...page, errors: result.errors, values }), 422);
@@ -132,6 +136,11 @@ async function submitForm(state: SandboxState, c: SandboxContext, session: Check
 
 /** Serves `GET` and `POST /checkout/:sessionId`. */
 export function checkoutPageRoutes(app: Hono<SandboxEnv>, state: SandboxState): void {
+  // A page holding a card form: the browser keeps no copy of it (back, history, a shared cache).
+  app.use(checkoutPagePath, async (c, next) => {
+    await next();
+    c.header('cache-control', 'no-store');
+  });
   app.get(checkoutPagePath, (c) => {
     const session = state.sessions.get(c.req.param('sessionId'));
     if (!session) return c.html(renderCheckoutNotFound(), 404);
