@@ -106,3 +106,40 @@ describe('tracker.settle of a payout', () => {
     },
   );
 });
+
+describe('a payout reference reported succeeded, then succeeded again under another transaction_id', () => {
+  it('is refused 409 conflicting_outcome, not reported to onEvent as another payment: one transfer under two ids, or money sent twice, is reconciled by hand', async () => {
+    const { tracker, seen, refusals, post } = await setup();
+    expect((await post('payout.succeeded', 'PYT0000000001')).status).toBe(200);
+    expect(await post('payout.succeeded', 'PYT0000000009')).toEqual({
+      status: 409,
+      body: JSON.stringify({ error: 'conflicting_outcome' }),
+    });
+    expect(refusals).toEqual(['conflicting_outcome']);
+    expect(seen).toEqual([['payout.succeeded', 'settled']]);
+    const record = await tracker.get(reference);
+    expect(record?.state).toBe('succeeded');
+    expect(record?.outcome?.transactionId).toBe('PYT0000000001');
+    // The same success again is still a duplicate: 200, onEvent not called again.
+    expect((await post('payout.succeeded', 'PYT0000000001')).status).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('is refused by the tracker itself: settle throws conflicting_outcome and changes nothing', async () => {
+    const tracker = createTransactionTracker();
+    await tracker.begin({ reference, kind: 'payout', amount: 1000, currency: 'KES' });
+    await tracker.settle(reference, {
+      outcome: 'succeeded',
+      eventType: 'payout.succeeded',
+      transactionId: 'PYT1',
+    });
+    await expect(
+      tracker.settle(reference, {
+        outcome: 'succeeded',
+        eventType: 'payout.succeeded',
+        transactionId: 'PYT2',
+      }),
+    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    expect((await tracker.get(reference))?.outcome?.transactionId).toBe('PYT1');
+  });
+});
