@@ -74,7 +74,8 @@ export interface CallbackContext<Reference extends string | undefined = string |
    * lost) — so process it idempotently rather than skip it; `'another_payment'` when it was settled
    * by another payment of the reference (another payment id or checkout session: the customer paid
    * twice) and this one paid — nothing changed;
-   * refund it, once per `dedupeKey`. Another payment's failure moves no money: it is answered 200
+   * refund it, once per `dedupeKey` (never a payout: its success under another id is a 409
+   * `conflicting_outcome`). Another payment's failure moves no money: it is answered 200
    * and `onEvent` is not called; a later success of that same payment is a 409
    * `conflicting_outcome`, never the order's payment.
    */

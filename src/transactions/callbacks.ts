@@ -128,7 +128,7 @@ const paymentIdOf = (event: CallbackEvent, dedupeKey: string): string => {
  * (already settled with this outcome by this payment: a redelivery) or `'another_payment'` (by
  * another payment of the reference, whatever its outcome: its payment id is not the one
  * recorded). The same payment's other outcome is refused with 409 — also that of another payment
- * whose failure a failed record remembers — a kind, amount or currency that is not the recorded
+ * whose failure a failed record remembers, and a payout's success under another id — a kind, amount or currency that is not the recorded
  * one as the handler's own checks refuse it (409 `transaction_kind_mismatch`, 422
  * `amount_mismatch` / `currency_mismatch`); none is applied.
  */

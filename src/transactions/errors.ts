@@ -46,7 +46,9 @@ const conflictMessage = (
 ): string => {
   switch (reason) {
     case 'conflicting_outcome':
-      return `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`;
+      return record.kind === 'payout' && record.state === attempted
+        ? `already ${record.state} under another transaction id, refused (a payout's reference_id names one transfer: reconcile it with the provider)`
+        : `already ${record.state}, a ${attempted} outcome is refused (a transaction settles once)`;
     case 'kind_mismatch':
       return `recorded as a ${record.kind} transaction, and the event type settled with is of another kind; nothing was settled`;
     case 'amount_mismatch':

@@ -77,8 +77,8 @@ export interface SettleInput extends TransactionOutcome {
  * changed (an earlier call settled it; whether its caller finished its own work is not known
  * here); `'another_payment'` — it was settled by another payment (another `transactionId` and
  * another `paymentId` than the ones recorded, each compared where both have one: the customer paid
- * twice), nothing changed, whatever the outcome this one reports (a payout's other outcome
- * excepted: see `settle`). `record` is the stored record after the call.
+ * twice), nothing changed, whatever the outcome this one reports (a payout's other outcome, and
+ * its success under another id, excepted: see `settle`). `record` is the stored record after the call.
  *
  * @example
  * ```ts
@@ -231,7 +231,8 @@ export interface TransactionTracker {
    * different one throws `TransactionConflictError` (`reason: 'conflicting_outcome'`) and changes
    * nothing. A payout is one transfer (its reference_id is unique per transfer, and the client
    * never sends it again): a failed one is final, and its other outcome, whatever `transactionId`
-   * reports it, throws `conflicting_outcome`. An `eventType` of another kind, an `amount` or
+   * reports it, throws `conflicting_outcome`, as does its success under another `transactionId`
+   * (that transfer under two ids, or money sent twice). An `eventType` of another kind, an `amount` or
    * `currency` that is not the recorded one: `TransactionConflictError` (`reason:
    * 'kind_mismatch'`, `'amount_mismatch'`, `'currency_mismatch'`), nothing written. An outcome, event type or field it does not know, a
    * field that is not a string: `ValidationError` naming it. Unknown reference:
@@ -780,8 +781,17 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
         //   have, once failedPayments dropped some: a conflict, on a failed or a succeeded record;
         // - a payout: its reference_id names one transfer (the client never sends it again), so
         //   its other outcome is that transfer contradicting itself, whatever transaction_id
-        //   reports it: a conflict.
+        //   reports it: a conflict. So is its success under another transaction_id: that
+        //   transfer under two ids, or money sent twice, to reconcile by hand.
         const oneTransfer = current.kind === 'payout' && current.state !== state;
+        if (
+          current.kind === 'payout' &&
+          current.state === 'succeeded' &&
+          state === 'succeeded' &&
+          anotherPayment(recordedOutcome(current), outcome)
+        ) {
+          throw new TransactionConflictError('conflicting_outcome', current, state);
+        }
         const another =
           (current.state === 'succeeded' || current.state === 'failed') &&
           !oneTransfer &&

@@ -101,7 +101,10 @@ describe('tracker.settle of a payout', () => {
           transactionId: 'T-2',
           paymentId: 'T-2',
         }),
-      ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+      ).rejects.toMatchObject({
+        name: 'TransactionConflictError',
+        reason: 'conflicting_outcome',
+      });
       expect(await tracker.get(reference)).toEqual(settled.record);
     },
   );
@@ -139,7 +142,13 @@ describe('a payout reference reported succeeded, then succeeded again under anot
         eventType: 'payout.succeeded',
         transactionId: 'PYT2',
       }),
-    ).rejects.toMatchObject({ name: 'TransactionConflictError', reason: 'conflicting_outcome' });
+    ).rejects.toMatchObject({
+      name: 'TransactionConflictError',
+      reason: 'conflicting_outcome',
+      message: expect.stringContaining(
+        "a payout's reference_id names one transfer: reconcile it with the provider",
+      ),
+    });
     expect((await tracker.get(reference))?.outcome?.transactionId).toBe('PYT1');
   });
 });
