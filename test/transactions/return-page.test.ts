@@ -10,7 +10,12 @@ import {
 } from '../../src/transactions/index.js';
 import { documentedFunction, removeDocumentedFiles } from '../helpers/documented.js';
 
-type ReturnPageMessage = (tracker: TransactionTracker, orderId: string) => Promise<string>;
+type LandedOn = 'success_url' | 'failed_url';
+type ReturnPageMessage = (
+  tracker: TransactionTracker,
+  orderId: string,
+  landedOn: LandedOn,
+) => Promise<string>;
 
 afterAll(removeDocumentedFiles);
 afterEach(() => void vi.useRealTimers());
@@ -20,16 +25,62 @@ const order = { reference: 'ORD-RETURN', kind: 'checkout', amount: 1500, currenc
 async function page() {
   const tracker = createTransactionTracker({ store: createMemoryTransactionStore() });
   const returnPageMessage = await documentedFunction<ReturnPageMessage>('returnPageMessage');
-  return { tracker, message: (orderId: string) => returnPageMessage(tracker, orderId) };
+  return {
+    tracker,
+    message: (orderId: string, landedOn: LandedOn = 'failed_url') =>
+      returnPageMessage(tracker, orderId, landedOn),
+  };
 }
 
 describe('the documented return page', () => {
   it('says an order its callback paid is paid, once the callback arrives during the wait', async () => {
     const { tracker, message } = await page();
     await tracker.begin(order);
-    const shown = message('ORD-RETURN');
+    const shown = message('ORD-RETURN', 'success_url');
     await tracker.settle('ORD-RETURN', { outcome: 'succeeded', transactionId: 'CS-1' });
     expect(await shown).toBe('Paid: thank you.');
+  });
+
+  it('back on success_url after another tab of the order was declined, says paid once its own success comes, never "try again"', async () => {
+    const { tracker, message } = await page();
+    await tracker.begin(order);
+    await tracker.settle('ORD-RETURN', { outcome: 'failed', transactionId: 'CS-1', paymentId: 'CS-1' });
+    const shown = message('ORD-RETURN', 'success_url');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await tracker.settle('ORD-RETURN', { outcome: 'succeeded', transactionId: 'CS-2', paymentId: 'CS-2' });
+    expect(await shown).toBe('Paid: thank you.');
+  });
+
+  it.each([
+    ['a declined payment (another tab)', 'failed'],
+    ['an order expired before the payment came', 'expired'],
+  ] as const)(
+    'back on success_url with %s and nothing since, asks to wait and not to pay again',
+    async (_name, state) => {
+      const { tracker, message } = await page();
+      await tracker.begin(order);
+      if (state === 'failed')
+        await tracker.settle('ORD-RETURN', { outcome: 'failed', transactionId: 'CS-1' });
+      else await tracker.expire('ORD-RETURN');
+      vi.useFakeTimers();
+      const shown = message('ORD-RETURN', 'success_url');
+      await vi.advanceTimersByTimeAsync(6_000);
+      const text = await shown;
+      expect(text).not.toMatch(/try again|not paid|did not go through/i);
+      expect(text).toMatch(/do not pay again/);
+    },
+  );
+
+  it('does not thank a customer whose payment came after the order expired (the order may be cancelled)', async () => {
+    const { tracker, message } = await page();
+    await tracker.begin(order);
+    await tracker.expire('ORD-RETURN');
+    await tracker.settle('ORD-RETURN', { outcome: 'succeeded', transactionId: 'CS-1' });
+    for (const landedOn of ['success_url', 'failed_url'] as const) {
+      const text = await message('ORD-RETURN', landedOn);
+      expect(text).not.toBe('Paid: thank you.');
+      expect(text).toMatch(/after this order expired/);
+    }
   });
 
   it('says a declined payment did not go through, and an expired one is not paid', async () => {
