@@ -2,7 +2,7 @@
 // TypeScript (installed in its own folder, so the root install stays on the repo's compiler), with
 // skipLibCheck off so our .d.ts files are checked too, in each module resolution a consumer may
 // use: bundler, node16 and nodenext from ESM and from CommonJS, and node10 (through package.json
-// typesVersions).
+// typesVersions); and nodenext with no DOM lib, as a Node project's tsconfig has.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,14 @@ const modes = {
   'nodenext (ESM)': { type: 'module', module: 'nodenext', moduleResolution: 'nodenext' },
   'nodenext (CommonJS)': { type: 'commonjs', module: 'nodenext', moduleResolution: 'nodenext' },
   node10: { type: 'commonjs', module: 'commonjs', moduleResolution: 'node10' },
+  // A Node project whose lib has no DOM (@tsconfig/node20): the web types it may name are the ones
+  // @types/node declares.
+  'nodenext (ESM), no DOM lib': {
+    type: 'module',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    lib: ['es2022'],
+  },
 } as const;
 
 export type ConsumerMode = keyof typeof modes;
@@ -64,7 +72,7 @@ export async function describeConsumerTypeCheck(
               JSON.stringify({
                 compilerOptions: {
                   target: 'es2022',
-                  lib: ['es2022', 'dom', 'dom.iterable'],
+                  lib: 'lib' in settings ? settings.lib : ['es2022', 'dom', 'dom.iterable'],
                   module: settings.module,
                   moduleResolution: settings.moduleResolution,
                   types: ['node'],
