@@ -164,7 +164,14 @@ export interface RetryOptions {
  * const client = new PaymentsClient({ baseUrl, headers: async () => ({ 'x-request-id': crypto.randomUUID() }) });
  * ```
  */
-export type HeadersOption = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+export type HeadersOption = HeaderFields | (() => HeaderFields | Promise<HeaderFields>);
+
+/**
+ * Headers as `new Headers()` takes them: an object of names and values, an array of [name, value]
+ * pairs, or a Headers. Named through `Headers`, which both the DOM lib and @types/node declare
+ * (`HeadersInit` is the DOM lib's alone).
+ */
+export type HeaderFields = NonNullable<ConstructorParameters<typeof Headers>[0]>;
 
 /**
  * Per-call options of every client method. An unknown key is a `ValidationError` naming it.
@@ -186,7 +193,7 @@ export interface RequestOptions {
   /** Deadline of this whole call in ms (every attempt, the waits between them, the body), replacing the client's. */
   totalTimeout?: number | undefined;
   /** Headers of this call, merged over the client's. */
-  headers?: HeadersInit | undefined;
+  headers?: HeaderFields | undefined;
 }
 
 /** The resolved transport settings of a client. */
@@ -224,7 +231,7 @@ const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
  * iterable of pairs such as a Headers. The client's `headers` option, per-call `headers` and what a
  * headers function returns are all checked with it; names and values are checked for the wire.
  */
-export const isHeadersInit = (value: unknown): value is HeadersInit =>
+export const isHeadersInit = (value: unknown): value is HeaderFields =>
   typeof value === 'object' &&
   value !== null &&
   (!Array.isArray(value) || value.every((pair) => Array.isArray(pair) && pair.length === 2));
@@ -234,7 +241,7 @@ export const expectedHeaders =
   'expected headers as an object of names and values, an array of [name, value] pairs or a Headers';
 
 /** Lower-cased header names; a name or value that HTTP cannot carry is refused, never echoed. */
-function headerRecord(init: HeadersInit | undefined, source: string): Record<string, string> {
+function headerRecord(init: HeaderFields | undefined, source: string): Record<string, string> {
   const out: Record<string, string> = {};
   if (init === undefined) return out;
   // A Headers object and an array of pairs iterate as [name, value]; a record does not iterate.
@@ -483,7 +490,7 @@ const requestOptionsSchema = z.optional(
     ),
     timeout: z.optional(milliseconds),
     totalTimeout: z.optional(milliseconds),
-    headers: z.optional(z.custom<HeadersInit>(isHeadersInit, invalidOption(expectedHeaders))),
+    headers: z.optional(z.custom<HeaderFields>(isHeadersInit, invalidOption(expectedHeaders))),
   }),
 );
 
