@@ -152,12 +152,40 @@ describe('buildPayoutRequest', () => {
   );
 
   it.each(['KE', 'gb', 'Ug', 'TZ', 'AX', 'SS'])(
-    'accepts the ISO 3166-1 country code %s, upper-cased',
+    'accepts the ISO 3166-1 country code %s, upper-cased (a Kenyan wallet number written with its country code)',
     (country_code) => {
-      const body = build({ ...payoutInput, destination: { ...payoutInput.destination, country_code } });
+      const destination = { ...payoutInput.destination, country_code, mobile_number: '+254 712 345 678' };
+      const body = build({ ...payoutInput, destination });
       expect(body.destination.country_code).toBe(country_code.toUpperCase());
+      expect(body.destination.mobile_number).toBe('254712345678');
     },
   );
+
+  it.each([
+    ['TZ', '0712345678'],
+    ['UG', '0712 345 678'],
+    ['tz', '712345678'],
+    ['RW', '０７１２３４５６７８'],
+  ])(
+    'refuses a wallet number without its country code beside country_code %s: it would be read as Kenyan and paid to another person (%s)',
+    (country_code, mobile_number) => {
+      const input = {
+        ...payoutInput,
+        destination: { ...payoutInput.destination, country_code, mobile_number },
+      };
+      const error = captureError(() => build(input));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(issuesOf(() => build(input))).toEqual(['destination.mobile_number: invalid_phone_number']);
+      expect((error as ValidationError).message).toContain('country code');
+    },
+  );
+
+  it('reads a wallet number without its country code as Kenyan beside country_code KE (or ke)', () => {
+    for (const country_code of ['KE', 'ke']) {
+      const destination = { ...payoutInput.destination, country_code, mobile_number: '0712345678' };
+      expect(build({ ...payoutInput, destination }).destination.mobile_number).toBe('254712345678');
+    }
+  });
 
   it('refuses a wire body whose country_code is no ISO 3166-1 code', () => {
     const body = build(payoutInput) as WithCustomerDetails;
