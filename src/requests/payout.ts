@@ -3,6 +3,7 @@ import * as z from 'zod/v4/mini';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
 import { checkCountryCode } from '../validation/country.js';
+import { checkPhoneNumber } from '../validation/phone.js';
 import { generateReferenceId } from '../validation/reference-id.js';
 import {
   amountInput,
@@ -228,6 +229,33 @@ function lacksReference(input: unknown): boolean {
   }
 }
 
+/**
+ * A wallet number written without its country code (at most 10 digits: `0712345678`,
+ * `712345678`) beside a `country_code` other than KE, as an issue: the payout phone rule reads it
+ * as Kenyan, and another country's local number (Tanzania's are `07…` too) would be paid to another
+ * person's wallet. A getter that throws: no issue (the schema names it).
+ */
+function localNumberAbroad(input: unknown): ValidationIssue[] {
+  try {
+    const destination = (input as { destination?: { country_code?: unknown; mobile_number?: unknown } })
+      .destination;
+    const country = destination?.country_code;
+    const number = destination?.mobile_number;
+    if (typeof country !== 'string' || typeof number !== 'string') return [];
+    if (!checkCountryCode(country).ok || country.toUpperCase() === 'KE') return [];
+    if (!checkPhoneNumber(number, 'payout').ok || (number.match(/\p{Nd}/gu)?.length ?? 0) > 10) return [];
+  } catch {
+    return [];
+  }
+  return [
+    {
+      path: ['destination', 'mobile_number'],
+      code: 'invalid_phone_number',
+      message: 'without its country code it reads as Kenyan, and country_code is not KE: write +254…',
+    },
+  ];
+}
+
 function payoutRequest(
   input: PayoutInput,
   options: PayoutBuildOptions,
@@ -236,7 +264,10 @@ function payoutRequest(
   const checkedOptions = checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
   const parsed = parseOrThrow(payoutInputSchema, input, {
     prefix: 'Invalid payout',
-    extra: requireReference && lacksReference(input) ? [referenceRequired] : [],
+    extra: [
+      ...(requireReference && lacksReference(input) ? [referenceRequired] : []),
+      ...localNumberAbroad(input),
+    ],
     hints: {
       client_details:
         "the payout input always names the recipient customer_details; set the client option payoutRecipientKey: 'client_details' to send it under that key",

@@ -176,7 +176,7 @@ describe('buildPayoutRequest', () => {
       const error = captureError(() => build(input));
       expect(error).toBeInstanceOf(ValidationError);
       expect(issuesOf(() => build(input))).toEqual(['destination.mobile_number: invalid_phone_number']);
-      expect((error as ValidationError).message).toContain('country code');
+      expect((error as ValidationError).message).toContain('without its country code');
     },
   );
 
