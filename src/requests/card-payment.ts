@@ -48,7 +48,7 @@ import {
 export type CardFieldEncoding = 'integer' | 'string';
 
 /**
- * Wire body of a card payment (`POST /api/v1/payments/card`) as the service receives it. `card_details` accepts digit strings or safe
+ * Wire body of a card payment (`POST /api/payment/payment-initiate-callback/`) as the service receives it. `card_details` accepts digit strings or safe
  * integers for every field: builders hold `card_number` as a digit string (the client writes it
  * as a bare JSON integer), and a server that read the JSON with `parseJsonExact` sees a digit
  * string for a card number above 2^53.
