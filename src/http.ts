@@ -105,8 +105,10 @@ export interface ResponseLogEvent extends RequestLogEvent {
 }
 
 /**
- * Logging hooks. A hook that throws fails the call (for `afterResponse`, after the request was sent)
- * with the hook's own error.
+ * Logging hooks. A `beforeRequest` hook that throws before anything was sent fails the call with
+ * its own error; one that throws before a retry, or an `afterResponse` hook that throws, fails it
+ * with a `ConnectionError` whose `sent` is true (a request was sent) and whose `cause` is the
+ * hook's error (from `afterResponse`, as plain errors with the call's secrets taken out).
  *
  * @example
  * ```ts
@@ -702,14 +704,22 @@ export class Http {
     );
     const afterResponse = this.#config.hooks?.afterResponse;
     if (afterResponse && call.logEvent) {
-      await afterResponse({
-        ...call.logEvent,
-        attempt: call.attempt,
-        status: response.status,
-        responseHeaders: redactHeaders(headersOf(response), call.secrets),
-        responseBody: shownText(body, call.secrets),
-        durationMs: monotonicNow() - started,
-      });
+      try {
+        await afterResponse({
+          ...call.logEvent,
+          attempt: call.attempt,
+          status: response.status,
+          responseHeaders: redactHeaders(headersOf(response), call.secrets),
+          responseBody: shownText(body, call.secrets),
+          durationMs: monotonicNow() - started,
+        });
+      } catch (error) {
+        // The service answered: the request was sent, and may have charged.
+        throw new ConnectionError(
+          `${call.operation}: the afterResponse hook threw after the service answered HTTP ${response.status}; the request was sent: keep it pending until its callback`,
+          { cause: plainCause(error, call.secrets) },
+        );
+      }
     }
     const data = parseResponse(call, response, body, outgoing.schema);
     const issues = outgoing.check?.(data) ?? [];
