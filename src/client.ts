@@ -75,15 +75,17 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /**
    * Extra headers for every request, or a (possibly async) function called once per call, before its
-   * first request (its retries send the same headers). Default: none.
+   * first request (its retries send the same headers; `totalTimeout` counts its time). Default:
+   * none.
    */
   headers?: HeadersOption | undefined;
   /** Timeout of each attempt in ms, from sending to the last byte of the body. Default `30000`. */
   timeout?: number | undefined;
   /**
-   * Deadline of a whole call in ms: every attempt, the waits between retries and the body. Its
-   * expiry rejects with a `TimeoutError` whose `timeout` is this value. Default: none (without
-   * `retry`, the one attempt's `timeout` bounds the call).
+   * Deadline of a whole call in ms: the headers function and the `beforeRequest` hook, every
+   * attempt, the waits between retries and the body. Its expiry rejects with a `TimeoutError` whose
+   * `timeout` is this value. Default: none (without `retry`, the one attempt's `timeout` bounds
+   * the call).
    */
   totalTimeout?: number | undefined;
   /**
@@ -137,8 +139,8 @@ export interface ClientOptions {
    * transaction with the amount and currency it sends (`tracker.begin`) just before sending, so
    * even a callback that beats the response finds it; a call refused before that (invalid per-call
    * options or headers, a `beforeRequest` hook throwing before the first attempt, an aborted
-   * signal) records nothing; one throwing before a retry, after an attempt went out, fails the call
-   * with a `ConnectionError` and leaves the record pending. A
+   * signal, a passed `totalTimeout`) records nothing; one throwing before a retry, after an
+   * attempt went out, fails the call with a `ConnectionError` and leaves the record pending. A
    * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
    * of this process used the reference meanwhile (when the store fails to, it stays pending and
    * the `ApiError`'s `cause` is a `TransactionStoreError`); a 5xx, timeout or lost connection leaves

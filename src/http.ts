@@ -159,7 +159,8 @@ export interface RetryOptions {
 
 /**
  * Headers as an object, or a (possibly async) function called once per call, before its first
- * request; the call's retries send the same headers.
+ * request; the call's retries send the same headers. The call's `totalTimeout` and `signal` count
+ * the function's time: when either ends the call first, nothing is sent.
  *
  * @example
  * ```ts
@@ -185,14 +186,17 @@ export type HeaderFields = NonNullable<ConstructorParameters<typeof Headers>[0]>
  */
 export interface RequestOptions {
   /**
-   * Aborts the call, retries and waits included; it then rejects with a `ConnectionError` whose
-   * `aborted` is true and whose `cause` is the signal's reason as plain errors (name, message,
+   * Aborts the call, its headers function and hooks, retries and waits included; it then rejects
+   * with a `ConnectionError` whose `aborted` is true and whose `cause` is the signal's reason as plain errors (name, message,
    * stack, `code`; the call's secrets taken out). A signal already aborted when the request would go out sends nothing.
    */
   signal?: AbortSignal | undefined;
   /** Timeout of each attempt of this call in ms (sending to the last body byte), replacing the client's. */
   timeout?: number | undefined;
-  /** Deadline of this whole call in ms (every attempt, the waits between them, the body), replacing the client's. */
+  /**
+   * Deadline of this whole call in ms (the headers function, the hooks before sending, every attempt,
+   * the waits between them, the body), replacing the client's.
+   */
   totalTimeout?: number | undefined;
   /** Headers of this call, merged over the client's. */
   headers?: HeaderFields | undefined;
@@ -306,7 +310,8 @@ export type BeforeSend = (retryCount: number, deadlineAt: number, secrets: Secre
 interface CallState {
   readonly operation: Operation;
   readonly url: string;
-  readonly secrets: Secrets;
+  /** Of the client's own headers until the call has all of its headers ({@link secretsOf}). */
+  secrets: Secrets;
   readonly timeout: number;
   /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
@@ -318,8 +323,8 @@ interface CallState {
    * timer, the check before each attempt and a tracked call's wait for its store all count to it.
    */
   readonly deadlineAt: number;
-  /** The hooks' event without its attempt number. */
-  readonly logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
+  /** The hooks' event without its attempt number, once the call has its headers. */
+  logEvent: Omit<RequestLogEvent, 'attempt'> | undefined;
   readonly beforeSend: BeforeSend | undefined;
   /** Never retried (`Outgoing.once`). */
   readonly once: boolean;
@@ -590,6 +595,15 @@ function kyLoadError(operation: Operation, error: unknown): ConnectionError {
 }
 
 /**
+ * What a call redacts: the card number and cvc, the credential headers' values, and each signed
+ * callback URL's hp_sig (whoever reads it can post a callback the handler accepts).
+ */
+const secretsOf = (body: object, wireText: string, headers: Record<string, string>): Secrets => ({
+  ...cardSecretsOf(body),
+  values: [...credentialValuesOf(headers), ...signaturesOf(wireText)],
+});
+
+/**
  * Sends wire bodies through the client's one ky instance, created on the first call; failures
  * mapped in {@link fromFailure}.
  */
@@ -630,25 +644,10 @@ export class Http {
       retry: kyRetry(config.retry, config.timeout, ky),
       hooks: {
         beforeRequest: [
-          async (_request, options, { retryCount }) => {
+          async (request, options, { retryCount }) => {
             const call = options.context.call as CallState;
             const { logEvent, beforeSend } = call;
             call.attempt = retryCount + 1;
-            if (hooks?.beforeRequest && logEvent) {
-              const { attempt } = call;
-              await passThrough(async () => {
-                try {
-                  await hooks.beforeRequest?.({ ...logEvent, attempt });
-                } catch (error) {
-                  // Before a retry whose earlier attempt went out: the call may have charged.
-                  if (!maybeSent(call)) throw error;
-                  throw new ConnectionError(
-                    `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
-                    { cause: error },
-                  );
-                }
-              });
-            }
             // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
             // that ignores signals, and beforeSend is not called. The deadline is read by time too:
             // it may have passed while beforeSend ran, its timer not run yet (a synchronous store,
@@ -659,6 +658,30 @@ export class Http {
                 throw new PassThrough(fromFailure(call, call.signal?.reason, ky));
               }
             };
+            if (hooks?.beforeRequest && logEvent) {
+              const { attempt } = call;
+              // The call ends at its deadline or the caller's abort (request.signal follows both)
+              // even while the hook runs: a hook cannot be cancelled, so it is left running, and
+              // what it does after is ignored. Ended, the call fails as stopIfEnded says.
+              await raced(
+                passThrough(async () => {
+                  try {
+                    await hooks.beforeRequest?.({ ...logEvent, attempt });
+                  } catch (error) {
+                    // Before a retry whose earlier attempt went out: the call may have charged.
+                    if (!maybeSent(call)) throw error;
+                    throw new ConnectionError(
+                      `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
+                      { cause: error },
+                    );
+                  }
+                }),
+                { signal: request.signal },
+              ).catch((error: unknown) => {
+                stopIfEnded();
+                throw error;
+              });
+            }
             stopIfEnded();
             if (beforeSend) {
               await passThrough(() => beforeSend(retryCount, call.deadlineAt, call.secrets));
@@ -675,8 +698,9 @@ export class Http {
   /**
    * POSTs a wire body and returns the response validated by the schema. `beforeSend` is awaited
    * just before each attempt with its retry count: for the first (`0`), after everything that can
-   * refuse the call without sending (options, headers, loading ky, the `beforeRequest` hook, an
-   * aborted signal). What it throws fails the call as it is, and that attempt is not sent.
+   * refuse the call without sending (options, loading ky, headers, the `beforeRequest` hook, an
+   * aborted signal or a passed deadline). What it throws fails the call as it is, and that attempt
+   * is not sent.
    */
   async post<S extends z.core.$ZodType>(
     outgoing: Outgoing<S>,
@@ -689,19 +713,10 @@ export class Http {
         prefix: 'Invalid request options',
       });
     }
-    const headers = await this.#headersFor(options);
     const wireText = stringifyWireBody(outgoing.body);
-    const transport = await this.#load(outgoing.operation);
-    const call = this.#callState(outgoing, wireText, options, headers, beforeSend);
-    const started = monotonicNow();
-    const { response, ...body } = await this.#exchange(
-      transport,
-      call,
-      outgoing.path,
-      wireText,
-      headers,
-      options,
-    );
+    // The call, and its deadline, start here.
+    const call = this.#callState(outgoing, wireText, options, beforeSend);
+    const { response, started, ...body } = await this.#exchange(call, outgoing, wireText, options);
     const afterResponse = this.#config.hooks?.afterResponse;
     if (afterResponse && call.logEvent) {
       try {
@@ -749,42 +764,24 @@ export class Http {
     return { ...this.#staticHeaders, ...dynamic, ...headerRecord(options.headers, 'headers') };
   }
 
-  /** What the call redacts, logs and maps its failures with. */
+  /** What the call maps its failures with, and redacts before it has its headers. */
   #callState(
     outgoing: Outgoing<z.core.$ZodType>,
     wireText: string,
     options: RequestOptions,
-    headers: Record<string, string>,
     beforeSend: BeforeSend | undefined,
   ): CallState {
-    const { operation, body } = outgoing;
-    const url = `${this.#config.baseUrl}${outgoing.path}`;
-    // The credential headers, and each signed callback URL's hp_sig: whoever reads it can post a
-    // callback the handler accepts.
-    const values = [...credentialValuesOf(headers), ...signaturesOf(wireText)];
-    const secrets: Secrets = { ...cardSecretsOf(body), values };
-    const hooks = this.#config.hooks;
-    const logEvent: Omit<RequestLogEvent, 'attempt'> | undefined =
-      hooks?.beforeRequest || hooks?.afterResponse
-        ? {
-            operation,
-            method: 'POST',
-            url,
-            headers: redactHeaders(headers, secrets),
-            body: redactWireBody(body, secrets),
-          }
-        : undefined;
     const totalTimeout = options.totalTimeout ?? this.#config.totalTimeout;
     return {
-      operation,
-      url,
-      secrets,
+      operation: outgoing.operation,
+      url: `${this.#config.baseUrl}${outgoing.path}`,
+      secrets: secretsOf(outgoing.body, wireText, this.#staticHeaders),
       timeout: options.timeout ?? this.#config.timeout,
       signal: options.signal,
       totalTimeout,
       deadline: totalTimeout === undefined ? undefined : new AbortController(),
       deadlineAt: monotonicNow() + (totalTimeout ?? Infinity),
-      logEvent,
+      logEvent: undefined,
       beforeSend,
       once: outgoing.once === true,
       attemptStarted: monotonicNow(),
@@ -795,17 +792,16 @@ export class Http {
   }
 
   /**
-   * Sends through ky and reads the body before the attempt's timeout, the whole-call deadline or
-   * the caller's abort, whichever comes first.
+   * Loads ky, gets the call's headers, sends through ky and reads the body before the attempt's
+   * timeout, the whole-call deadline or the caller's abort, whichever comes first; `started` is
+   * when it had the headers.
    */
   async #exchange(
-    { ky, instance }: Transport,
     call: CallState,
-    path: string,
+    { operation, path, body: wireBody }: Outgoing<z.core.$ZodType>,
     wireText: string,
-    headers: Record<string, string>,
     options: RequestOptions,
-  ): Promise<{ response: Response } & Body> {
+  ): Promise<{ response: Response; started: number } & Body> {
     const { deadline } = call;
     const signal =
       deadline === undefined
@@ -818,6 +814,24 @@ export class Http {
         ? undefined
         : setTimeout(() => endCall(deadline), Math.max(call.deadlineAt - monotonicNow(), 0));
     try {
+      const { ky, instance } = await this.#load(operation);
+      // The call ends at its deadline or the caller's abort even while the headers function runs,
+      // nothing sent: it cannot be cancelled, so it is left running, and what it does after is ignored.
+      const headers = await raced(this.#headersFor(options), { signal }).catch((error: unknown) => {
+        throw signal?.aborted ? fromFailure(call, error, ky) : error;
+      });
+      const secrets = (call.secrets = secretsOf(wireBody, wireText, headers));
+      const hooks = this.#config.hooks;
+      if (hooks?.beforeRequest || hooks?.afterResponse) {
+        call.logEvent = {
+          operation,
+          method: 'POST',
+          url: call.url,
+          headers: redactHeaders(headers, secrets),
+          body: redactWireBody(wireBody, secrets),
+        };
+      }
+      const started = monotonicNow();
       let response: Response;
       try {
         response = await instance(path, {
@@ -835,7 +849,11 @@ export class Http {
         response = (error as InstanceType<KyModule['HTTPError']>).response;
       }
       try {
-        return { response, ...(await readBody(response, call.attemptStarted + call.timeout, signal)) };
+        return {
+          response,
+          started,
+          ...(await readBody(response, call.attemptStarted + call.timeout, signal)),
+        };
       } catch (error) {
         throw fromFailure(call, error, ky);
       }
