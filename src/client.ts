@@ -140,7 +140,8 @@ export interface ClientOptions {
    * even a callback that beats the response finds it; a call refused before that (invalid per-call
    * options or headers, a `beforeRequest` hook throwing before the first attempt, an aborted
    * signal, a passed `totalTimeout`) records nothing; one throwing before a retry, after an
-   * attempt went out, fails the call with a `ConnectionError` and leaves the record pending. A
+   * attempt went out, or an `afterResponse` hook that throws, fails the call with a
+   * `ConnectionError` and leaves the record pending. A
    * refusal the service certainly did not act on (a 4xx) expires the record, unless another call
    * of this process used the reference meanwhile (when the store fails to, it stays pending and
    * the `ApiError`'s `cause` is a `TransactionStoreError`); a 5xx, timeout or lost connection leaves
