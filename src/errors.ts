@@ -225,7 +225,7 @@ export class ConnectionError extends PaymentsError {
  * `totalTimeout` (the whole call); `timeout` says which number of ms elapsed. `sent` is `true`
  * when the service may still have received it (treat the payment as pending and wait for its
  * callback), `false` when the deadline passed before any request of the call was sent (in a slow
- * `beforeRequest` hook, or while the transaction store recorded it).
+ * `headers` function or `beforeRequest` hook, or while the transaction store recorded it).
  *
  * @example
  * ```ts
