@@ -2,27 +2,12 @@
 // it, or at the caller's abort, while the headers function or the beforeRequest hook is still
 // running: nothing is sent, with the error an abort or a deadline before sending always gives. What
 // the function or hook does afterwards (returns, throws) sends nothing and is no unhandled rejection.
-import { createServer } from 'node:http';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ConnectionError, PaymentsClient, TimeoutError, type ClientOptions } from '../../src/index.js';
 import { createTransactionTracker } from '../../src/transactions/index.js';
 import { caught } from '../helpers/caught.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
-import { listenForThisTest } from '../helpers/servers.js';
-
-/** A service answering the STK push reply; `received()` counts the requests that reached it. */
-async function countingService() {
-  let received = 0;
-  const server = createServer((request, response) => {
-    received += 1;
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
-    });
-  });
-  return { url: `http://127.0.0.1:${await listenForThisTest(server)}`, received: () => received };
-}
+import { countingService } from '../helpers/servers.js';
 
 /**
  * Work of the merchant's that the test settles: `resolve` or `reject` it once the call has ended.

@@ -2,7 +2,6 @@
 // a password without a user name in baseUrl is refused unechoed, and a store that never answers
 // is given up on at the call's own totalTimeout, named, and at the caller's abort, nothing sent.
 // (A 400 through the merchant's own retrying fetch: test/transactions/custom-fetch-refusal.test.ts.)
-import { createServer } from 'node:http';
 import { expect, it } from 'vitest';
 import { PaymentsClient, ValidationError } from '../../src/index.js';
 import {
@@ -11,7 +10,7 @@ import {
   type TransactionStore,
 } from '../../src/transactions/index.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
-import { listenForThisTest } from '../helpers/servers.js';
+import { countingService } from '../helpers/servers.js';
 
 it('refuses a baseUrl holding a password without a user name, without echoing it', () => {
   const error = (() => {
@@ -38,21 +37,12 @@ async function clientWithHangingStore() {
       return new Promise(() => undefined);
     },
   };
-  let received = 0;
-  const server = createServer((request, response) => {
-    received += 1;
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
-    });
-  });
-  const baseUrl = `http://127.0.0.1:${await listenForThisTest(server)}`;
+  const { url: baseUrl, received } = await countingService();
   const client = new PaymentsClient({
     baseUrl,
     transactions: { tracker: createTransactionTracker({ store }), secret: 'a-webhook-secret-of-some-length' },
   });
-  return { client, inserting, received: () => received };
+  return { client, inserting, received };
 }
 
 it("names the call's own totalTimeout when a store that never answers is given up on, nothing sent", async () => {

@@ -87,3 +87,20 @@ export function statusOfRawRequest(port: number, ...parts: (string | Uint8Array)
     for (const part of parts) socket.write(part);
   });
 }
+
+/**
+ * A service answering every request with the STK push reply, for this test; `received()` counts
+ * the requests that reached it.
+ */
+export async function countingService(): Promise<{ url: string; received: () => number }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    received += 1;
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"message":"MOBILE-MONEY Payment Initiated","status":200}');
+    });
+  });
+  return { url: `http://127.0.0.1:${await listenForThisTest(server)}`, received: () => received };
+}
