@@ -71,6 +71,28 @@ describe('the documented return page', () => {
     },
   );
 
+  it('back on success_url, a store read that fails during the longer wait leaves the last record read, never an error page', async () => {
+    const store = createMemoryTransactionStore();
+    const tracker = createTransactionTracker({ store, pollIntervalMs: 50 });
+    const returnPageMessage = await documentedFunction<ReturnPageMessage>('returnPageMessage');
+    await tracker.begin(order);
+    await tracker.settle('ORD-RETURN', { outcome: 'failed', transactionId: 'CS-1' });
+    const get = store.get.bind(store);
+    let reads = 0;
+    store.get = async (reference) => {
+      reads += 1;
+      if (reads > 1) throw new Error('store down');
+      return get(reference);
+    };
+    vi.useFakeTimers();
+    const shown = returnPageMessage(tracker, 'ORD-RETURN', 'success_url').then(
+      (text) => ({ text }),
+      (error: unknown) => ({ thrown: String(error) }),
+    );
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(await shown).toEqual({ text: expect.stringMatching(/do not pay again/) });
+  });
+
   it('does not thank a customer whose payment came after the order expired (the order may be cancelled)', async () => {
     const { tracker, message } = await page();
     await tracker.begin(order);
