@@ -200,6 +200,21 @@ export function buildSandboxApp(where: string, options: SandboxAppOptions): Sand
     issues: [],
   };
   app.use('*', async (c, next) => (state.queue.isClosed ? c.json(closedBody, 410) : next()));
+  // hono's bodyLimit wraps a body of no declared length (chunked, or a DELETE's) in a new Request
+  // made from the incoming one, which the Node server's own request object (global Request left
+  // alone) cannot be: give it a platform Request first.
+  app.use('*', async (c, next) => {
+    const { raw } = c.req;
+    if (raw.body && !raw.headers.has('content-length')) {
+      c.req.raw = new Request(raw.url, {
+        method: raw.method,
+        headers: raw.headers,
+        body: raw.body,
+        duplex: 'half',
+      } as RequestInit);
+    }
+    return next();
+  });
   app.use(
     '*',
     bodyLimit({
