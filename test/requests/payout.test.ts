@@ -180,6 +180,36 @@ describe('buildPayoutRequest', () => {
     },
   );
 
+  it('refuses a local number beside another country however the input answers when read again (getters, a Proxy)', () => {
+    const changing = (first: string, then: string) => {
+      let reads = 0;
+      return () => (reads++ === 0 ? first : then);
+    };
+    const country = changing('KE', 'TZ');
+    const countryFlips = {
+      type: 'mobile',
+      get country_code() {
+        return country();
+      },
+      mobile_number: '0712345678',
+      wallet_name: 'MOBILE-MONEY',
+    };
+    const number = changing('+254712345678', '0712345678');
+    const numberFlips = {
+      type: 'mobile',
+      country_code: 'TZ',
+      get mobile_number() {
+        return number();
+      },
+      wallet_name: 'MOBILE-MONEY',
+    };
+    for (const destination of [countryFlips, numberFlips]) {
+      expect(issuesOf(() => build({ ...payoutInput, destination }))).toEqual([
+        'destination.mobile_number: invalid_phone_number',
+      ]);
+    }
+  });
+
   it('reads a wallet number without its country code as Kenyan beside country_code KE (or ke)', () => {
     for (const country_code of ['KE', 'ke']) {
       const destination = { ...payoutInput.destination, country_code, mobile_number: '0712345678' };
