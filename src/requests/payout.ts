@@ -231,21 +231,25 @@ function lacksReference(input: unknown): boolean {
 
 /**
  * A wallet number written without its country code (at most 10 digits: `0712345678`,
- * `712345678`) beside a `country_code` other than KE, as an issue: the payout phone rule reads it
- * as Kenyan, and another country's local number (Tanzania's are `07…` too) would be paid to another
- * person's wallet. A getter that throws: no issue (the schema names it).
+ * `712345678`) beside a parsed `country_code` other than KE, as an issue: the payout phone rule
+ * reads it as Kenyan, and another country's local number (Tanzania's are `07…` too) would be paid
+ * to another person's wallet. The number is read from the input once more: it passes only when
+ * written with its country code and read as the number parsed (a getter answering otherwise, or
+ * throwing, is refused).
  */
-function localNumberAbroad(input: unknown): ValidationIssue[] {
+function localNumberAbroad(
+  input: unknown,
+  { country_code, mobile_number }: { country_code: string; mobile_number: string },
+): ValidationIssue[] {
+  if (country_code === 'KE') return [];
   try {
-    const destination = (input as { destination?: { country_code?: unknown; mobile_number?: unknown } })
-      .destination;
-    const country = destination?.country_code;
-    const number = destination?.mobile_number;
-    if (typeof country !== 'string' || typeof number !== 'string') return [];
-    if (!checkCountryCode(country).ok || country.toUpperCase() === 'KE') return [];
-    if (!checkPhoneNumber(number, 'payout').ok || (number.match(/\p{Nd}/gu)?.length ?? 0) > 10) return [];
+    const typed: unknown = (input as { destination: { mobile_number: unknown } }).destination.mobile_number;
+    const read = checkPhoneNumber(typed, 'payout');
+    if (read.ok && read.value === mobile_number && (String(typed).match(/\p{Nd}/gu)?.length ?? 0) > 10) {
+      return [];
+    }
   } catch {
-    return [];
+    // Refused below.
   }
   return [
     {
@@ -264,10 +268,7 @@ function payoutRequest(
   const checkedOptions = checkBuildOptions(payoutBuildOptionsSchema, options, 'payout');
   const parsed = parseOrThrow(payoutInputSchema, input, {
     prefix: 'Invalid payout',
-    extra: [
-      ...(requireReference && lacksReference(input) ? [referenceRequired] : []),
-      ...localNumberAbroad(input),
-    ],
+    extra: requireReference && lacksReference(input) ? [referenceRequired] : [],
     hints: {
       client_details:
         "the payout input always names the recipient customer_details; set the client option payoutRecipientKey: 'client_details' to send it under that key",
@@ -277,6 +278,8 @@ function payoutRequest(
   if (requireReference && parsed.transfer.reference_id === undefined) {
     throw new ValidationError([referenceRequired], { prefix: 'Invalid payout' });
   }
+  const abroad = localNumberAbroad(input, parsed.destination);
+  if (abroad.length > 0) throw new ValidationError(abroad, { prefix: 'Invalid payout' });
   const referenceId = parsed.transfer.reference_id ?? Number(generateReferenceId());
   refuseSignedForAnother(
     parsed.webhook_endpoint.webhook_url,
