@@ -1,10 +1,12 @@
 // With opted-in retries several requests may go out for one call, and each may charge: the
 // beforeRequest hook fires for every attempt, numbered, so a log shows every request sent; the
 // afterResponse event says which attempt its response answered.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   ConnectionError,
   PaymentsClient,
+  TimeoutError,
   type RequestLogEvent,
   type ResponseLogEvent,
 } from '../../src/index.js';
@@ -82,9 +84,13 @@ describe('a beforeRequest hook that throws before a retry', () => {
       });
     });
     try {
-      const sink = new Error('log sink down');
+      // A hook's error may quote what the hook saw unredacted (its own copy of the request).
+      const sink = new Error(
+        `log sink down: ${JSON.stringify(mobileMoneyPaymentInput.customer_details)} Bearer sk_live_retry_hook_0123456789`,
+      );
       const client = new PaymentsClient({
         baseUrl: server.url,
+        apiKey: 'sk_live_retry_hook_0123456789',
         retry: { limit: 2, backoffLimit: 10 },
         hooks: {
           beforeRequest: (event) => {
@@ -97,7 +103,46 @@ describe('a beforeRequest hook that throws before a retry', () => {
       expect(error).toBeInstanceOf(ConnectionError);
       expect((error as Error).message).toMatch(/beforeRequest hook threw before attempt 2/);
       expect((error as Error).message).toMatch(/may have received/);
-      expect((error as Error).cause).toBe(sink);
+      expect((error as Error).cause).toMatchObject({
+        name: 'Error',
+        message: expect.stringContaining('log sink down'),
+      });
+      expect(inspect(error, { depth: 20, showHidden: true })).not.toContain('sk_live_retry_hook_0123456789');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still ends at totalTimeout while the hook runs, not when it returns, nothing more sent', async () => {
+    let requests = 0;
+    const server = await startServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        requests++;
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+        response.end('{"error":"busy"}');
+      });
+    });
+    try {
+      const client = new PaymentsClient({
+        baseUrl: server.url,
+        totalTimeout: 300,
+        retry: { limit: 2, backoffLimit: 10 },
+        hooks: {
+          beforeRequest: (event) =>
+            event.attempt > 1
+              ? new Promise<void>((resolve) => setTimeout(resolve, 1500)).then(
+                  () => void (hookReturned = true),
+                )
+              : undefined,
+        },
+      });
+      let hookReturned = false;
+      const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
+      expect(hookReturned).toBe(false);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ timeout: 300, sent: true });
+      expect(requests).toBe(1);
     } finally {
       await server.close();
     }
