@@ -595,6 +595,14 @@ function kyLoadError(operation: Operation, error: unknown): ConnectionError {
 }
 
 /**
+ * `work`, or the call's end, whichever comes first: the caller's signal or its deadline, each
+ * listened to on its own (a signal of `AbortSignal.any` is held only weakly by its sources: a call
+ * waiting on it alone, its work never settling, could be collected with it and never end).
+ */
+const untilEnded = <T>(call: CallState, work: Promise<T>): Promise<T> =>
+  raced(raced(work, { signal: call.signal }), { signal: call.deadline?.signal });
+
+/**
  * What a call redacts: the card number and cvc, the credential headers' values, and each signed
  * callback URL's hp_sig (whoever reads it can post a callback the handler accepts).
  */
@@ -644,7 +652,7 @@ export class Http {
       retry: kyRetry(config.retry, config.timeout, ky),
       hooks: {
         beforeRequest: [
-          async (request, options, { retryCount }) => {
+          async (_request, options, { retryCount }) => {
             const call = options.context.call as CallState;
             const { logEvent, beforeSend } = call;
             call.attempt = retryCount + 1;
@@ -660,10 +668,11 @@ export class Http {
             };
             if (hooks?.beforeRequest && logEvent) {
               const { attempt } = call;
-              // The call ends at its deadline or the caller's abort (request.signal follows both)
-              // even while the hook runs: a hook cannot be cancelled, so it is left running, and
-              // what it does after is ignored. Ended, the call fails as stopIfEnded says.
-              await raced(
+              // The call ends at its deadline or the caller's abort even while the hook runs: a hook
+              // cannot be cancelled, so it is left running, and what it does after is ignored.
+              // Ended, the call fails as stopIfEnded says.
+              await untilEnded(
+                call,
                 passThrough(async () => {
                   try {
                     await hooks.beforeRequest?.({ ...logEvent, attempt });
@@ -672,11 +681,10 @@ export class Http {
                     if (!maybeSent(call)) throw error;
                     throw new ConnectionError(
                       `${call.operation}: the beforeRequest hook threw before attempt ${attempt}; an earlier attempt was sent, and the service may have received it: keep it pending until its callback`,
-                      { cause: error },
+                      { cause: plainCause(error, call.secrets) },
                     );
                   }
                 }),
-                { signal: request.signal },
               ).catch((error: unknown) => {
                 stopIfEnded();
                 throw error;
@@ -817,8 +825,8 @@ export class Http {
       const { ky, instance } = await this.#load(operation);
       // The call ends at its deadline or the caller's abort even while the headers function runs,
       // nothing sent: it cannot be cancelled, so it is left running, and what it does after is ignored.
-      const headers = await raced(this.#headersFor(options), { signal }).catch((error: unknown) => {
-        throw signal?.aborted ? fromFailure(call, error, ky) : error;
+      const headers = await untilEnded(call, this.#headersFor(options)).catch((error: unknown) => {
+        throw options.signal?.aborted || deadline?.signal.aborted ? fromFailure(call, error, ky) : error;
       });
       const secrets = (call.secrets = secretsOf(wireBody, wireText, headers));
       const hooks = this.#config.hooks;
