@@ -72,17 +72,23 @@ describe('hooks under opted-in retries', () => {
   });
 });
 
+/** A service answering every request 503 with `Retry-After: 0`; `requests()` counts them. */
+async function busyService() {
+  let received = 0;
+  const server = await startServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      response.end('{"error":"busy"}');
+    });
+  });
+  return { server, requests: () => received };
+}
+
 describe('a beforeRequest hook that throws before a retry', () => {
   it('fails the call with a ConnectionError saying an earlier attempt was sent, its cause the hook error', async () => {
-    let requests = 0;
-    const server = await startServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        requests++;
-        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
-        response.end('{"error":"busy"}');
-      });
-    });
+    const { server, requests } = await busyService();
     try {
       // A hook's error may quote what the hook saw unredacted (its own copy of the request).
       const sink = new Error(
@@ -99,7 +105,7 @@ describe('a beforeRequest hook that throws before a retry', () => {
         },
       });
       const error = await client.initiateMobileMoneyPayment(mobileMoneyPaymentInput).catch((e: unknown) => e);
-      expect(requests).toBe(1);
+      expect(requests()).toBe(1);
       expect(error).toBeInstanceOf(ConnectionError);
       expect((error as Error).message).toMatch(/beforeRequest hook threw before attempt 2/);
       expect((error as Error).message).toMatch(/may have received/);
@@ -114,15 +120,7 @@ describe('a beforeRequest hook that throws before a retry', () => {
   });
 
   it('still ends at totalTimeout while the hook runs, not when it returns, nothing more sent', async () => {
-    let requests = 0;
-    const server = await startServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        requests++;
-        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
-        response.end('{"error":"busy"}');
-      });
-    });
+    const { server, requests } = await busyService();
     try {
       const client = new PaymentsClient({
         baseUrl: server.url,
@@ -142,7 +140,7 @@ describe('a beforeRequest hook that throws before a retry', () => {
       expect(hookReturned).toBe(false);
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error).toMatchObject({ timeout: 300, sent: true });
-      expect(requests).toBe(1);
+      expect(requests()).toBe(1);
     } finally {
       await server.close();
     }
