@@ -596,8 +596,9 @@ function kyLoadError(operation: Operation, error: unknown): ConnectionError {
 
 /**
  * `work`, or the call's end, whichever comes first: the caller's signal or its deadline, each
- * listened to on its own (a signal of `AbortSignal.any` is held only weakly by its sources: a call
- * waiting on it alone, its work never settling, could be collected with it and never end).
+ * listened to on its own. Not ky's `request.signal`: a `Request`'s signal follows the one it was
+ * made with through a weak reference only, so a call waiting on it alone, its work never settling,
+ * could be collected with it and never end.
  */
 const untilEnded = <T>(call: CallState, work: Promise<T>): Promise<T> =>
   raced(raced(work, { signal: call.signal }), { signal: call.deadline?.signal });
