@@ -143,6 +143,13 @@ describe('PaymentsClient over real sockets', () => {
     ['RateLimit-Reset without Retry-After', { 'ratelimit-reset': '3600' }],
     ['X-RateLimit-Reset without Retry-After', { 'x-ratelimit-reset': '3600' }],
     ['a Retry-After that is not a wait', { 'retry-after': 'soon' }],
+    // What Number() or Date.parse() would read as a wait already over: the POST would go out again
+    // at once, however long the service asked for.
+    ...['-1', '-5', '1,1', '1 1', '3-4', 'x 5', 'Jan 1', 'Tuesday 1', '0x10', '+5', ' 5'].map(
+      (value) => [`an unreadable Retry-After (${JSON.stringify(value)})`, { 'retry-after': value }] as const,
+    ),
+    ['an HTTP date in the obsolete RFC 850 form', { 'retry-after': 'Sunday, 06-Nov-94 08:49:37 GMT' }],
+    ['an unreadable RateLimit-Reset', { 'ratelimit-reset': '-30' }],
   ] as const)('ends the retries on %s longer than maxRetryAfter (or unreadable)', async (_name, headers) => {
     let attempts = 0;
     server = await startServer((_request, response) => {
