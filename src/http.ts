@@ -512,16 +512,21 @@ const waitHeaders = [
   'x-rate-limit-reset',
 ];
 
+/** An HTTP date in the one form RFC 9110 has senders write (IMF-fixdate). */
+const imfFixdate =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/;
+
 /**
  * The wait, in ms, that ky reads from the first of {@link waitHeaders} present, the way ky reads
  * it (seconds, a Unix time in seconds, or an HTTP date); `undefined` when none is present, `NaN`
- * when the value is none of these.
+ * when the value is none of these as written: digits (a fraction allowed), or an IMF-fixdate.
+ * ky reads more (`-1`, `1,1`, `Jan 1` as a wait already over), which must not send the POST again.
  */
 function retryAfterMs(headers: Headers): number | undefined {
   const value = waitHeaders.map((name) => headers.get(name)).find((found) => found !== null);
   if (!value) return undefined;
-  const seconds = Number(value) * 1_000;
-  if (Number.isNaN(seconds)) return Date.parse(value) - Date.now();
+  if (imfFixdate.test(value)) return Date.parse(value) - Date.now();
+  const seconds = /^\d+(?:\.\d+)?$/.test(value) ? Number(value) * 1_000 : NaN;
   return seconds >= Date.parse('2024-01-01') ? seconds - Date.now() : seconds;
 }
 
