@@ -26,6 +26,19 @@ describe('failure words audit', () => {
     'Request timed out',
     'Request timeout',
     'PAYMENT NOT COMPLETED',
+    'Payment queued',
+    'Payment errored',
+    'Rolled back',
+    'Payment dropped',
+    'Service busy, retry later',
+    'Throttled',
+    'Rate limited',
+    'Under maintenance',
+    'Payment ignored',
+    'Payment skipped',
+    'Service offline',
+    'Payment not sent',
+    'NOTSENT',
   ])('refuses a success callback whose message is %j', (message) => {
     const result = safeParseCallback(JSON.stringify({ ...mobileMoneySuccess, message }));
     expect(result.success).toBe(false);

@@ -102,6 +102,27 @@ describe('initiation response schemas (spec §2.8)', () => {
     '-MPESA Payment Initiated',
     '2024 Payment Initiated',
     `${'M'.repeat(33)} Payment Initiated`,
+    // What a success callback's message may not say either: `false`, and words of a refusal or of
+    // a request not done.
+    'False Payment Initiated',
+    'Null Payment Initiated',
+    'undefined Payment Initiated',
+    'Err Payment Initiated',
+    'Errored Payment Initiated',
+    'NOTSENT Payment Initiated',
+    'Nope Payment Initiated',
+    'Offline Payment Initiated',
+    'Busy Payment Initiated',
+    'Throttled Payment Initiated',
+    'Rate-Limited Payment Initiated',
+    'Queued Payment Initiated',
+    'Retry Payment Initiated',
+    'Dropped Payment Initiated',
+    'Skipped Payment Initiated',
+    'Ignored Payment Initiated',
+    'Rolled Back Payment Initiated',
+    'Maintenance Payment Initiated',
+    'Denial Payment Initiated',
   ])('refuses a mobile-money reply whose brand part is no brand word: %j', (message) => {
     const result = mobileMoneyPaymentResponseSchema.safeParse({ message, status: 200 });
     expect(result.success).toBe(false);
