@@ -7,7 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, expect, it } from 'vitest';
-import { PaymentsClient, type PaymentsClientOptions } from '../../src/index.js';
+import { PaymentsClient, type ClientOptions } from '../../src/index.js';
 import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
 import { stalling, startServer, type TestServer } from '../helpers/servers.js';
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 const never = (): Promise<never> => new Promise<never>(() => undefined);
 
 // A body that never ends, from a custom fetch: nothing but the call holds its stream.
-const stalledBody: PaymentsClientOptions['fetch'] = async () =>
+const stalledBody: ClientOptions['fetch'] = async () =>
   new Response(
     new ReadableStream({
       start(controller) {
@@ -33,7 +33,7 @@ const stalledBody: PaymentsClientOptions['fetch'] = async () =>
     { headers: { 'content-type': 'application/json' } },
   );
 
-it.each<[string, () => Promise<Partial<PaymentsClientOptions>>, { sent: boolean }]>([
+it.each<[string, () => Promise<Partial<ClientOptions>>, { sent: boolean }]>([
   ['a headers function that never settles', async () => ({ headers: never }), { sent: false }],
   [
     'a beforeRequest hook that never settles',
