@@ -3,7 +3,7 @@
 // another message is not a reply the service describes as "initiated" (for mobile money, a brand
 // part that is no brand word, nor a word the client named the brand by).
 import * as z from 'zod/v4/mini';
-import { FAILURE_WORDS, NEGATION_WORDS } from '../internal/failure-words.js';
+import { notSuccessWord } from '../internal/failure-words.js';
 import { asciiLower } from '../internal/values.js';
 import { expecting, httpUrlWire, int } from './fields.js';
 
@@ -55,8 +55,8 @@ const EXPECTED_BRAND_REPLY = "expected '<brand> Payment Initiated'";
  *   letter case ignored (`M-Pesa` is `M-PESA`; no Unicode case folding, no blanks trimmed), as the
  *   callback handler compares a currency or the `CARD` method word, whatever characters it holds;
  * - or a brand word (letters and digits joined by single spaces or hyphens, at most 32
- *   characters) that does not read as a failure or a negation ({@link FAILURE_WORDS}, the callback
- *   verdict's, and {@link NEGATION_WORDS}): `No Payment Initiated`, `Failed: Payment Initiated` or
+ *   characters) that does not read as a failure, a negation or `false`, as a success callback's
+ *   message may not either ({@link notSuccessWord}): `No Payment Initiated`, `Failed: Payment Initiated` or
  *   `Duplicate request - no Payment Initiated` does not say a prompt reached the phone.
  *
  * Either way a brand holding `card` anywhere, in any case (`Card`, `VISA Card`, `Mastercard`), is
@@ -77,7 +77,7 @@ export function mobileMoneyMessageProblem(
   if (part.length > MAX_BRAND_LENGTH || !BRAND_WORD.test(part)) {
     return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>: ASCII letters and digits joined by single spaces or hyphens, at most ${MAX_BRAND_LENGTH} characters`;
   }
-  if (FAILURE_WORDS.test(part) || NEGATION_WORDS.test(part)) {
+  if (notSuccessWord(part) !== undefined) {
     return `${EXPECTED_BRAND_REPLY} with a brand word as <brand>, not words that read as a failure or a negation`;
   }
   return undefined;
