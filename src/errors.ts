@@ -143,8 +143,9 @@ export class ValidationError extends PaymentsError {
 /**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
  * shape (not labelled `application/json`, over 1 MiB, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
- * A 5xx, a 409 and a 2xx of the wrong shape (`issues` not empty) may follow a payment the service
- * started: keep the order pending until its callback.
+ * A 5xx, a 409, a 2xx of the wrong shape (`issues` not empty) and any answer after a retry
+ * (`onlyAttempt` false) may follow a payment the service started: keep the order pending until its
+ * callback.
  *
  * @example
  * ```ts
@@ -152,7 +153,7 @@ export class ValidationError extends PaymentsError {
  *   await client.initiateCardPayment(cardInput);
  * } catch (error) {
  *   const { transaction_reference } = cardInput.callback_details;
- *   if (error instanceof ApiError && (error.status >= 500 || error.status < 400 || error.status === 409)) markPending(transaction_reference);
+ *   if (error instanceof ApiError && (!error.onlyAttempt || error.status >= 500 || error.status < 400 || error.status === 409)) markPending(transaction_reference);
  * }
  * ```
  */
@@ -166,6 +167,13 @@ export class ApiError extends PaymentsError {
   readonly headers: Readonly<Record<string, string>>;
   /** Issues found when the body was a 2xx of the wrong shape, otherwise empty. */
   readonly issues: readonly ValidationIssue[];
+  /**
+   * Whether this answers the call's only request that may have reached the service. `false` after
+   * a retry that followed one that may have (a 500, a 503), or through your own `fetch` or a
+   * replaced `globalThis.fetch` (either may retry by itself): an earlier request may then have
+   * started the payment, whatever `status` says. Default `false`.
+   */
+  readonly onlyAttempt: boolean;
 
   constructor(
     message: string,
@@ -174,6 +182,7 @@ export class ApiError extends PaymentsError {
       body: string;
       headers?: Record<string, string> | undefined;
       issues?: readonly ValidationIssue[] | undefined;
+      onlyAttempt?: boolean | undefined;
       cause?: unknown;
     },
   ) {
@@ -182,6 +191,7 @@ export class ApiError extends PaymentsError {
     this.body = init.body;
     this.headers = Object.freeze({ ...init.headers });
     this.issues = Object.freeze([...(init.issues ?? [])]);
+    this.onlyAttempt = init.onlyAttempt ?? false;
   }
 }
 

@@ -335,6 +335,11 @@ interface CallState {
   sent: boolean;
   /** Attempts whose fetch has not settled: each may have reached the service. */
   inFlight: number;
+  /**
+   * Whether an answer may follow another request of the call that reached the service: a retry
+   * after one that may have, or a fetch other than the built-in one (it may retry by itself).
+   */
+  resent: boolean;
 }
 
 /** Whether a request of the call may have reached the service: one did, or one is still out. */
@@ -380,6 +385,7 @@ function errorFromResponse(
     body: shownText(body, call.secrets),
     headers: redactHeaders(headersOf(response), call.secrets),
     issues,
+    onlyAttempt: !call.resent,
   });
 }
 
@@ -662,6 +668,7 @@ export class Http {
             const call = options.context.call as CallState;
             const { logEvent, beforeSend } = call;
             call.attempt = retryCount + 1;
+            if (maybeSent(call)) call.resent = true;
             // A call already aborted (or past its deadline) is not sent, not even to a custom fetch
             // that ignores signals, and beforeSend is not called. The deadline is read by time too:
             // it may have passed while beforeSend ran, its timer not run yet (a synchronous store,
@@ -802,6 +809,7 @@ export class Http {
       attempt: 1,
       sent: false,
       inFlight: 0,
+      resent: false,
     };
   }
 
@@ -912,6 +920,7 @@ const sendWith =
     // unsentFailures: the only ones the retry option retries.
     const globalFetch = globalThis.fetch;
     const builtIn = custom === undefined && globalFetch === loadedFetch;
+    if (!builtIn) call.resent = true;
     return (async () => {
       call.inFlight++;
       try {

@@ -121,6 +121,7 @@ describe('errors', () => {
       body: 'x',
       headers: { a: 'b' },
       issues: [],
+      onlyAttempt: false,
     });
     expect(json(new ConnectionError('down', { cause, aborted: true }))).toEqual({
       name: 'ConnectionError',
