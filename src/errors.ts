@@ -169,9 +169,9 @@ export class ApiError extends PaymentsError {
   readonly issues: readonly ValidationIssue[];
   /**
    * Whether this answers the call's only request that may have reached the service. `false` after
-   * a retry that followed one that may have (a 500, a 503), or through your own `fetch` or a
-   * replaced `globalThis.fetch` (either may retry by itself): an earlier request may then have
-   * started the payment, whatever `status` says. Default `false`.
+   * a retry that followed one that may have (a 500, a 503), or through your own `fetch` option
+   * (it may retry by itself): an earlier request may then have started the payment, whatever
+   * `status` says. Default `false`.
    */
   readonly onlyAttempt: boolean;
 

@@ -337,7 +337,8 @@ interface CallState {
   inFlight: number;
   /**
    * Whether an answer may follow another request of the call that reached the service: a retry
-   * after one that may have, or a fetch other than the built-in one (it may retry by itself).
+   * after one that may have, or the `fetch` option's (it may retry by itself). A replaced global
+   * fetch is not counted, as the tracked call does not count it.
    */
   resent: boolean;
 }
@@ -920,7 +921,7 @@ const sendWith =
     // unsentFailures: the only ones the retry option retries.
     const globalFetch = globalThis.fetch;
     const builtIn = custom === undefined && globalFetch === loadedFetch;
-    if (!builtIn) call.resent = true;
+    if (custom !== undefined) call.resent = true;
     return (async () => {
       call.inFlight++;
       try {
