@@ -1,0 +1,75 @@
+// redactText with the secrets echoed in forms other than as sent: a literal value (an API key, a
+// signed URL's hp_sig) in another ASCII case, and the card number and cvc in any script's decimal
+// digits (every \p{Nd} block, its value the code point minus the block's zero).
+import { describe, expect, it } from 'vitest';
+import { redactHeaders, redactText } from '../../src/internal/redact.js';
+
+const apiKey = 'sk_live_SuperSecretKey_9f8e7d6c5b4a';
+const sig = 'Xq3vK9_-abcDEFghiJKLmnoPQRstuVWXyz0123456';
+const cardNumber = '4917385127649357';
+const secrets = { cardNumber, cvc: '737', values: [apiKey, `Bearer ${apiKey}`, sig] };
+
+describe('a literal value in another case', () => {
+  it.each([
+    ['upper-cased', apiKey.toUpperCase()],
+    ['lower-cased', apiKey.toLowerCase()],
+    ['URL-encoded and upper-cased', encodeURIComponent(`Bearer ${apiKey}`).toUpperCase()],
+    ['as the hp_sig of a URL, upper-cased', sig.toUpperCase()],
+  ])('is removed %s', (_name, echoed) => {
+    expect(redactText(`HTTP/1.1 500 ${echoed} refused`, secrets)).toBe('HTTP/1.1 500 [redacted] refused');
+  });
+
+  it('is removed from a header name, which fetch lower-cases', () => {
+    expect(Object.keys(redactHeaders({ [`x-${apiKey.toLowerCase()}`]: '1' }, secrets))).toEqual([
+      'x-[redacted]',
+    ]);
+  });
+});
+
+/** The zeros of some \p{Nd} blocks: the BMP's, an astral one, the mathematical run of 50. */
+const zeros = [
+  ['Arabic-Indic', 0x660],
+  ['Extended Arabic-Indic', 0x6f0],
+  ['NKo', 0x7c0],
+  ['Devanagari', 0x966],
+  ['Bengali', 0x9e6],
+  ['Thai', 0xe50],
+  ['Myanmar', 0x1040],
+  ['fullwidth', 0xff10],
+  ['Osmanya (astral)', 0x104a0],
+  ['mathematical bold, the first of five blocks in a row', 0x1d7ce],
+  ['mathematical monospace, the last of five blocks in a row', 0x1d7f6],
+  ['segmented', 0x1fbf0],
+] as const;
+const spell = (digits: string, zero: number) =>
+  [...digits].map((digit) => String.fromCodePoint(zero + Number(digit))).join('');
+
+describe('the card number and cvc in any decimal digits', () => {
+  it.each(zeros)('are masked in %s digits, with separators or mixed with ASCII', (_script, zero) => {
+    const groups = cardNumber.match(/.{4}/g)!;
+    expect(redactText(`card ${spell(cardNumber, zero)}, cvc ${spell('737', zero)}.`, secrets)).toBe(
+      'card **** 9357, cvc [redacted].',
+    );
+    expect(redactText(`card ${groups.map((group) => spell(group, zero)).join(' - ')}`, secrets)).toBe(
+      'card **** 9357',
+    );
+    expect(redactText(`card ${groups[0]}${spell(groups.slice(1).join(''), zero)}`, secrets)).toBe(
+      'card **** 9357',
+    );
+  });
+
+  it.each(zeros)('leave other numbers in %s digits alone', (_script, zero) => {
+    const text = `order ${spell('1234', zero)}, phone ${spell('254712345678', zero)}, ${spell('1737', zero)}`;
+    expect(redactText(text, secrets)).toBe(text);
+  });
+
+  it('are not read across a digit of another script that is no separator', () => {
+    const text = `${spell('4917385', 0x660)}${spell('5', 0x966)}`;
+    expect(redactText(text, { cardNumber: '4917385127649357' })).toBe(text);
+  });
+
+  it('are read in linear time in a long near match', () => {
+    const text = spell('1', 0x966).repeat(4_000);
+    expect(redactText(text, { cardNumber: '1111111111111112' })).toBe(text);
+  });
+});
