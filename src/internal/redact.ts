@@ -10,7 +10,8 @@ export interface Secrets {
   readonly cvc?: string;
   /**
    * Literal values (an API key, a whole Authorization value), removed wherever they appear, in
-   * every spelling {@link spellingsOf} lists, each also HTML-escaped ({@link htmlPattern}).
+   * any case, in every spelling {@link spellingsOf} lists, each also HTML-escaped
+   * ({@link htmlPattern}).
    */
   readonly values?: readonly string[];
 }
@@ -70,16 +71,19 @@ export function redactWireBody<T>(body: T, secrets?: Secrets): T {
 
 // Between two digits of an echoed card number: up to eight separators of any kind — spaces (any
 // number, no-break ones included), dashes, dots, slashes, their escaped forms (`%20`, `\u0020`,
-// `&nbsp;`, JSON's `\n`, `\r`, `\t`, `\b`, `\f`) and HTML tags (`</td><td>`) — anything but a
-// letter or a digit in any spelling {@link digit} reads. Each character has one reading: a `%` or
-// `&` that starts an escape or an entity is read as that only, and no separator reads a digit's
-// spelling, so a near match fails in linear time instead of trying every split of its gaps (a `\`
-// read alone fails at the letter after it at once).
+// `&nbsp;`, JSON's `\n`, `\r`, `\t`, `\b`, `\f`) and HTML tags (`</td><td>`) — anything but an
+// ASCII letter or a digit (of any script) in any spelling {@link digit} reads. Each character has
+// one reading: a `%` or `&` that starts an escape or an entity is read as that only, and no
+// separator reads a digit's spelling, so a near match fails in linear time instead of trying every
+// split of its gaps (a `\` read alone fails at the letter after it at once).
 const separator =
-  '(?:\\\\[bfnrt]|%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^0-9A-Za-z\\uff10-\\uff19%&]){0,8}';
+  '(?:\\\\[bfnrt]|%[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^\\p{Nd}A-Za-z%&]){0,8}';
 
-/** A digit in a spelling other than ASCII: JSON-escaped (`\u0034`), a character reference, fullwidth. */
-const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[\\uff10-\\uff19])';
+/**
+ * A digit in a spelling other than ASCII: JSON-escaped (`\u0034`), a character reference, or
+ * another script's (fullwidth `４`, Arabic-Indic `٤`, any `\p{Nd}`).
+ */
+const spelledDigit = '(?:\\\\u003\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[^\\P{Nd}0-9])';
 /** Not inside a `\uXXXX` escape: its hex digits are none of the text's. */
 const notInEscape = '(?<!\\\\u[0-9A-Fa-f]{0,3})';
 /**
@@ -91,12 +95,37 @@ const notAfterDigit = `${notInEscape}(?<!${notInEscape}(?<!%[0-9A-Fa-f])[0-9])(?
 /** Where a number ends: before no digit in any spelling. */
 const notBeforeDigit = `(?!${spelledDigit}|[0-9])`;
 
+/** Whether the code point is a decimal digit of some script (`\p{Nd}`). */
+const isDigitAt = (code: number): boolean => /\p{Nd}/u.test(String.fromCodePoint(code));
+
+let digitsByValue: string[] | undefined;
+
 /**
- * A pattern of one digit as a server may spell it: as written, JSON-escaped (`\u0034`), as an
- * HTML character reference (`&#52;`, `&#x34;`) or fullwidth (`４`).
+ * The decimal digits of every script the engine's Unicode knows (`\p{Nd}`), by value: each block
+ * of ten is contiguous from its zero (the mathematical digits are five blocks in a row). Found on
+ * the first card: every tenth code point below U+20000 (no digit lies above) is tried, each block
+ * holding one, then its block's zero is walked back to.
+ */
+function digitsOfValue(value: number): string {
+  if (digitsByValue === undefined) {
+    digitsByValue = Array<string>(10).fill('');
+    for (let code = 9; code < 0x20000; code += 10) {
+      let zero = code;
+      while (isDigitAt(zero)) zero--;
+      zero = code - ((code - zero - 1) % 10);
+      if (zero <= code) for (let at = 0; at < 10; at++) digitsByValue[at] += String.fromCodePoint(zero + at);
+    }
+  }
+  return digitsByValue[value]!;
+}
+
+/**
+ * A pattern (flag `u`) of one digit as a server may spell it: JSON-escaped (`\u0034`), as an HTML
+ * character reference (`&#52;`, `&#x34;`), or in the digits of any script (`4`, fullwidth `４`,
+ * Arabic-Indic `٤`, Devanagari `४`, …).
  */
 const digit = (char: string): string =>
-  `(?:${char}|\\\\u003${char}|&#(?:0*${48 + Number(char)}|[xX]0*3${char});|\\u{${(0xff10 + Number(char)).toString(16)}})`;
+  `(?:\\\\u003${char}|&#(?:0*${48 + Number(char)}|[xX]0*3${char});|[${digitsOfValue(Number(char))}])`;
 
 /**
  * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
@@ -107,6 +136,10 @@ function spellingsOf(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
   return [...new Set([value, json, json.replaceAll('/', '\\/'), encodeURIComponent(value)])];
 }
+
+/** Every spelling ({@link spellingsOf}) of each literal value of `secrets`. */
+const valueSpellingsOf = ({ values = [] }: Secrets): string[] =>
+  values.flatMap(spellingsOf).filter((spelling) => spelling !== '');
 
 /** The names HTML encoders write for the characters a key may hold (`&amp;`, `&sol;`, …). */
 const entityNames: Readonly<Record<string, string>> = {
@@ -125,12 +158,12 @@ const anyCase = (digits: string): string =>
   digits.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
 
 /**
- * A pattern (flag `u`) of a spelling as written or HTML-escaped: each character but a letter or
- * a digit also as its character reference, decimal (`&#47;`) or hex in either case (`&#x2F;`),
- * with leading zeros or without, or its name where {@link entityNames} has one, and as a JSON
- * `\uXXXX` escape (hex in either case). The hex digits of a percent-escape are matched in either
- * case too (`%2F` and .NET's `%2f` decode alike): one character class each, which leaves every
- * character of the text one reading.
+ * A pattern (flags `iu`: matched in any case) of a spelling as written or HTML-escaped: each
+ * character but a letter or a digit also as its character reference, decimal (`&#47;`) or hex in
+ * either case (`&#x2F;`), with leading zeros or without, or its name where {@link entityNames} has
+ * one, and as a JSON `\uXXXX` escape (hex in either case). The hex digits of a percent-escape are
+ * matched in either case too (`%2F` and .NET's `%2f` decode alike): one character class each,
+ * which leaves every character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
   return htmlPieces(spelling).join('');
@@ -172,8 +205,9 @@ const replaceAll = (text: string, list: readonly Replacement[]): string =>
 
 /**
  * Removes the secrets from a text such as a response body or header the server echoed: every
- * spelling of every literal value, also HTML-escaped, the card number whatever separates its
- * digits and wherever it stands (also run together with other digits), 7 or more of its digits
+ * spelling of every literal value in any case (a reason phrase or a log line may upper-case it),
+ * also HTML-escaped, the card number in any script's digits, whatever separates its digits and
+ * wherever it stands (also run together with other digits), 7 or more of its digits
  * in a row as a number of its own (an echo cut short), and the cvc as a
  * standalone 3-digit group, its digits side by side or with the same space or dash between each
  * two (`7 3 7`, `7-3-7`), or as the double a service read it into (`737.0`, `7.37E+2`).
@@ -213,10 +247,9 @@ const replacements = new WeakMap<Secrets, readonly Replacement[]>();
 function replacementsOf(secrets: Secrets): readonly Replacement[] {
   const cached = replacements.get(secrets);
   if (cached !== undefined) return cached;
-  const spellings = (secrets.values ?? []).flatMap(spellingsOf).filter((spelling) => spelling !== '');
-  const list: Replacement[] = spellings
+  const list: Replacement[] = valueSpellingsOf(secrets)
     .sort((a, b) => b.length - a.length)
-    .map((spelling) => [new RegExp(htmlPattern(spelling), 'gu'), '[redacted]']);
+    .map((spelling) => [new RegExp(htmlPattern(spelling), 'giu'), '[redacted]']);
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
     const masked = maskCardNumber(cardNumber);
@@ -238,16 +271,16 @@ function replacementsOf(secrets: Secrets): readonly Replacement[] {
     // Its plain digits side by side wherever they stand, also inside a longer run of digits (a PAN
     // with the expiry run onto it, 42424242424242421231), only not inside a `\u` escape.
     list.push([new RegExp(`${notInEscape}${cardNumber}`, 'g'), masked]);
-    // The card as a number of its own, its digits in any spelling and with any separators (not
-    // across a separator inside a longer run: two numbers of a list are not one card), or a part
-    // of it, MIN_CARD_PART of its digits in a row or more, as a number of its own: an echo
-    // the service cut short (`49173851276…`), its halves in two fields, or its last digits. With
-    // the mask's last four, 11 leave one digit unknown, which the Luhn digit gives; 6 in a row at
-    // most are left (as many as PCI DSS allows shown with the last four: the BIN). Another number
-    // holds 7 of the card's digits in a row only by chance (a phone number such as 254712345678
-    // is left alone). Each start's first MIN_CARD_PART digits, then as many of the rest as follow:
-    // a pattern for each start, as one pattern of them all is too long (over 20 KB) for V8 to
-    // optimise, and runs several times slower.
+    // The card as a number of its own, its digits in any spelling or script and with any
+    // separators (not across a separator inside a longer run: two numbers of a list are not one
+    // card), or a part of it, MIN_CARD_PART of its digits in a row or more, as a number of its
+    // own: an echo the service cut short (`49173851276…`), its halves in two fields, or its last
+    // digits. With the mask's last four, 11 leave one digit unknown, which the Luhn digit gives; 6
+    // in a row at most are left (as many as PCI DSS allows shown with the last four: the BIN).
+    // Another number holds 7 of the card's digits in a row only by chance (a phone number such as
+    // 254712345678 is left alone). Each start's first MIN_CARD_PART digits, then as many of the
+    // rest as follow: a pattern for each start, as one pattern of them all is too long (over 20 KB)
+    // for V8 to optimise, and runs several times slower.
     for (let start = 0; start + MIN_CARD_PART <= cardNumber.length; start++) {
       const digits = [...cardNumber.slice(start)].map(digit);
       const rest = digits
@@ -333,16 +366,13 @@ const splitPatterns = new WeakMap<Secrets, RegExp | null>();
 function splitPatternOf(secrets: Secrets): RegExp | null {
   const cached = splitPatterns.get(secrets);
   if (cached !== undefined) return cached;
-  const starts = (secrets.values ?? [])
-    .flatMap(spellingsOf)
-    .filter((spelling) => spelling !== '')
-    .map((spelling) => startOf(htmlPieces(spelling)));
+  const starts = valueSpellingsOf(secrets).map((spelling) => startOf(htmlPieces(spelling)));
   const { cardNumber, cvc } = secrets;
   if (cardNumber !== undefined && /^\d{12,19}$/.test(cardNumber)) {
     starts.push(`${startOf([...cardNumber].map(digit), separator)}${separator}`);
   }
   if (cvc !== undefined && /^\d{3}$/.test(cvc)) starts.push(`${startOf([...cvc].map(digit), '[ -]?')}[ -]?`);
-  const pattern = starts.length === 0 ? null : new RegExp(`(?:${starts.join('|')})${cutEscape}$`, 'u');
+  const pattern = starts.length === 0 ? null : new RegExp(`(?:${starts.join('|')})${cutEscape}$`, 'iu');
   splitPatterns.set(secrets, pattern);
   return pattern;
 }
@@ -420,26 +450,11 @@ export function credentialValuesOf(headers: Readonly<Record<string, string>>): s
   return values;
 }
 
-/** {@link Secrets} for header names, which fetch hands over lower-cased: each value also lower-cased. */
-const forNames = new WeakMap<Secrets, Secrets>();
-
-function secretsForNames(secrets: Secrets): Secrets {
-  let lowered = forNames.get(secrets);
-  if (lowered === undefined) {
-    const values = secrets.values ?? [];
-    lowered = {
-      ...secrets,
-      values: [...new Set([...values, ...values.map((value) => value.toLowerCase())])],
-    };
-    forNames.set(secrets, lowered);
-  }
-  return lowered;
-}
-
 /**
  * Headers for a log line or an error: credential values keep at most their auth scheme (`Bearer
  * [redacted]`), every other value goes through {@link redactText}, and so does every name (a
- * service may echo a value into one, `x-4242424242424242: 1`); two names redacted alike keep both
+ * service may echo a value into one, `x-4242424242424242: 1`, a value lower-cased as fetch gives a
+ * name); two names redacted alike keep both
  * values, joined with `, ` as fetch joins a repeated header.
  */
 export function redactHeaders(
@@ -447,14 +462,13 @@ export function redactHeaders(
   secrets?: Secrets,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  const namesSecrets = secrets === undefined ? undefined : secretsForNames(secrets);
   for (const [name, value] of Object.entries(headers)) {
     const kind = credentialKind(name);
     const shown =
       kind === undefined
         ? redactText(value, secrets)
         : `${kind === 'scheme' ? schemeOf(value) : ''}[redacted]`;
-    const shownName = redactText(name, namesSecrets);
+    const shownName = redactText(name, secrets);
     out[shownName] = Object.hasOwn(out, shownName) ? `${out[shownName]}, ${shown}` : shown;
   }
   return out;
