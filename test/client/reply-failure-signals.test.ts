@@ -1,0 +1,116 @@
+// A 2xx whose documented fields say "initiated" but whose other keys say the request failed
+// (`success: false`, `error: 'card_declined'`, `status_code: 402`, `payout_status: 'Failed'`) is
+// not an initiation: the service said two things, and which one it meant cannot be known. It is an
+// ApiError (the request was answered, so it may still have started the payment: a tracked record
+// stays pending), never a resolved call the merchant shows as "a prompt reached your phone".
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, PaymentsClient } from '../../src/index.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+import { caught } from '../helpers/caught.js';
+import {
+  cardPaymentInput,
+  checkoutSessionInput,
+  mobileMoneyPaymentInput,
+  payoutInput,
+} from '../helpers/inputs.js';
+import { startServer, type TestServer } from '../helpers/servers.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A service answering every request 200 with `reply` as JSON. */
+async function replying(reply: object): Promise<string> {
+  server = await startServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(reply));
+    });
+  });
+  return server.url;
+}
+
+const card = { message: 'Card Payment Initiated', status: 200 };
+const mobileMoney = { message: 'MOBILE-MONEY Payment Initiated', status: 200 };
+const payout = { message: 'Mobile Payout Initiated', status: 200 };
+const checkout = {
+  checkout_link: 'https://payments.example.com/checkout/abc',
+  status: true,
+  order_id: '1003',
+};
+
+type Call = (client: PaymentsClient) => Promise<unknown>;
+const calls: Record<'card' | 'mobileMoney' | 'payout' | 'checkout', Call> = {
+  card: (client) => client.initiateCardPayment(cardPaymentInput),
+  mobileMoney: (client) => client.initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+  payout: (client) => client.initiatePayout(payoutInput),
+  checkout: (client) => client.createCheckoutSession(checkoutSessionInput),
+};
+
+describe('a 2xx initiation reply whose other keys say the request failed', () => {
+  it.each([
+    ['card', { ...card, success: false, error: 'card_declined' }, 'success'],
+    ['card', { ...card, status_code: 402 }, 'status_code'],
+    ['card', { ...card, errors: ['card declined'] }, 'errors'],
+    ['mobileMoney', { ...mobileMoney, ok: 'false' }, 'ok'],
+    [
+      'mobileMoney',
+      { ...mobileMoney, ResultCode: 1032, ResultDesc: 'Request cancelled by user' },
+      'ResultCode',
+    ],
+    ['mobileMoney', { ...mobileMoney, transaction_status: 'Failed' }, 'transaction_status'],
+    [
+      'payout',
+      { ...payout, payout_status: 'Failed', error_message: 'Insufficient wallet balance' },
+      'payout_status',
+    ],
+    ['payout', { ...payout, declined: true }, 'declined'],
+    ['checkout', { ...checkout, error: 'session_expired' }, 'error'],
+  ] as const)('is an ApiError naming the key, not an initiation (%s: %j)', async (kind, reply, key) => {
+    const baseUrl = await replying(reply);
+    const error = await caught(() => calls[kind](new PaymentsClient({ baseUrl })));
+    expect(error).toBeInstanceOf(ApiError);
+    const { status, issues, message } = error as ApiError;
+    expect(status).toBe(200);
+    expect(issues).toEqual([expect.objectContaining({ path: [key], code: 'contradictory_reply' })]);
+    // The message names the key, never its value.
+    expect(message).toContain(key);
+    expect(message).not.toMatch(/declined|Insufficient|cancelled|session_expired|Failed/);
+  });
+
+  it.each([
+    ['card', { ...card, paid: false }],
+    ['card', { ...card, success: true, error: null, errors: [] }],
+    ['mobileMoney', { ...mobileMoney, transaction_status: 'Pending', ResultCode: 0 }],
+    ['mobileMoney', { ...mobileMoney, state: 'Initiated', status_text: 'Request accepted for processing' }],
+    ['payout', { ...payout, payout_status: 'Processing', status_code: 202, unpaid: true }],
+    ['payout', { ...payout, description: 'Failed payouts are reversed' }],
+    ['checkout', { ...checkout, error_code: '00', completed: false }],
+  ] as const)('resolves when they say nothing against it (%s: %j)', async (kind, reply) => {
+    const baseUrl = await replying(reply);
+    await expect(calls[kind](new PaymentsClient({ baseUrl }))).resolves.toEqual(reply);
+  });
+
+  it('keeps a tracked payment pending: the request was answered, and may have started it', async () => {
+    const baseUrl = await replying({ ...mobileMoney, success: false });
+    const tracker = createTransactionTracker();
+    const client = new PaymentsClient({
+      baseUrl,
+      transactions: { tracker, secret: 'whsec_reply_failure_signals_0123' },
+    });
+    const error = await caught(() =>
+      client.initiateMobileMoneyPayment({
+        ...mobileMoneyPaymentInput,
+        callback_details: {
+          transaction_reference: 'ORD-SAYS-FAILED',
+          callback_url: 'https://shop.example/hooks',
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(await tracker.get('ORD-SAYS-FAILED')).toMatchObject({ state: 'pending' });
+  });
+});
