@@ -42,6 +42,9 @@ const checkout = {
   order_id: '1003',
 };
 
+/** The documented fields' values, which the message may quote. */
+const documentedFields = { card, mobileMoney, payout, checkout };
+
 type Call = (client: PaymentsClient) => Promise<unknown>;
 const calls: Record<'card' | 'mobileMoney' | 'payout' | 'checkout', Call> = {
   card: (client) => client.initiateCardPayment(cardPaymentInput),
@@ -78,7 +81,16 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     expect(issues).toEqual([expect.objectContaining({ path: [key], code: 'contradictory_reply' })]);
     // The message names the key, never its value.
     expect(message).toContain(key);
-    expect(message).not.toMatch(/declined|Insufficient|cancelled|session_expired|Failed/);
+    for (const value of Object.values(reply)) {
+      if (
+        typeof value === 'string' &&
+        !Object.values(documentedFields)
+          .flatMap((fields) => Object.values(fields))
+          .includes(value)
+      ) {
+        expect(message).not.toContain(value);
+      }
+    }
   });
 
   it.each([
