@@ -20,6 +20,7 @@ import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
 import { jsonErrorCode, numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
 import { numberLiteralProblem } from './callbacks/amount.js';
+import { failingReplyKey } from './callbacks/verdict.js';
 import { rootCause } from './internal/root-cause.js';
 import {
   cardSecretsOf,
@@ -1044,6 +1045,18 @@ function parseResponse<S extends z.core.$ZodType>(
   const result = safeParse(schema, json);
   if (!result.success) {
     throw errorFromResponse(call, response, body, toValidationIssues(result.error.issues));
+  }
+  // Documented fields saying "initiated" beside a key saying the request failed: which one the
+  // service meant cannot be known.
+  const failing = failingReplyKey(result.data as object, (schema as { shape?: object }).shape ?? {});
+  if (failing !== undefined) {
+    throw errorFromResponse(call, response, body, [
+      {
+        path: [failing],
+        code: 'contradictory_reply',
+        message: 'the reply says the request failed, where its documented fields say it was initiated',
+      },
+    ]);
   }
   return withoutEchoedSecrets(result.data, schema, call.secrets);
 }

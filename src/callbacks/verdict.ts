@@ -800,6 +800,37 @@ function saysOtherwise(form: string, value: unknown): boolean {
   return typeof value === 'string' && !isPlainText(value);
 }
 
+/** A flag of an initiation's request itself (`success`, `ok`): one that does not say yes says it failed. */
+const REQUEST_FLAG = /^(?:is|was|request)?(?:success(?:ful)?|ok)$/;
+/** What an initiation says of a payment not made yet (`paid: false`, `unpaid`, `pending`): not read. */
+const NOT_YET =
+  /^(?:(?:is|was|has|did|payment|transaction|txn)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
+/** The words of a payment not final, which an initiation's status text may hold (`Pending`). */
+const NOT_FINAL = /\b(?:pending|processing|initiated|awaiting|authori[sz]\w*)\b/gi;
+
+/**
+ * The first top-level key of an initiation reply, other than those its schema describes
+ * (`described`), that says the request failed: a {@link REQUEST_FLAG} that does not say yes, or
+ * what says otherwise on a success ({@link saysOtherwise}: `error: 'card_declined'`,
+ * `status_code: 402`, `payout_status: 'Failed'`) but for what says the payment is not made yet
+ * (`paid: false`, `unpaid`, a `Pending` status), as an initiation's is not.
+ */
+export function failingReplyKey(data: object, described: object): string | undefined {
+  for (const [key, value] of Object.entries(data)) {
+    if (Object.hasOwn(described, key)) continue;
+    const form = keyForm(key);
+    if (
+      REQUEST_FLAG.test(form)
+        ? !saysYes(value)
+        : !SUCCESS_FLAG.test(form) &&
+          !NOT_YET.test(form) &&
+          saysOtherwise(form, typeof value === 'string' ? value.replace(NOT_FINAL, '') : value)
+    )
+      return key;
+  }
+  return undefined;
+}
+
 /**
  * The key of a success's payload (or of an object in it, two levels down; not of an array, which
  * may list earlier attempts or line items) that says otherwise where the verdict reads no signal
