@@ -45,6 +45,15 @@ describe('failure words audit', () => {
     expect(result.error?.reason).toBe('contradictory_outcome');
   });
 
+  // Words that only begin like a failure word are none: `retrieved` is not `retried`, `errand` not `err`.
+  it.each(['Payment retrieved', 'Payment Successful, funds retrieval complete', 'Errand paid'])(
+    'reads a success message holding a word that only begins like one as a success: %j',
+    (message) => {
+      const result = safeParseCallback(JSON.stringify({ ...mobileMoneySuccess, message }));
+      expect(result.success).toBe(true);
+    },
+  );
+
   it('reads an ordinary success message as a success', () => {
     const result = safeParseCallback(
       JSON.stringify({ ...mobileMoneySuccess, message: 'Payment Successful' }),
