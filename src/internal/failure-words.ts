@@ -19,7 +19,7 @@
  * `Imeshindwa`).
  */
 export const FAILURE_WORDS =
-  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|denial|revers\w*|err(?:or\w*|ed)?|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance|too low|in-complete|uncomplet\w*|partial\w*|underpaid|abandon\w*|exceed\w*|restrict\w*|requires? action|action required|under review|offline|busy|throttl\w*|rate[ -]?limit\w*|queued|retr(?:y|ie)\w*|dropped|skipped|ignored|rolled[ -]?back|rollback|maintenance|nope|null|undefined)\b|\b\w*?(?:fail|declin|insuf|unsuc|unpaid|reject|shindw|notsent)\w*/i;
+  /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|denial|revers\w*|err(?:or\w*|ed)?|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance|too low|in-complete|uncomplet\w*|partial\w*|underpaid|abandon\w*|exceed\w*|restrict\w*|requires? action|action required|under review|offline|busy|throttl\w*|rate[ -]?limit\w*|queued|retry\w*|retri(?:es|ed)|dropped|skipped|ignored|rolled[ -]?back|rollback|maintenance|nope|null|undefined)\b|\b\w*?(?:fail|declin|insuf|unsuc|unpaid|reject|shindw|notsent)\w*/i;
 
 /**
  * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
