@@ -73,8 +73,11 @@ const server = setupServer(
     }
     if (!pathname.startsWith('/checkout.sessions/')) {
       // A card payment carries card_details; a mobile-money reply names the brand it was sent.
-      const sent = (await request.json()) as { payment_method?: unknown; card_details?: unknown };
-      const brand = sent.card_details === undefined ? String(sent.payment_method) : 'Card';
+      const sent = (await request.json()) as {
+        customer_details?: { payment_method?: unknown };
+        card_details?: unknown;
+      };
+      const brand = sent.card_details === undefined ? String(sent.customer_details?.payment_method) : 'Card';
       return HttpResponse.json({ message: `${brand} Payment Initiated`, status: 200 });
     }
     const sent = (await request.json()) as { amount?: { order_id?: unknown } };
