@@ -1,5 +1,6 @@
 // A 2xx whose documented fields say "initiated" but whose other keys say the request failed
-// (`success: false`, `error: 'card_declined'`, `status_code: 402`, `payout_status: 'Failed'`) is
+// (`success: false`, `error: 'card_declined'`, `status_code: 402` or `'402 Payment Required'`,
+// `payout_status: 'Failed'`, also in an object it wraps them in: `data: { success: false }`) is
 // not an initiation: the service said two things, and which one it meant cannot be known. It is an
 // ApiError (the request was answered, so it may still have started the payment: a tracked record
 // stays pending), never a resolved call the merchant shows as "a prompt reached your phone".
@@ -42,6 +43,10 @@ const checkout = {
   order_id: '1003',
 };
 
+/** The string values of `value`, of the objects and arrays in it too. */
+const valuesOf = (value: unknown): unknown[] =>
+  typeof value === 'object' && value !== null ? Object.values(value).flatMap(valuesOf) : [value];
+
 /** The documented fields' values, which the message may quote. */
 const documentedFields = { card, mobileMoney, payout, checkout };
 
@@ -72,16 +77,26 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ],
     ['payout', { ...payout, declined: true }, 'declined'],
     ['checkout', { ...checkout, error: 'session_expired' }, 'error'],
+    ['card', { ...card, status_code: 402, paid: 'False' }, 'status_code'],
+    // A status code written with its reason phrase is read by its number.
+    ['card', { ...card, status_code: '402 Payment Required' }, 'status_code'],
+    ['mobileMoney', { ...mobileMoney, http_status: '429 Too Many Requests' }, 'http_status'],
+    ['payout', { ...payout, payout_status: '409 Conflict' }, 'payout_status'],
+    // In an object the reply wraps them in, as the callback verdict reads a success's.
+    ['card', { ...card, data: { success: false, error: 'card_declined' } }, 'data.success'],
+    ['mobileMoney', { ...mobileMoney, data: { result: { ResultCode: 1032 } } }, 'data.result.ResultCode'],
+    ['payout', { ...payout, result: { payout_status: 'Failed' } }, 'result.payout_status'],
+    ['checkout', { ...checkout, data: { error: 'session_expired' } }, 'data.error'],
   ] as const)('is an ApiError naming the key, not an initiation (%s: %j)', async (kind, reply, key) => {
     const baseUrl = await replying(reply);
     const error = await caught(() => calls[kind](new PaymentsClient({ baseUrl })));
     expect(error).toBeInstanceOf(ApiError);
     const { status, issues, message } = error as ApiError;
     expect(status).toBe(200);
-    expect(issues).toEqual([expect.objectContaining({ path: [key], code: 'contradictory_reply' })]);
+    expect(issues).toEqual([expect.objectContaining({ path: key.split('.'), code: 'contradictory_reply' })]);
     // The message names the key, never its value.
     expect(message).toContain(key);
-    for (const value of Object.values(reply)) {
+    for (const value of valuesOf(reply)) {
       if (
         typeof value === 'string' &&
         !Object.values(documentedFields)
@@ -101,6 +116,12 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['payout', { ...payout, payout_status: 'Processing', status_code: 202, unpaid: true }],
     ['payout', { ...payout, description: 'Failed payouts are reversed' }],
     ['checkout', { ...checkout, error_code: '00', completed: false }],
+    ['card', { ...card, paid: false, payment_status: 'pending', error: null, errors: [] }],
+    ['mobileMoney', { ...mobileMoney, transaction_status: 'Initiated', status_code: '202 Accepted' }],
+    ['checkout', { ...checkout, description: 'Failed orders are refunded' }],
+    ['card', { ...card, data: { paid: 'False', status: 'pending', error: null } }],
+    // An array may list earlier attempts or line items: not read, as the verdict does not.
+    ['payout', { ...payout, attempts: [{ status: 'failed' }] }],
   ] as const)('resolves when they say nothing against it (%s: %j)', async (kind, reply) => {
     const baseUrl = await replying(reply);
     await expect(calls[kind](new PaymentsClient({ baseUrl }))).resolves.toEqual(reply);
