@@ -1052,7 +1052,7 @@ function parseResponse<S extends z.core.$ZodType>(
   if (failing !== undefined) {
     throw errorFromResponse(call, response, body, [
       {
-        path: [failing],
+        path: failing,
         code: 'contradictory_reply',
         message: 'the reply says the request failed, where its documented fields say it was initiated',
       },

@@ -809,24 +809,32 @@ const NOT_YET =
 const NOT_FINAL = /\b(?:pending|processing|initiated|awaiting|authori[sz]\w*)\b/gi;
 
 /**
- * The first top-level key of an initiation reply, other than those its schema describes
- * (`described`), that says the request failed: a {@link REQUEST_FLAG} that does not say yes, or
- * what says otherwise on a success ({@link saysOtherwise}: `error: 'card_declined'`,
- * `status_code: 402`, `payout_status: 'Failed'`) but for what says the payment is not made yet
- * (`paid: false`, `unpaid`, a `Pending` status), as an initiation's is not.
+ * The path of the first key of an initiation reply, other than those its schema describes
+ * (`described`, top level only), that says the request failed, at the top level or in an object up
+ * to two levels down (`data: { success: false }`; not in an array), as {@link otherOutcome} reads
+ * a success: a {@link REQUEST_FLAG} that does not say yes, or what says otherwise on a success
+ * ({@link saysOtherwise}: `error: 'card_declined'`, `status_code: 402`, `payout_status: 'Failed'`)
+ * but for what says the payment is not made yet (`paid: false`, `unpaid`, a `Pending` status), as
+ * an initiation's is not. A text of a key whose form ends in `code` or `status` that begins with a
+ * number is read by that number too (`'402 Payment Required'`).
  */
-export function failingReplyKey(data: object, described: object): string | undefined {
+export function failingReplyKey(data: object, described: object, depth = 0): string[] | undefined {
   for (const [key, value] of Object.entries(data)) {
     if (Object.hasOwn(described, key)) continue;
     const form = keyForm(key);
+    const code = /(?:code|status)$/.test(form) && typeof value === 'string' && /^\s*\d+\b/.exec(value);
     if (
       REQUEST_FLAG.test(form)
         ? !saysYes(value)
         : !SUCCESS_FLAG.test(form) &&
           !NOT_YET.test(form) &&
-          saysOtherwise(form, typeof value === 'string' ? value.replace(NOT_FINAL, '') : value)
+          ((code && saysOtherwise(form, code[0])) ||
+            saysOtherwise(form, typeof value === 'string' ? value.replace(NOT_FINAL, '') : value))
     )
-      return key;
+      return [key];
+    const inner =
+      depth < 2 && isPlainObject(value) ? failingReplyKey(value as object, {}, depth + 1) : undefined;
+    if (inner) return [key, ...inner];
   }
   return undefined;
 }
