@@ -87,6 +87,15 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['mobileMoney', { ...mobileMoney, data: { result: { ResultCode: 1032 } } }, 'data.result.ResultCode'],
     ['payout', { ...payout, result: { payout_status: 'Failed' } }, 'result.payout_status'],
     ['checkout', { ...checkout, data: { error: 'session_expired' } }, 'data.error'],
+    // A flag of any success form, and a failure beside a word of a payment not final yet.
+    ['card', { ...card, succeeded: false }, 'succeeded'],
+    ['card', { ...card, transaction_status: 'AuthorizationFailed' }, 'transaction_status'],
+    ['mobileMoney', { ...mobileMoney, state: 'authorization_declined' }, 'state'],
+    ['payout', { ...payout, payout_status: 'PROCESSING_FAILED' }, 'payout_status'],
+    // An HTTP status outside 2xx, whether a number, its digits or a status line.
+    ['card', { ...card, status_code: 0 }, 'status_code'],
+    ['checkout', { ...checkout, http_status: '402 Payment Required' }, 'http_status'],
+    ['payout', { ...payout, httpStatusCode: '503' }, 'httpStatusCode'],
   ] as const)('is an ApiError naming the key, not an initiation (%s: %j)', async (kind, reply, key) => {
     const baseUrl = await replying(reply);
     const error = await caught(() => calls[kind](new PaymentsClient({ baseUrl })));
@@ -122,6 +131,10 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['card', { ...card, data: { paid: 'False', status: 'pending', error: null } }],
     // An array may list earlier attempts or line items: not read, as the verdict does not.
     ['payout', { ...payout, attempts: [{ status: 'failed' }] }],
+    // A status text of a payment not final yet, however the service spells it.
+    ['card', { ...card, transaction_status: 'PAYMENT_PENDING', http_status: '201 Created' }],
+    ['mobileMoney', { ...mobileMoney, state: 'STK_PUSH_INITIATED', ResultCode: '0' }],
+    ['payout', { ...payout, payout_status: 'awaiting-approval', status_code: 202 }],
   ] as const)('resolves when they say nothing against it (%s: %j)', async (kind, reply) => {
     const baseUrl = await replying(reply);
     await expect(calls[kind](new PaymentsClient({ baseUrl }))).resolves.toEqual(reply);
@@ -145,5 +158,28 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     );
     expect(error).toBeInstanceOf(ApiError);
     expect(await tracker.get('ORD-SAYS-FAILED')).toMatchObject({ state: 'pending' });
+  });
+
+  it('keeps a tracked card payment pending when its status says the authorisation failed', async () => {
+    const baseUrl = await replying({ ...card, transaction_status: 'AuthorisationFailed' });
+    const tracker = createTransactionTracker();
+    const client = new PaymentsClient({
+      baseUrl,
+      transactions: { tracker, secret: 'whsec_reply_failure_signals_0123' },
+    });
+    const error = await caught(() =>
+      client.initiateCardPayment({
+        ...cardPaymentInput,
+        callback_details: {
+          transaction_reference: 'ORD-CARD-AUTH-FAILED',
+          callback_url: 'https://shop.example/hooks',
+        },
+      }),
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).issues).toEqual([
+      expect.objectContaining({ path: ['transaction_status'], code: 'contradictory_reply' }),
+    ]);
+    expect(await tracker.get('ORD-CARD-AUTH-FAILED')).toMatchObject({ state: 'pending' });
   });
 });
