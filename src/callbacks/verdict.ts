@@ -800,22 +800,34 @@ function saysOtherwise(form: string, value: unknown): boolean {
   return typeof value === 'string' && !isPlainText(value);
 }
 
-/** A flag of an initiation's request itself (`success`, `ok`): one that does not say yes says it failed. */
-const REQUEST_FLAG = /^(?:is|was|request)?(?:success(?:ful)?|ok)$/;
+/**
+ * A flag of an initiation's request itself (`success`, `succeeded`, `ok`): one that does not say
+ * yes says it failed.
+ */
+const REQUEST_FLAG = /^(?:is|was|request)?(?:succe(?:ss(?:ful)?|eded)|ok)$/;
+/**
+ * An HTTP status (`status_code`, `http_status`, `httpStatusCode`): a number, or a text beginning
+ * with one, outside 2xx says the request failed (`0`, `'503'`).
+ */
+const HTTP_STATUS = /^(?:http)?status(?:code)?$/;
 /** What an initiation says of a payment not made yet (`paid: false`, `unpaid`, `pending`): not read. */
 const NOT_YET =
   /^(?:(?:is|was|has|did|payment|transaction|txn)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
-/** The words of a payment not final, which an initiation's status text may hold (`Pending`). */
-const NOT_FINAL = /\b(?:pending|processing|initiated|awaiting|authori[sz]\w*)\b/gi;
+/**
+ * The words of a payment not final, which an initiation's status text may hold (`Pending`,
+ * `PAYMENT_PENDING`): whole words between anything but letters, so not `AuthorizationFailed`.
+ */
+const NOT_FINAL =
+  /(?<![a-z])(?:pending|processing|initiated|awaiting|authori[sz](?:ed|ing|ation))(?![a-z])/gi;
 
 /**
  * The path of the first key of an initiation reply, other than those its schema describes
  * (`described`, top level only), that says the request failed, at the top level or in an object up
  * to two levels down (`data: { success: false }`; not in an array), as {@link otherOutcome} reads
- * a success: a {@link REQUEST_FLAG} that does not say yes, or what says otherwise on a success
- * ({@link saysOtherwise}: `error: 'card_declined'`, `status_code: 402`, `payout_status: 'Failed'`)
- * but for what says the payment is not made yet (`paid: false`, `unpaid`, a `Pending` status), as
- * an initiation's is not. A text of a key whose form ends in `code` or `status` that begins with a
+ * a success: a {@link REQUEST_FLAG} that does not say yes, an {@link HTTP_STATUS} outside 2xx, or
+ * what says otherwise on a success ({@link saysOtherwise}: `error: 'card_declined'`,
+ * `status_code: 402`, `payout_status: 'Failed'`) but for what says the payment is not made yet
+ * (`paid: false`, `unpaid`, a `Pending` status), as an initiation's is not. A text of a key whose form ends in `code` or `status` that begins with a
  * number is read by that number too (`'402 Payment Required'`).
  */
 export function failingReplyKey(data: object, described: object, depth = 0): string[] | undefined {
@@ -824,12 +836,13 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
     const form = keyForm(key);
     const code = /(?:code|status)$/.test(form) && typeof value === 'string' && /^\s*\d+\b/.exec(value);
     if (
-      REQUEST_FLAG.test(form)
+      (HTTP_STATUS.test(form) && /^\s*(?!2\d\d\b)\d/.test(typeof value === 'object' ? '' : String(value))) ||
+      (REQUEST_FLAG.test(form)
         ? !saysYes(value)
         : !SUCCESS_FLAG.test(form) &&
           !NOT_YET.test(form) &&
           ((code && saysOtherwise(form, code[0])) ||
-            saysOtherwise(form, typeof value === 'string' ? value.replace(NOT_FINAL, '') : value))
+            saysOtherwise(form, typeof value === 'string' ? value.replace(NOT_FINAL, '') : value)))
     )
       return [key];
     const inner =
