@@ -108,6 +108,10 @@ describe('a success with an outcome under an undocumented key', () => {
     ['http_status', 500],
     ['ResultCode', 1032],
     ['ResultDesc', 'Request cancelled by user'],
+    ['ResponseCode', '1'],
+    ['response_code', 1032],
+    ['ResponseDescription', 'Insufficient funds'],
+    ['return_code', '05'],
     ['transaction_status', 'No'],
   ])('is contradictory: %s %j', (key, value) => {
     for (const payload of successes) {
@@ -129,6 +133,10 @@ describe('a success with an outcome under an undocumented key', () => {
     ['http_status', '201'],
     ['ResultCode', 0],
     ['ResultDesc', 'The service request is processed successfully.'],
+    ['ResponseCode', '0'],
+    ['response_code', '00'],
+    ['ResponseDescription', 'Success'],
+    ['response', { id: 'r-1' }],
     ['description', 'Refund policy: 30 days'],
     ['settled', false],
     ['items', [{ name: 'Mug', quantity: 2 }]],

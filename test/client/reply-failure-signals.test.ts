@@ -96,6 +96,10 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['card', { ...card, status_code: 0 }, 'status_code'],
     ['checkout', { ...checkout, http_status: '402 Payment Required' }, 'http_status'],
     ['payout', { ...payout, httpStatusCode: '503' }, 'httpStatusCode'],
+    // A response or return code other than 0 or 2xx, as M-Pesa's initiation replies carry one.
+    ['mobileMoney', { ...mobileMoney, ResponseCode: '1032' }, 'ResponseCode'],
+    ['card', { ...card, return_code: '05' }, 'return_code'],
+    ['checkout', { ...checkout, ResponseDescription: 'Invalid Access Token' }, 'ResponseDescription'],
   ] as const)('is an ApiError naming the key, not an initiation (%s: %j)', async (kind, reply, key) => {
     const baseUrl = await replying(reply);
     const error = await caught(() => calls[kind](new PaymentsClient({ baseUrl })));
@@ -135,6 +139,10 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['card', { ...card, transaction_status: 'PAYMENT_PENDING', http_status: '201 Created' }],
     ['mobileMoney', { ...mobileMoney, state: 'STK_PUSH_INITIATED', ResultCode: '0' }],
     ['payout', { ...payout, payout_status: 'awaiting-approval', status_code: 202 }],
+    [
+      'mobileMoney',
+      { ...mobileMoney, ResponseCode: '0', ResponseDescription: 'Success. Request accepted for processing' },
+    ],
   ] as const)('resolves when they say nothing against it (%s: %j)', async (kind, reply) => {
     const baseUrl = await replying(reply);
     await expect(calls[kind](new PaymentsClient({ baseUrl }))).resolves.toEqual(reply);
