@@ -779,11 +779,11 @@ const FAILURE_FLAG = new RegExp(
 const FRAUD_FLAG = /^(?:is)?fraud$/;
 /**
  * A status, result or message of the payment (`state`, `transaction_status`, `status_text`,
- * `ResultDesc`, `ResultCode`, `http_status`): a code must be 0 or 2xx, a text plain. Not the
- * status of something else (`settlement_status`, `delivery_status`).
+ * `ResultDesc`, `ResultCode`, `ResponseCode`, `return_code`, `http_status`): a code must be 0 or
+ * 2xx, a text plain. Not the status of something else (`settlement_status`, `delivery_status`).
  */
 const OUTCOME =
-  /^(?:payment|transaction|txn|charge|capture|response|http|callback|payout|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?$/;
+  /^(?:(?:payment|transaction|txn|charge|capture|response|http|callback|payout|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?|(?:response|return)(?:code|desc|description|text|msg|message))$/;
 
 /**
  * Whether an undocumented key's value says otherwise on a success: a flag of
