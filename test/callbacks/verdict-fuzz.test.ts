@@ -199,6 +199,13 @@ describe('a success message that says otherwise', () => {
     'Low balance',
     'No funds',
     'Time-out',
+    'Payment Unconfirmed',
+    'Payment unverified',
+    'UNSETTLED',
+    'Payment Success (unsent)',
+    'Payout undelivered',
+    'Payment Unprocessed',
+    'Uncaptured payment',
   ])('is contradictory: %j', (message) => {
     for (const payload of successes) {
       expect(refusal({ ...payload, message }).reason).toBe('contradictory_outcome');
