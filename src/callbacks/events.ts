@@ -139,7 +139,8 @@ export interface CallbackEventBase<T extends CallbackEventType = CallbackEventTy
   readonly amount: string;
   /**
    * Currency code as sent: three ASCII letters, either case (`KES`, `kes`). Present when the
-   * payload has one (card and payout payloads).
+   * payload has one: card and payout payloads, and a mobile-money or checkout payload that carries
+   * one under any spelling (`Currency`, `currency_code`), though the API reference documents none.
    */
   readonly currency?: string | undefined;
   /** The merchant's reference: `transaction_reference`, `order_id` or `reference_id`. */

@@ -676,18 +676,17 @@ function expectationRefusal(
   }
   // The payload's currencies (`currencyEntries`): the documented one (card, payout), and one under
   // `currency` or `currency_code` in any spelling, which a mobile-money or checkout callback may
-  // carry though it documents none — each compared, none ignored. A message shows a value only
-  // when it is a currency code (three letters), else its type: it may be anything.
+  // carry though it documents none — each compared, none ignored. Each is a three-letter code:
+  // parseCallback refuses a payload with anything else.
   const want = expected?.currency;
   const other =
     want === undefined
       ? undefined
       : currencyEntries(event.data as Readonly<Record<string, unknown>>).find(
-          ([, value]) => typeof value !== 'string' || !sameCurrency(want, value),
+          ([, value]) => !sameCurrency(want, value as string),
         );
   if (want !== undefined && other !== undefined) {
-    const [key, value] = other;
-    const got = typeof value === 'string' && /^[A-Za-z]{3}$/.test(value) ? value : `(${typeName(value)})`;
+    const [key, got] = other as [string, string];
     return {
       status: 422,
       reason: 'currency_mismatch',

@@ -129,8 +129,10 @@ function notAnObject(value: unknown): CallbackParseError {
 const methodKind = (label: string): PaymentMethodKind => (isCardMethod(label) ? 'card' : 'mobile_money');
 
 /** The payload, now valid for its variant → the event. */
-function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): CallbackEvent {
+function toEvent({ type, data, warnings, occurredAt, currency }: AcceptedCallback): CallbackEvent {
   const when = occurredAt === undefined ? {} : { occurredAt };
+  // A mobile-money or checkout payload documents no currency, but may carry one.
+  const carried = currency === undefined ? {} : { currency };
   switch (type) {
     case 'payment.card.succeeded':
     case 'payment.card.failed': {
@@ -155,6 +157,7 @@ function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): Callba
         type,
         paid: true,
         amount: String(mm.amount),
+        ...carried,
         transactionId: mm['transaction id'],
         message: mm.message,
         ...when,
@@ -170,6 +173,7 @@ function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): Callba
         type,
         paid: false,
         amount: String(mm.amount),
+        ...carried,
         reference: mm.transaction_reference,
         message: mm.message,
         ...when,
@@ -186,6 +190,7 @@ function toEvent({ type, data, warnings, occurredAt }: AcceptedCallback): Callba
         type,
         paid: type === 'checkout.succeeded',
         amount: checkout.amount,
+        ...carried,
         reference: checkout.order_id,
         message: checkout.message,
         paymentMethod: methodKind(checkout.payment_method),

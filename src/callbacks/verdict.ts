@@ -101,6 +101,8 @@ export interface AcceptedCallback {
   readonly warnings: readonly CallbackWarning[];
   /** From `timestamp`, when the payload has one that is a valid date. */
   readonly occurredAt: Date | undefined;
+  /** The currency the payload names, under any spelling ({@link currencyEntries}), when it names one. */
+  readonly currency: string | undefined;
 }
 
 /** Options of {@link decideVerdict}: `parseCallback`'s. */
@@ -217,15 +219,25 @@ export function decideVerdict(
   if (integerIssues.length > 0) return notValid('invalid_payload', type, integerIssues);
   const read = readVariant(type, payload, options?.numberLiterals);
   if ('issues' in read) return notValid('invalid_payload', type, read.issues);
+  // Every currency the payload names, under any spelling, is one three-letter code, the same.
   const [first, ...more] = currencyEntries(read.data);
-  const other = more.find(([, value]) => !sameText(value, first![1]));
+  const other =
+    first && !(typeof first[1] === 'string' && /^[A-Za-z]{3}$/.test(first[1]))
+      ? first
+      : more.find(([, value]) => !sameText(value, first![1]));
   if (other !== undefined) {
     return notValid('invalid_payload', type, [
-      {
-        path: [other[0]],
-        message: 'names another currency than the payload names elsewhere',
-        code: 'invalid_payload',
-      },
+      other === first
+        ? {
+            path: [other[0]],
+            message: 'expected a 3-letter currency code such as KES',
+            code: 'invalid_currency',
+          }
+        : {
+            path: [other[0]],
+            message: 'names another currency than the payload names elsewhere',
+            code: 'invalid_payload',
+          },
     ]);
   }
   const partial = successContradiction(row, type, read.data);
@@ -234,7 +246,7 @@ export function decideVerdict(
   if (twin !== undefined) return notValid('invalid_payload', type, [twin]);
   const warnings = [...read.warnings, ...outcome.warnings];
   const occurredAt = readTimestamp(read.data, warnings);
-  return { type, data: read.data, warnings, occurredAt };
+  return { type, data: read.data, warnings, occurredAt, currency: first?.[1] as string | undefined };
 }
 
 // --- 2. Outcome signals -------------------------------------------------------------------

@@ -138,8 +138,8 @@ export async function settleCallbackTransaction(
   record: TransactionRecord,
   dedupeKey: string,
 ): Promise<{ readonly ok: true; readonly settlement: SettleResult } | TransactionRefusal> {
-  // The payload's currency: the documented one (card, payout), or one a mobile-money or checkout
-  // callback carries though it documents none, as the handler compares it.
+  // The payload's currency: the documented one (card, payout) or one a mobile-money or checkout
+  // callback carries (the event's), or one in its data only (an event not made by parseCallback).
   const currency: unknown = event.currency ?? (event.data as Record<string, unknown>).currency;
   try {
     const settlement = await tracker.settle(record.reference, {

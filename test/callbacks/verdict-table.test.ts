@@ -585,8 +585,9 @@ describe('the handler compares expected amounts as decimals', () => {
       expect(await answer(undefined)).toEqual({ status: 200, body: undefined });
       expect(await answer('kes')).toEqual({ status: 200, body: undefined });
       expect(await answer('USD')).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
-      expect(await answer(840)).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
-      expect(await answer('')).toEqual({ status: 422, body: { error: 'currency_mismatch' } });
+      // No currency code: the payload is refused as invalid before anything is compared.
+      expect(await answer(840)).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+      expect(await answer('')).toEqual({ status: 400, body: { error: 'invalid_payload' } });
     },
   );
 });

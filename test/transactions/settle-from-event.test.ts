@@ -104,6 +104,8 @@ describe('a currency that is no three-letter code, under any spelling', () => {
     const result = safeParseCallback(JSON.stringify({ ...payloads[kind], [key]: currency }));
     expect(result.event).toBeUndefined();
     expect(result.error).toMatchObject({ reason: 'invalid_payload' });
-    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual([key]);
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.code])).toEqual([
+      [key, 'invalid_currency'],
+    ]);
   });
 });
