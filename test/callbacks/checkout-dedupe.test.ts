@@ -80,3 +80,38 @@ describe('two payments of one checkout order under one reference', () => {
     );
   });
 });
+
+describe('one checkout payment delivered again with its amount or method written otherwise', () => {
+  it.each([
+    ['the amount with trailing zeros', { amount: '2500.00' }],
+    ['the amount as a JSON number', { amount: 2500 }],
+    ['the method in lower case', { payment_method: 'card' }],
+    ['the method with blanks around it', { payment_method: ' CARD ' }],
+  ])('has the same key (%s)', (_label, change) => {
+    const key = (body: object) => callbackDedupeKey(parseCallback(body), '7', 'sig');
+    expect(key({ ...byCard, ...change })).toBe(key(byCard));
+  });
+
+  it('is a duplicate, not another payment the merchant would refund', async () => {
+    const { deliver, seen } = await setup(true);
+    for (const body of [
+      byCard,
+      { ...byCard, amount: '2500.00' },
+      { ...byCard, payment_method: 'card' },
+      { ...byMobile, payment_method: 'mobile-money' },
+      byMobile,
+    ])
+      expect((await deliver(body)).status).toBe(200);
+    expect(seen.map(({ context }) => context.settlement)).toEqual(['settled', 'another_payment']);
+  });
+
+  it("keeps a brand's key apart from another brand's", () => {
+    const key = (body: object) => callbackDedupeKey(parseCallback(body), '7', 'sig');
+    expect(key({ ...byMobile, payment_method: 'M-PESA' })).not.toBe(
+      key({ ...byMobile, payment_method: 'AIRTEL' }),
+    );
+    expect(key({ ...byMobile, payment_method: 'M-PESA' })).toBe(
+      key({ ...byMobile, payment_method: 'm-pesa' }),
+    );
+  });
+});
