@@ -75,9 +75,17 @@ function canonical(text: string): string {
  * ```
  */
 export function sameAmount(expected: unknown, actual: unknown): boolean {
-  const a = readDecimal(expected);
-  const b = readDecimal(actual);
-  return a !== undefined && b !== undefined && canonical(a) === canonical(b);
+  const a = decimalKey(expected);
+  return a !== undefined && a === decimalKey(actual);
+}
+
+/**
+ * The amount as one text for every way of writing it (`1500`, `'1500'` and `'1500.00'` are
+ * `'1500'`), or `undefined` when it is not a plain decimal.
+ */
+export function decimalKey(value: unknown): string | undefined {
+  const text = readDecimal(value);
+  return text === undefined ? undefined : canonical(text);
 }
 
 /**

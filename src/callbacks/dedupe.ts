@@ -6,6 +6,7 @@
  * @module
  */
 import type { CallbackEvent } from './events.js';
+import { decimalKey } from './amount.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { monotonicNow } from '../internal/timers.js';
@@ -376,7 +377,7 @@ export function sha256HexPortable(text: string): string {
  * | `payment.card.*` | `id`, `transaction id` |
  * | `payment.mobile_money.succeeded` | `id`, `transaction id` |
  * | `payment.mobile_money.failed` | `id`, `transaction_reference` |
- * | `checkout.*` | `order_id`, `payment_method`, `amount`, and the URL's `signature` when given (the payload has no transaction id: what tells two sessions of one order paid by the same method and amount apart is the URL each was signed for — the client's `transactions` option signs each session's URL with a value of its own, `hp_try`) |
+ * | `checkout.*` | `order_id`, `payment_method` (ASCII case and blanks around it ignored), `amount` (as a decimal: `'2500.00'` is `2500`), and the URL's `signature` when given (the payload has no transaction id: what tells two sessions of one order paid by the same method and amount apart is the URL each was signed for — the client's `transactions` option signs each session's URL with a value of its own, `hp_try`) |
  * | `payout.*` | `transaction_id`, `reference_id` |
  *
  * @param reference - the reference signed into the callback URL (`context.reference`); omit it
@@ -413,7 +414,15 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string, sign
       throw new TypeError(`unknown event ${String(unhandled)}`);
     }
   }
-  const data = event.data as Readonly<Record<string, string>>;
+  const data = { ...(event.data as Readonly<Record<string, string>>) };
+  if (event.type.startsWith('checkout.')) {
+    // One payment however its amount or method is written: `'2500.00'` is `2500`, `' card'` is
+    // `CARD` (ASCII case and blanks around it ignored, as the verdict reads a method).
+    data.amount = decimalKey(data.amount) ?? data.amount!;
+    data.payment_method = data
+      .payment_method!.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '')
+      .replace(/[a-z]/g, (c) => c.toUpperCase());
+  }
   // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
   // (which it never produces) stands for "no signed reference". It throws on a lone surrogate,
   // which parseCallback never lets into an event.
