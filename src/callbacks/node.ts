@@ -278,7 +278,11 @@ const asWritten = (url: URL, pathAndQuery: string): URL | undefined =>
  * `:authority`, a path with dot segments such as `/a/../b` or `/a/%2e%2e/b`, or a backslash) gets
  * 400 `invalid_request` (and `onError` hears of it) before any other check: a router matches the
  * path as written, so the path verified must be that one. Set the handler's `publicOrigin` in
- * production: the host is then checked against it, not against the Host the client sent.
+ * production: the host is then checked against it, not against the Host the client sent. An
+ * answer that leaves the body unread or read in part (a 401 or 405 given before reading it, 408,
+ * 413, 415) closes an HTTP/1 connection, and the requests a sender pipelined behind it on that
+ * connection are not processed (no answer could reach the sender, which delivers them again).
+ * Pipelined requests are processed one at a time, in order.
  *
  * @example
  * ```ts
@@ -304,7 +308,8 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       'toNodeListener: pass the handler createCallbackHandler returned (wrap the listener, not the handler, to add behaviour)',
     );
   }
-  const serve = async (req: NodeRequest, res: NodeResponse): Promise<void> => {
+  // Answers the request; `true` when the answer closes the connection.
+  const serve = async (req: NodeRequest, res: NodeResponse): Promise<boolean> => {
     let url: URL | undefined;
     try {
       url = requestUrl(req); // undefined: the core answers 400 invalid_request (and tells onError)
@@ -312,12 +317,13 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
       url = undefined; // likewise
     }
     const answer = await core(inboundFromNode(req, url));
-    if (res.headersSent) return;
+    if (res.headersSent) return false;
     // Status and headers set, not written: `end` then writes them with the body's Content-Length
     // (`writeHead` would write them before the length is known, and the body would go chunked).
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-    if (!req.readableEnded) {
+    const closes = !req.readableEnded;
+    if (closes) {
       // A body left unread (refused before reading, 413, 408): discard the rest, close the
       // connection (HTTP/1; HTTP/2 has no Connection header, and ends only the stream).
       if (!isHttp2(req)) res.setHeader('connection', 'close');
@@ -325,8 +331,9 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
     }
     if (answer.body === null) res.end();
     else res.end(answer.body);
+    return closes;
   };
-  return (req: NodeRequest, res: NodeResponse): void => {
+  const respond = (req: NodeRequest, res: NodeResponse): Promise<boolean> =>
     serve(req, res).catch(() => {
       // The core answers every failure it knows of; this is the response failing under it. Never
       // a 2xx: the sender keeps the callback and delivers it again.
@@ -335,15 +342,34 @@ export function toNodeListener(handler: CallbackHandler): NodeCallbackListener {
           // Its own Content-Length: an `end(body)` that failed has left the body's length set.
           // Connection: close under HTTP/1 only (HTTP/2 has no Connection header).
           res.writeHead(500, isHttp2(req) ? CLOSED_HTTP2 : CLOSED_HTTP1).end();
-          return;
+          return true;
         }
       } catch {
         // the response cannot even say 500: drop the connection
       }
       res.destroy();
+      return true;
     });
+  return (req: NodeRequest, res: NodeResponse): void => {
+    // On an HTTP/1 connection, requests are served one at a time in the order they reach a
+    // listener (any listener: `turns` is shared). node:http writes pipelined answers in that order
+    // and none after one that closes the connection, so a request behind such an answer is not
+    // served at all (RFC 9112 §9.6): never processed for a sender that would not hear of it and
+    // would deliver it again. The connection's close ends it. HTTP/2 streams, and a request
+    // without a socket, are served at once.
+    const socket = isHttp2(req) ? undefined : (req.socket as object | undefined);
+    const before = socket && turns.get(socket);
+    const turn = (before ?? NOT_CLOSED).then((closed) => closed || respond(req, res));
+    if (socket) turns.set(socket, turn);
   };
 }
+
+/**
+ * Per HTTP/1 connection (its socket), the turn of the last request a listener got: it settles once
+ * that request is answered, to `true` once an answer has closed the connection.
+ */
+const turns = new WeakMap<object, Promise<boolean>>();
+const NOT_CLOSED = Promise.resolve(false);
 
 /** The last-resort 500's headers: no body, and the connection closed where HTTP/1 can say so. */
 const CLOSED_HTTP1 = { connection: 'close', 'content-length': '0' };
