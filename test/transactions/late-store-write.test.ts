@@ -31,7 +31,9 @@ it('a record written after the call gave up is expired; the call made again is s
   const client = trackedClient(baseUrl, tracker);
   // A first payment loads what the client loads once, so the deadline below falls while the
   // store is writing, not while the client starts.
-  await expect(client.initiateMobileMoneyPayment(stkPush('ORD-WARM'))).resolves.toMatchObject({ status: 200 });
+  await expect(client.initiateMobileMoneyPayment(stkPush('ORD-WARM'))).resolves.toMatchObject({
+    status: 200,
+  });
   slow = true;
   const pay = () => client.initiateMobileMoneyPayment(stkPush('ORD-LATE'), { totalTimeout: 100 });
   const error = await pay().catch((e: unknown) => e);
