@@ -711,6 +711,11 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       }
       const amount = checkWholeNumber(input?.amount, 1);
       if (!amount.ok) issues.push(issue('amount', amount.code, amount.message));
+      // A mobile-money callback carries its amount as a JSON number: one past this could not be read.
+      else if (input.kind === 'mobile_money' && !Number.isSafeInteger(Number(amount.value)))
+        issues.push(
+          issue('amount', 'invalid_amount', `expected at most ${Number.MAX_SAFE_INTEGER} for mobile money`),
+        );
       const currency = input?.currency === undefined ? undefined : checkCurrency(input.currency);
       if (currency !== undefined && !currency.ok)
         issues.push(issue('currency', currency.code, currency.message));
