@@ -839,8 +839,9 @@ const NOT_FINAL =
  * a success: a {@link REQUEST_FLAG} that does not say yes, an {@link HTTP_STATUS} outside 2xx, or
  * what says otherwise on a success ({@link saysOtherwise}: `error: 'card_declined'`,
  * `status_code: 402`, `payout_status: 'Failed'`) but for what says the payment is not made yet
- * (`paid: false`, `unpaid`, a `Pending` status), as an initiation's is not. A text of a key whose form ends in `code` or `status` that begins with a
- * number is read by that number too (`'402 Payment Required'`).
+ * (`paid: false`, `unpaid`, a `Pending` status), as an initiation's is not. A text of a key whose
+ * form ends in `code` or `status` that begins with a number is read by that number too
+ * (`'402 Payment Required'`).
  */
 export function failingReplyKey(data: object, described: object, depth = 0): string[] | undefined {
   for (const [key, value] of Object.entries(data)) {
