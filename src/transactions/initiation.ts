@@ -238,6 +238,22 @@ export async function sendTracked<B extends object, R>(
     secrets = callSecrets;
     if (retryCount > 0) {
       attempt.retried = true;
+      // Sent again only while pending: once expired (given up on) or settled by its callback, a
+      // retry would start a second payment of an order already closed.
+      const now = await guard(
+        tracker.get(reference),
+        reference,
+        true,
+        secrets,
+        signal,
+        totalTimeout,
+        deadlineAt,
+      );
+      if (now?.state !== 'pending') {
+        throw new ConnectionError(
+          `${reference}: not sent again, the transaction is ${now?.state ?? 'gone'}; an earlier attempt was sent, and the service may have received it`,
+        );
+      }
       return;
     }
     const transaction = {
