@@ -414,19 +414,18 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string, sign
       throw new TypeError(`unknown event ${String(unhandled)}`);
     }
   }
-  const data = { ...(event.data as Readonly<Record<string, string>>) };
-  if (event.type.startsWith('checkout.')) {
-    // One payment however its amount or method is written: `'2500.00'` is `2500`, `' card'` is
-    // `CARD` (ASCII case and blanks around it ignored, as the verdict reads a method).
-    data.amount = decimalKey(data.amount) ?? data.amount!;
-    data.payment_method = data
-      .payment_method!.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '')
-      .replace(/[a-z]/g, (c) => c.toUpperCase());
-  }
-  // encodeURIComponent keeps the parts apart even when an identifier contains ':'; a bare '%'
-  // (which it never produces) stands for "no signed reference". It throws on a lone surrogate,
-  // which parseCallback never lets into an event.
-  const encoded = fields.map((field) => encodedPart(data[field]!, `event.data['${field}']`));
+  const data = event.data as Readonly<Record<string, string>>;
+  // A checkout's amount and method (no other type hashes them) are one payment however written:
+  // `'2500.00'` is `2500`, `' card'` is `CARD` (ASCII case and blanks around it ignored, as the
+  // verdict reads a method).
+  const part = (field: string): string => {
+    const value = data[field]!;
+    if (field === 'amount') return decimalKey(value) ?? value;
+    if (field === 'payment_method')
+      return value.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '').replace(/[a-z]/g, (c) => c.toUpperCase());
+    return value;
+  };
+  const encoded = fields.map((field) => encodedPart(part(field), `event.data['${field}']`));
   encoded.push(reference === undefined ? '%' : encodedPart(reference, 'reference'));
   if (signature !== undefined && event.type.startsWith('checkout.'))
     encoded.push(encodedPart(signature, 'signature'));
