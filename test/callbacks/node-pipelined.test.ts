@@ -187,6 +187,21 @@ describe('toNodeListener: a delivery pipelined behind a refusal that closes the 
     expect(processed).toEqual(['first']);
   });
 
+  it.each([
+    ['its sender said Connection: close', ['Connection: close'], 'HTTP/1.1'],
+    ['it came over HTTP/1.0 without keep-alive', [], 'HTTP/1.0'],
+  ])('is not processed behind a processed delivery after which %s', async (_name, headers, version) => {
+    // RFC 9112 §9.6: a server must not process further requests on a connection whose request
+    // said "close". node:http's parser refuses the bytes after such a request itself (it writes
+    // a 400 and closes, which may cut off the first answer: its sender delivers it again).
+    const { port, processed } = await serve();
+    const first = (await genuine('first', 'S', headers)).replace(' HTTP/1.1\r\n', ` ${version}\r\n`);
+    const result = await exchange(port, 2, first + (await genuine('pipelined', 'R')));
+    expect(result.closed).toBe(true);
+    await sleep(50);
+    expect(processed).toEqual(['first']);
+  });
+
   it('is processed, and answered, behind a delivery answered on a kept-alive connection', async () => {
     const { port, processed } = await serve();
     const bytes = (await genuine('first', 'S')) + (await genuine('second', 'R'));
