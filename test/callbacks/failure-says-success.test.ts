@@ -1,0 +1,120 @@
+// A failure callback that also says it succeeded is no failure anyone can act on. For a payout
+// the false "failed" is the dangerous direction: the merchant pays the seller again, and the
+// genuine success that follows is refused as the other outcome. Each such failure is refused
+// (`contradictory_outcome`, the sender retries), as a success that says otherwise is. And a payout
+// success whose transfer's status (`transfer` is the API reference's own name for a payout) says
+// otherwise is refused, as one whose `payout_status` does.
+import { describe, expect, it } from 'vitest';
+import { safeParseCallback } from '../../src/callbacks/index.js';
+import { callbackFixtures } from '../../src/testing/index.js';
+
+const failures = {
+  'payment.card.failed': callbackFixtures['payment.card.failed'],
+  'payment.mobile_money.failed': callbackFixtures['payment.mobile_money.failed'],
+  'checkout.failed': callbackFixtures['checkout.failed'],
+  'payout.failed': callbackFixtures['payout.failed'],
+} as const;
+const failureEntries = Object.entries(failures);
+
+const verdict = (payload: object) => {
+  const result = safeParseCallback(payload);
+  return result.event?.type ?? result.error!.reason;
+};
+
+describe('a failure callback that also says it succeeded', () => {
+  it.each([
+    ['Payout Successful'],
+    ['Payout Success'],
+    ['Success'],
+    ['CARD Payment Success'],
+    ['MOBILE-MONEY Payment Successful'],
+    ['Card Payment Successful'],
+    ['Payment completed'],
+    ['Transaction successful.'],
+    ['paid'],
+  ])('is contradictory with the message %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['payout_status', 'Success'],
+    ['transfer_status', 'Completed'],
+    ['transaction_status', 'SUCCESSFUL'],
+    ['state', 'succeeded'],
+    ['result', 'Success'],
+    ['is_paid', true],
+    ['success', true],
+    ['succeeded', 'True'],
+    ['data', { paid: 'True' }],
+    ['transfer', { status: 'Completed' }],
+  ])('is contradictory with %s %j', (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['Insufficient funds'],
+    ['Payout Failed'],
+    ['CARD Payment Failed'],
+    ['Request cancelled by user'],
+    ['The balance is insufficient for the transaction'],
+    ['DS timeout user cannot be reached'],
+    ['Payment could not be completed'],
+    ['Transaction was not successful'],
+    ['Payment incomplete.'],
+    ['Unpaid'],
+    ['Wrong PIN entered'],
+    [''],
+  ])('stays a failure with the message %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe(type);
+    }
+  });
+
+  it.each([
+    ['success', false],
+    ['is_paid', 'False'],
+    ['error', 'Insufficient funds'],
+    ['payout_status', 'Failed'],
+    ['transfer_status', 'Failed'],
+    ['state', 'declined'],
+    ['status_code', 200],
+    ['result_code', 0],
+    ['description', 'Seller payout for the completed order 1001'],
+    ['note', 'paid in full last month'],
+    ['data', { paid: 'False' }],
+  ])('stays a failure with %s %j (no success said)', (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe(type);
+    }
+  });
+});
+
+describe("a payout success whose transfer's status says otherwise", () => {
+  const payoutSuccess = callbackFixtures['payout.succeeded'];
+
+  it.each([
+    ['transfer_status', 'Failed'],
+    ['transfer_status', 'Reversed'],
+    ['transferStatus', 'Declined'],
+    ['transfer_state', 'failed'],
+    ['transfer_failed', true],
+    ['payout_failed', true],
+    ['transfer_error', 'Wallet closed'],
+    ['transfer_successful', false],
+  ])('is contradictory: %s %j', (key, value) => {
+    expect(verdict({ ...payoutSuccess, [key]: value })).toBe('contradictory_outcome');
+  });
+
+  it.each([
+    ['transfer_status', 'Completed'],
+    ['transfer_failed', false],
+    ['description', 'Refund for the failed order 1001'],
+    ['remarks', 'Replaces the failed payout of May'],
+  ])('stays a success: %s %j (free text is the merchant’s own)', (key, value) => {
+    expect(verdict({ ...payoutSuccess, [key]: value })).toBe('payout.succeeded');
+  });
+});
