@@ -56,6 +56,7 @@
  * | any success whose `message` reads otherwise ({@link notSuccessWord}: a failure word, a negation, `false`, `?`; or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
  * | any success with another key naming the amount paid (`Amount`, `amountCaptured`, `amount_paid`, `amount_received`, `captured`; a payment's `total`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
  * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Declined'`, `state: 'failed'`, `status_code: 406`, `data.paid`, `data[0].paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
+ * | any failure whose `message` reads as a success, or with an undocumented key that says success (`Payout Successful`, `payout_status: 'Success'`, `is_paid: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
  * | any callback with two keys of one form (`payment_method` and `payment method`) whose values differ (after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
@@ -90,7 +91,12 @@ import {
   type CallbackWarning,
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
-import { isSuccessText, NOT_PRINTABLE_ASCII, notSuccessWord } from '../internal/failure-words.js';
+import {
+  isSuccessText,
+  NOT_PRINTABLE_ASCII,
+  notSuccessWord,
+  readsAsSuccess,
+} from '../internal/failure-words.js';
 import { isNameLike, isPlainObject, keyShown, typeName } from '../internal/values.js';
 
 /** A payload {@link decideVerdict} accepts: which callback it is, and its data. */
@@ -240,7 +246,10 @@ export function decideVerdict(
           },
     ]);
   }
-  const partial = successContradiction(row, type, read.data);
+  const partial =
+    type === row.failed
+      ? failureContradiction(row, type, read.data)
+      : successContradiction(row, type, read.data);
   if (partial !== undefined) return partial;
   const twin = disagreeingTwin(read.data);
   if (twin !== undefined) return notValid('invalid_payload', type, [twin]);
@@ -670,7 +679,6 @@ function successContradiction(
       "reads as a failure's on a success",
     );
   }
-  const { shape } = callbackSchemas[type];
   const amountForms = family === 'payout' ? AMOUNT_FORMS : PAYMENT_AMOUNT_FORMS;
   for (const [key, value] of Object.entries(data)) {
     if (key === 'amount' || !amountForms.has(keyForm(key)) || sameAmount(value, data.amount)) continue;
@@ -682,7 +690,7 @@ function successContradiction(
       continue;
     return contradiction(key, `'s ${keyShown(key)} is not its amount`, 'is not the amount');
   }
-  const unread = otherOutcome(data, (key) => Object.hasOwn(shape, key) || signalName(key) !== undefined, 0);
+  const unread = otherOutcome(data, undocumented(type), 0, saysOtherwise);
   if (unread !== undefined) {
     return contradiction(
       isNameLike(unread) ? unread : '',
@@ -691,6 +699,42 @@ function successContradiction(
     );
   }
   return undefined;
+}
+
+/** Skips the keys the verdict has read: the variant's documented keys and every signal key. */
+const undocumented =
+  (type: CallbackEventType) =>
+  (key: string): boolean =>
+    Object.hasOwn(callbackSchemas[type].shape, key) || signalName(key) !== undefined;
+
+/**
+ * Whether a failure callback also says it succeeded: its `message` reads as a success
+ * ({@link readsAsSuccess}: `Payout Successful`), or an undocumented key does ({@link saysSuccess}:
+ * `payout_status: 'Success'`, `is_paid: true`, `data.paid: 'True'`). Read as a failure, a payout
+ * would be paid again and its genuine success refused as the other outcome.
+ */
+function failureContradiction(
+  { label }: FamilyRow,
+  type: CallbackEventType,
+  data: Record<string, unknown>,
+): CallbackParseError | undefined {
+  const key =
+    typeof data.message === 'string' && readsAsSuccess(data.message)
+      ? 'message'
+      : otherOutcome(data, undocumented(type), 0, saysSuccess);
+  if (key === undefined) return undefined;
+  return refuse(
+    'contradictory_outcome',
+    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as a success`,
+    [
+      {
+        path: isNameLike(key) ? [key] : [],
+        message: "reads as a success's on a failure",
+        code: 'contradictory_outcome',
+      },
+    ],
+    type,
+  );
 }
 
 /**
@@ -761,10 +805,10 @@ const isCodeLike = (value: unknown): boolean =>
 // `failed_url`, `fraud_score`, `refundable` or `statement_descriptor` stay unread.
 /** A flag that must say yes on a success (`success`, `is_paid`, `paid_flag`, `approved`, `completed`). */
 const SUCCESS_FLAG =
-  /^(?:(?:is|was|has(?:been)?|payment|transaction|txn)?(?:paid|success(?:ful)?|succeeded|completed?|approved)(?:flag)?|(?:is|was|has(?:been)?)captured)$/;
+  /^(?:(?:is|was|has(?:been)?|payment|transaction|txn|payout|transfer)?(?:paid|success(?:ful)?|succeeded|completed?|approved)(?:flag)?|(?:is|was|has(?:been)?)captured)$/;
 /** A key that must say nothing on a success (`error`, `unpaid`, `payment_failed`, `refund_status`, `on_hold`). */
 const FAILURE_FLAG = new RegExp(
-  '^(?:is|was|has|did|payment|transaction|txn)?(?:' +
+  '^(?:is|was|has|did|payment|transaction|txn|payout|transfer)?(?:' +
     [
       'errors?',
       'err',
@@ -795,7 +839,7 @@ const FRAUD_FLAG = /^(?:is)?fraud$/;
  * 2xx, a text plain. Not the status of something else (`settlement_status`, `delivery_status`).
  */
 const OUTCOME =
-  /^(?:(?:payment|transaction|txn|charge|capture|response|http|callback|payout|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?|(?:response|return)(?:code|desc|description|text|msg|message))$/;
+  /^(?:(?:payment|transaction|txn|charge|capture|response|http|callback|payout|transfer|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?|(?:response|return)(?:code|desc|description|text|msg|message))$/;
 
 /**
  * Whether an undocumented key's value says otherwise on a success: a flag of
@@ -813,6 +857,16 @@ function saysOtherwise(form: string, value: unknown): boolean {
 }
 
 /**
+ * Whether an undocumented key's value says success, as a failure callback's may not: a flag of
+ * {@link SUCCESS_FLAG} that says yes, or an {@link OUTCOME} text that reads as a success. Not a
+ * code: the card status is 200 on a failure too.
+ */
+const saysSuccess = (form: string, value: unknown): boolean =>
+  SUCCESS_FLAG.test(form)
+    ? saysYes(value)
+    : OUTCOME.test(form) && typeof value === 'string' && readsAsSuccess(value);
+
+/**
  * A flag of an initiation's request itself (`success`, `succeeded`, `ok`): one that does not say
  * yes says it failed.
  */
@@ -824,7 +878,7 @@ const REQUEST_FLAG = /^(?:is|was|request)?(?:succe(?:ss(?:ful)?|eded)|ok)$/;
 const HTTP_STATUS = /^(?:http)?status(?:code)?$/;
 /** What an initiation says of a payment not made yet (`paid: false`, `unpaid`, `pending`): not read. */
 const NOT_YET =
-  /^(?:(?:is|was|has|did|payment|transaction|txn)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
+  /^(?:(?:is|was|has|did|payment|transaction|txn|payout|transfer)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
 /**
  * The words of a payment not final, which an initiation's status text may hold (`Pending`,
  * `PAYMENT_PENDING`): whole words between anything but letters, so not `AuthorizationFailed`.
@@ -866,23 +920,25 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
 }
 
 /**
- * The key of a success's payload (or of an object in it, two levels down; not of an array, which
- * may list earlier attempts or line items) that says otherwise where the verdict reads no signal
- * ({@link saysOtherwise}): `is_paid:
- * 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Insufficient funds'`, `refund_status:
- * 'completed'`, `status_code: 406`, `state: 'failed'`. `skip`: the keys the verdict has read (the
- * top level's documented and signal keys).
+ * The key of a payload (or of an object in it, two levels down; not of an array, which may list
+ * earlier attempts or line items) whose value `says` what its outcome may not, where the verdict
+ * reads no signal: on a success what says otherwise ({@link saysOtherwise}: `is_paid: 'False'`,
+ * `success: 'failed'`, `unpaid: true`, `error: 'Insufficient funds'`, `refund_status:
+ * 'completed'`, `status_code: 406`, `state: 'failed'`), on a failure what says success
+ * ({@link saysSuccess}). `skip`: the keys the verdict has read (the top level's documented and
+ * signal keys).
  */
 function otherOutcome(
   data: Readonly<Record<string, unknown>>,
   skip: (key: string) => boolean,
   depth: number,
+  says: (form: string, value: unknown) => boolean,
 ): string | undefined {
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
-    if (saysOtherwise(keyForm(key), value)) return key;
+    if (says(keyForm(key), value)) return key;
     if (depth < 2 && isPlainObject(value)) {
-      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1);
+      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1, says);
       if (inner !== undefined) return `${key}.${inner}`;
     }
   }

@@ -2,8 +2,8 @@
  * Words that read as a failure, shared by the two places a service's text could say "success"
  * while meaning otherwise: the message of a success callback (`verdict.ts`) and the brand part of a
  * mobile-money initiation reply (`requests/responses.ts`); the words of a negation, which both
- * read too; and the words a success text is made of, as the redirect card success's message must
- * be (`verdict.ts`).
+ * read too; the words a success text is made of, as the redirect card success's message must
+ * be (`verdict.ts`); and what reads as a success, which a failure callback may not say.
  *
  * @module
  */
@@ -95,3 +95,12 @@ export const isSuccessText = (text: string): boolean => {
     words.split(/ +/).every((word) => SUCCESS_TEXT_WORDS.has(word.toLowerCase())) && SAYS_SUCCESS.test(words)
   );
 };
+
+/**
+ * Whether a text reads as a success: a word saying so (`Payout Successful`, `Payment completed`,
+ * `paid`, `MOBILE-MONEY Payment Success`), and nothing that reads otherwise ({@link
+ * notSuccessWord}: not `Payment incomplete.`, `Transaction was not successful`, `Paid: False`).
+ * A failure callback's message, or any status text on it, may not.
+ */
+export const readsAsSuccess = (text: string): boolean =>
+  SAYS_SUCCESS.test(asWords(text)) && notSuccessWord(text) === undefined;

@@ -172,8 +172,14 @@ function checkReadAs(type: CallbackEventType, payload: Record<string, unknown>, 
   const keys = overrides.join(', ');
   const result = safeParseCallback(payload);
   if (!result.success) {
+    // A payload the overrides turned into another outcome that its fixed texts contradict.
+    const { closestVariant } = result.error;
+    const other =
+      closestVariant === undefined || closestVariant === type
+        ? ''
+        : `; for a ${closestVariant} callback, ask for ${JSON.stringify(closestVariant)} instead`;
     throw new TypeError(
-      `${WHERE}: overrides (${keys}): the handler refuses this ${type} payload (${result.error.reason}): ${result.error.message}`,
+      `${WHERE}: overrides (${keys}): the handler refuses this ${type} payload (${result.error.reason}): ${result.error.message}${other}`,
     );
   }
   const { event } = result;

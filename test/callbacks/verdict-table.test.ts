@@ -170,9 +170,18 @@ function rows(): Row[] {
       for (const [paid, paidSays] of paidFlags) {
         for (const responseStatus of [200, 406]) {
           const exception = method === 'card' && statusSays === 'success' && paidSays === 'failure';
+          // A checkout has no shape: a failure carries a failure's message, as a success's text
+          // on a failure contradicts it (failure-says-success.test.ts).
+          const message =
+            statusSays === 'failure' && paidSays === 'failure' ? { message: 'Insufficient funds' } : {};
           out.push({
             name: `checkout by ${method}, payment_status ${show(status)}, paid ${show(paid)}, response_status ${responseStatus}`,
-            payload: withValues(base, { payment_status: status, paid, response_status: responseStatus }),
+            payload: withValues(base, {
+              payment_status: status,
+              paid,
+              response_status: responseStatus,
+              ...message,
+            }),
             expected: expectedVerdict(
               'checkout',
               responseStatus === 200 ? [statusSays, paidSays] : [statusSays, paidSays, 'unrecognised'],
@@ -604,7 +613,12 @@ describe('context.reference', () => {
     ['checkout.succeeded', checkoutMobileMoneySuccess],
     [
       'checkout.failed',
-      { ...checkoutMobileMoneySuccess, payment_status: 'Payment Incomplete.', paid: 'False' },
+      {
+        ...checkoutMobileMoneySuccess,
+        payment_status: 'Payment Incomplete.',
+        paid: 'False',
+        message: 'Insufficient funds',
+      },
     ],
     ['payout.succeeded', payoutSuccess],
     ['payout.failed', payoutFailure],
