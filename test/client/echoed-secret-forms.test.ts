@@ -88,3 +88,33 @@ describe('the card number echoed in another script', () => {
     expect(asciiDigits(dump)).not.toMatch(/4917\D*3851\D*2764/);
   });
 });
+
+describe('the API key echoed with its letters and digits escaped', () => {
+  /** `apiKey` with the characters at `at` (every one when omitted) written by `escape`. */
+  const spelled = (escape: (char: string) => string, at?: number) =>
+    [...apiKey].map((char, i) => (at === undefined || i === at ? escape(char) : char)).join('');
+  const hex = (char: string) => char.charCodeAt(0).toString(16);
+  it.each([
+    ['one letter as a JSON \\u escape', spelled((c) => `\\u${hex(c).padStart(4, '0')}`, 3)],
+    ['every character as a JSON \\u escape', spelled((c) => `\\u${hex(c).padStart(4, '0')}`)],
+    ['one letter as a hex character reference', spelled((c) => `&#x${hex(c)};`, 3)],
+    ['every character as a decimal character reference', spelled((c) => `&#${c.charCodeAt(0)};`)],
+    ['every character percent-encoded', spelled((c) => `%${hex(c).toUpperCase()}`)],
+    ['one digit percent-encoded in lower-case hex', spelled((c) => `%${hex(c)}`, apiKey.length - 1)],
+    [
+      'in fullwidth letters and digits',
+      spelled((c) => (/[0-9A-Za-z]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)),
+    ],
+  ])('is redacted when written with %s', async (_form, echoed) => {
+    const { error, dump } = await answered(
+      () =>
+        new HttpResponse(`{"error":"unknown key ${echoed}"}`, {
+          status: 401,
+          // A header holds Latin-1 only: the fullwidth form is echoed in the body alone.
+          headers: /^[\x20-\x7e]*$/.test(echoed) ? { 'x-echo': `key=${echoed}` } : {},
+        }),
+    );
+    expect(error.body).toBe('{"error":"unknown key [redacted]"}');
+    expect(dump).not.toContain(echoed);
+  });
+});
