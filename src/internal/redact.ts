@@ -153,17 +153,13 @@ const entityNames: Readonly<Record<string, string>> = {
   '=': 'equals',
 };
 
-/** Hex digits as a pattern matching them in either case: `2f` → `2[fF]`. */
-const anyCase = (digits: string): string =>
-  digits.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
-
 /**
- * A pattern (flags `iu`: matched in any case) of a spelling as written or HTML-escaped: each
- * character but a letter or a digit also as its character reference, decimal (`&#47;`) or hex in
- * either case (`&#x2F;`), with leading zeros or without, or its name where {@link entityNames} has
- * one, and as a JSON `\uXXXX` escape (hex in either case). The hex digits of a percent-escape are
- * matched in either case too (`%2F` and .NET's `%2f` decode alike): one character class each,
- * which leaves every character of the text one reading.
+ * A pattern (flags `iu`: matched in any case) of a spelling as written or escaped: each character
+ * also as its character reference, decimal (`&#47;`) or hex (`&#x2F;`), with leading zeros or
+ * without, or its name where {@link entityNames} has one, as a JSON `\uXXXX` escape, and an
+ * ASCII one percent-encoded; a letter or digit also in its fullwidth form. The hex digits of a
+ * percent-escape in the spelling are matched in either case (`%2F` and .NET's `%2f` decode alike)
+ * and as written only, which leaves every character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
   return htmlPieces(spelling).join('');
@@ -177,16 +173,25 @@ function htmlPieces(spelling: string): string[] {
       // One of the two hex digits of a percent-escape: right after the `%`, or after its first digit.
       const hex =
         chars[index - 1] === '%' || (chars[index - 2] === '%' && /[0-9A-Fa-f]/.test(chars[index - 1] ?? ''));
-      return hex && /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
+      if (hex) return /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
+      // A letter or digit as written (in either case: flag `i`), or in either case escaped or in
+      // its fullwidth form (`\u006c`, `&#108;`, `%6C`, `ｌ`).
+      const forms = new Set([char.toLowerCase(), char.toUpperCase()].map((each) => each.charCodeAt(0)));
+      return `(?:${char}${[...forms].map((code) => `|${escapes(code)}|\\u{${(code + 0xfee0).toString(16)}}`).join('')})`;
     }
     const code = char.codePointAt(0) ?? 0;
-    const hex = anyCase(code.toString(16));
     const name = entityNames[char];
-    // JSON's \uXXXX escape too, as .NET (`\u002B`) and Go (`\u003c`) encoders write these characters.
-    const escaped = code < 0x10000 ? `|\\\\u${anyCase(code.toString(16).padStart(4, '0'))}` : '';
-    return `(?:\\u{${code.toString(16)}}|&#(?:0*${code}|[xX]0*${hex});${name === undefined ? '' : `|&${name};`}${escaped})`;
+    return `(?:\\u{${code.toString(16)}}|${escapes(code)}${name === undefined ? '' : `|&${name};`})`;
   });
 }
+
+/**
+ * The patterns of a character's escapes (flag `i`): its character reference, decimal (`&#47;`) or
+ * hex (`&#x2F;`), with leading zeros or without, JSON's `\uXXXX`, as .NET (`\u002B`) and Go
+ * (`\u003c`) encoders write some characters, and an ASCII character's percent-escape.
+ */
+const escapes = (code: number): string =>
+  `&#(?:0*${code}|x0*${code.toString(16)});${code < 0x10000 ? `|\\\\u${code.toString(16).padStart(4, '0')}` : ''}${code < 0x80 ? `|%${code.toString(16).padStart(2, '0')}` : ''}`;
 
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
 // of the text, which keeps the scan linear), or numbers where JSON puts bare values: after `:`,
