@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import { createSandboxLogger, type SandboxLogEvent } from '../../src/sandbox/index.js';
+import { maskCardNumbers } from '../../src/sandbox/log.js';
 import { amount, closedAfterEach, customer, futureYear, refusing } from './helpers.js';
 
 const opened = closedAfterEach();
@@ -58,5 +59,16 @@ describe('a card number a merchant put into a reference or a callback URL', () =
 
   it('leaves a run of digits that fails the Luhn check, no card number, as it is', async () => {
     expect(await loggedFor('4242424242424241', '/webhooks/')).toContain('4242424242424241');
+  });
+});
+
+describe('a card number a route echoes with the cvc or the expiry run on after it', () => {
+  it.each([
+    ['rejected 4111111111111111 987', 'rejected **** 1111 [redacted]'],
+    ['rejected 4111 1111 1111 1111 987', 'rejected **** 1111 [redacted]'],
+    ['card 4242-4242-4242-4242-12-2030 refused', 'card **** 4242 [redacted] refused'],
+    ['card 4242 4242 4242 4242 declined', 'card **** 4242 declined'],
+  ])('shows no digit after the card number: %j', (text, shown) => {
+    expect(maskCardNumbers(text)).toBe(shown);
   });
 });
