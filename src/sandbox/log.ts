@@ -124,20 +124,26 @@ export function callbackReference(url: string, fallback: string | undefined): st
 }
 
 /**
- * `text` with each run of 13 to 19 digits (a space or a dash allowed between two) that passes the
- * Luhn check shown as its last four (`**** 4242`); a 12-digit payout `reference_id` stays.
+ * `text` with each run of digits (a space or a dash allowed between two) that is or begins with a
+ * card number, 13 to 19 digits passing the Luhn check up to a break between its groups, shown as
+ * its last four (`**** 4242`), and the rest of such a run (a cvc or an expiry a route echoed after
+ * it, `4242424242424242 123`) as `[redacted]`; a 12-digit payout `reference_id` stays.
  */
 export const maskCardNumbers = (text: string): string =>
-  text.replace(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g, (run) => {
-    const digits = run.replace(/[ -]/g, '');
-    return luhn(digits) ? maskCardNumber(digits) : run;
+  text.replace(/(?<!\d)\d(?:[ -]?\d){12,}(?!\d)/g, (run) => {
+    for (const end of [...run.matchAll(/[ -]/g)].map((found) => found.index).concat(run.length)) {
+      const digits = run.slice(0, end).replace(/[ -]/g, '');
+      if (digits.length >= 13 && digits.length <= 19 && luhn(digits)) {
+        return end === run.length ? maskCardNumber(digits) : `${maskCardNumber(digits)} [redacted]`;
+      }
+    }
+    return run;
   });
 
 /**
- * `log` handed every event with each run of 13 to 19 digits (a space or a dash allowed between
- * two) that passes the Luhn check shown as its last four (`**** 4242`): a card number a merchant
- * used as a reference or put into a callback URL's path reaches no log in full. A 12-digit payout
- * `reference_id` stays as it is.
+ * `log` handed every event with each card number shown as its last four (`**** 4242`;
+ * {@link maskCardNumbers}): a card number a merchant used as a reference or put into a callback
+ * URL's path reaches no log in full. A 12-digit payout `reference_id` stays as it is.
  */
 export function maskingCardNumbers(log: SandboxLogger): SandboxLogger {
   return (event) =>
