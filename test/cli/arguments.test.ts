@@ -148,6 +148,7 @@ describe('trigger and sandbox refuse a flag value the payload could not carry', 
     ['--amount 0', trigger('payment.card.succeeded', '--amount', '0'), '--amount'],
     ['a checkout --reference ORDER-7', trigger('checkout.succeeded', '--reference', 'ORDER-7'), 'order_id'],
     ['an empty --brand', trigger('payment.mobile_money.succeeded', '--brand', ''), '--brand'],
+    ['--brand CARD', trigger('payment.mobile_money.succeeded', '--brand', 'CARD'), '--brand'],
     ['an empty --reference', trigger('payment.card.succeeded', '--reference', ''), '--reference'],
     [
       '--currency for a mobile-money payload, which carries none',

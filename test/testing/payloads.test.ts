@@ -169,6 +169,8 @@ describe('buildCallbackPayload refuses what the service would never send', () =>
     ['currency', 'payout.failed', { currency: 'XYZ' }],
     ['currency', 'payout.failed', { currency: 'abcd' }],
     ['brand', 'payment.mobile_money.succeeded', { brand: '' }],
+    ['brand', 'payment.mobile_money.succeeded', { brand: 'CARD' }],
+    ['brand', 'payment.mobile_money.succeeded', { brand: ' card ' }],
   ] as const)('refuses a bad %s', (name, type, options) => {
     const error = refusal(() => buildCallbackPayload(type, options));
     expect(error).toBeInstanceOf(TypeError);
@@ -267,5 +269,30 @@ describe('createCallbackRequest: only a success amount must be at least 1', () =
       onEvent: () => undefined,
     });
     expect((await handler(request)).status).toBe(200);
+  });
+});
+
+describe('the plain builders given the card method word as a mobile-money brand', () => {
+  // A mobile-money payload under `payment_method: 'CARD'`, or a mobile-money checkout success
+  // reading as a card one with `paid: 'True'`: callbacks the service never sends.
+  it.each([
+    ['mobileMoneyPaymentSuccessPayload', () => mobileMoneyPaymentSuccessPayload({ amount: 1500 }, 'CARD')],
+    [
+      'checkoutSuccessPayload',
+      () => checkoutSuccessPayload({ method: 'mobile_money', orderId: 1, amount: '10' }, 'Card'),
+    ],
+    [
+      'checkoutFailurePayload',
+      () => checkoutFailurePayload({ method: 'mobile_money', orderId: 1, amount: '10' }, ' CARD'),
+    ],
+  ])('%s refuses it', (name, build) => {
+    expect(build).toThrow(TypeError);
+    expect(build).toThrow(new RegExp(`^${name}: brand: `));
+  });
+
+  it('a card checkout ignores the brand, as before', () => {
+    expect(checkoutSuccessPayload({ method: 'card', orderId: 1, amount: '10' }, 'CARD').payment_method).toBe(
+      'CARD',
+    );
   });
 });
