@@ -65,6 +65,7 @@ describe('the behaviour options of the sandbox', () => {
     ['duplicateDeliveries', { duplicateDeliveries: 'yes' }, TypeError],
     ['duplicateDeliveries', { duplicateDeliveries: -1 }, RangeError],
     ['mobileMoneyBrand', { mobileMoneyBrand: '' }, TypeError],
+    ['mobileMoneyBrand', { mobileMoneyBrand: 'CARD' }, TypeError],
     ['cardPaymentMethod', { cardPaymentMethod: '' }, TypeError],
     ['cardPaymentMethod', { cardPaymentMethod: 5 }, TypeError],
     ['random', { random: 0.5 }, TypeError],
