@@ -10,7 +10,7 @@
 import { checkHttpUrl } from '../validation/url.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
-import { checkBrand } from './payload-values.js';
+import { checkBrand, isWord } from './payload-values.js';
 
 /** The whole-number options and their ranges, inclusive. */
 export const SANDBOX_NUMBER_RANGES = Object.freeze({
@@ -25,9 +25,7 @@ export const SANDBOX_NUMBER_RANGES = Object.freeze({
 
 /** `undefined`, or a non-empty string; else a `TypeError` naming the option. */
 function checkWord(where: string, name: string, value: unknown, example: string): void {
-  if (value === undefined) return;
-  const checked = checkBrand(value);
-  if (!checked.ok) {
+  if (value !== undefined && !isWord(value)) {
     throw new TypeError(
       `${where}: ${name} must be a non-empty string without control characters, e.g. ${example}, got ${kindOf(value)}`,
     );
@@ -81,6 +79,11 @@ export function checkSandboxOptionValues(where: string, options: UncheckedOption
     if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`${rule}, got ${String(failureRate)}`);
   }
   checkWord(where, 'mobileMoneyBrand', options.mobileMoneyBrand, "'M-PESA'");
+  if (options.mobileMoneyBrand !== undefined && !checkBrand(options.mobileMoneyBrand).ok) {
+    throw new TypeError(
+      `${where}: mobileMoneyBrand must be a mobile-money brand word such as 'M-PESA', not the card method word`,
+    );
+  }
   checkWord(where, 'cardPaymentMethod', options.cardPaymentMethod, "'CARD'");
   checkFunction(where, 'random', options.random);
   if (typeof options.log === 'string') {

@@ -8,6 +8,7 @@
  */
 
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
+import { isCardMethod } from '../callbacks/verdict.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkReferenceId } from '../validation/reference-id.js';
@@ -89,12 +90,25 @@ export function checkPayloadReference(type: CallbackEventType, reference: unknow
   return pass(reference);
 }
 
-/** A mobile-money brand word: a non-empty string, without control characters. */
+/** A method or brand word: a string with more than blanks, without control characters. */
+export const isWord = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '' && !/\p{Cc}/u.test(value);
+
+/**
+ * A mobile-money brand word: a non-empty string, without control characters, and not the card
+ * method word (`CARD`, ASCII case and blanks around ignored, as the callback verdict reads it).
+ */
 export function checkBrand(brand: unknown): Check<string> {
-  if (typeof brand !== 'string' || brand.trim() === '' || /\p{Cc}/u.test(brand)) {
+  if (!isWord(brand)) {
     return fail(
       'invalid_brand',
       `expected a brand word such as M-PESA (a non-empty string without control characters), got ${preview(brand)}`,
+    );
+  }
+  if (isCardMethod(brand)) {
+    return fail(
+      'invalid_brand',
+      'expected a mobile-money brand word such as M-PESA, got the card method word (a card payment is another callback type)',
     );
   }
   return pass(brand);

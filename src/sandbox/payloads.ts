@@ -40,6 +40,16 @@ import type {
 export const DEFAULT_MOBILE_MONEY_BRAND = 'MOBILE-MONEY';
 
 /**
+ * Throws a TypeError naming the builder when `brand` is no mobile-money brand word
+ * ({@link checkBrand}: empty, or the card method word, which makes a payload the service never
+ * sends).
+ */
+function brandWord(builder: string, brand: unknown): void {
+  const checked = checkBrand(brand);
+  if (!checked.ok) throw new TypeError(`${builder}: brand: ${checked.message}`);
+}
+
+/**
  * The eight event types, in the order of the API reference (the callbacks module's `callbackEventTypes`).
  *
  * @example
@@ -203,6 +213,7 @@ export function mobileMoneyPaymentSuccessPayload(
   input: PaymentPayloadInput,
   brand: string = DEFAULT_MOBILE_MONEY_BRAND,
 ): MobileMoneyPaymentSuccessCallback {
+  brandWord('mobileMoneyPaymentSuccessPayload', brand);
   const amount = Number(input.amount);
   return {
     id: input.id ?? makeSandboxId('PAY'),
@@ -294,6 +305,7 @@ export function checkoutSuccessPayload(
   brand: string = DEFAULT_MOBILE_MONEY_BRAND,
 ): CheckoutSuccessCallback {
   const card = input.method === 'card';
+  if (!card) brandWord('checkoutSuccessPayload', brand);
   return {
     payment_method: card ? 'CARD' : brand,
     // The described card success carries paid False; emitted as described.
@@ -321,6 +333,7 @@ export function checkoutFailurePayload(
   input: CheckoutPayloadInput & { message?: string },
   brand: string = DEFAULT_MOBILE_MONEY_BRAND,
 ): CheckoutFailureCallback {
+  if (input.method !== 'card') brandWord('checkoutFailurePayload', brand);
   return {
     payment_method: input.method === 'card' ? 'CARD' : brand,
     paid: 'False',
