@@ -1,0 +1,106 @@
+// Whether a failed initiation may have started the payment, in one property: `ApiError.mayHaveStarted`.
+// Only a refusal the service certainly did not act on is `false`: a 4xx other than 409, answering
+// the call's only request, whose body does not say the request was initiated. The API reference
+// documents no error responses, so a 4xx whose body is the initiation's success reply
+// (`{"message":"Mobile Payout Initiated","status":200}` under HTTP 400) says both: the payment may
+// have started, and a tracked record stays pending, as after a 5xx. Read as a refusal, the
+// merchant pays the seller again and the first transfer's success is settled as late.
+import { describe, expect, it } from 'vitest';
+import { PaymentsClient } from '../../src/client.js';
+import { ApiError } from '../../src/errors.js';
+import { createTransactionTracker } from '../../src/transactions/index.js';
+import { fakeService } from '../helpers/fake-service.js';
+import { mobileMoneyPaymentInput, payoutInput } from '../helpers/inputs.js';
+
+const secret = 'whsec_refused_or_not_0123456789abcdef';
+
+function service(answer: () => Response) {
+  let sent = 0;
+  const baseUrl = fakeService(() => {
+    sent += 1;
+    return answer();
+  });
+  return { baseUrl, sent: () => sent };
+}
+
+const failed = async (call: Promise<unknown>): Promise<ApiError> => {
+  const error = await call.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+};
+
+describe('ApiError.mayHaveStarted', () => {
+  it.each([
+    [400, { error: 'invalid phone number' }],
+    [401, { message: 'Unauthorized' }],
+    [422, { message: 'Validation failed', status: 422 }],
+    [404, 'Not Found'],
+  ])('is false for a %i refusal that says nothing else', async (status, body) => {
+    const { baseUrl } = service(() =>
+      typeof body === 'string' ? new Response(body, { status }) : Response.json(body, { status }),
+    );
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(false);
+    expect(error.issues).toEqual([]);
+  });
+
+  it.each([
+    ['a 500', () => Response.json({ error: 'boom' }, { status: 500 })],
+    ['a 409', () => Response.json({ error: 'duplicate reference' }, { status: 409 })],
+    ['a 2xx of the wrong shape', () => Response.json({ message: 'Mobile Payout Initiated', status: 201 })],
+  ])('is true for %s', async (_what, answer) => {
+    const { baseUrl } = service(answer);
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(true);
+  });
+
+  it.each([
+    [400, { message: 'Mobile Payout Initiated', status: 200 }],
+    [422, { message: 'Mobile Payout Initiated' }],
+    [408, { status: 200 }],
+    [429, { message: 'Mobile Payout Initiated', status: 200 }],
+  ])('is true for a %i whose body says the payout was initiated: %j', async (status, body) => {
+    const { baseUrl } = service(() => Response.json(body, { status }));
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.status).toBe(status);
+    expect(error.mayHaveStarted).toBe(true);
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'contradictory_reply' })]);
+    expect(error.message).toMatch(/may have started/);
+  });
+
+  it('is true for a 400 whose body is the mobile-money initiation reply', async () => {
+    const { baseUrl } = service(() =>
+      Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }, { status: 400 }),
+    );
+    const error = await failed(
+      new PaymentsClient({ baseUrl }).initiateMobileMoneyPayment(mobileMoneyPaymentInput),
+    );
+    expect(error.mayHaveStarted).toBe(true);
+  });
+});
+
+describe('a tracked payout answered 4xx with the initiation reply as its body', () => {
+  it('stays pending, and its reference is not sent again', async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl, sent } = service(() =>
+      Response.json({ message: 'Mobile Payout Initiated', status: 200 }, { status: 400 }),
+    );
+    const client = new PaymentsClient({ baseUrl, transactions: { tracker, secret } });
+    const error = await failed(client.initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(true);
+    const reference = String(payoutInput.transfer.reference_id);
+    expect((await tracker.get(reference))?.state).toBe('pending');
+    expect((await tracker.stale({ olderThanMs: 0 })).map((record) => record.reference)).toContain(reference);
+    await client.initiatePayout(payoutInput).catch(() => undefined);
+    expect(sent()).toBe(1);
+  });
+
+  it('a plain 400 still expires the record it made', async () => {
+    const tracker = createTransactionTracker();
+    const { baseUrl } = service(() => Response.json({ error: 'invalid destination' }, { status: 400 }));
+    const client = new PaymentsClient({ baseUrl, transactions: { tracker, secret } });
+    const error = await failed(client.initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(false);
+    expect((await tracker.get(String(payoutInput.transfer.reference_id)))?.state).toBe('expired');
+  });
+});
