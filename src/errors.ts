@@ -143,9 +143,9 @@ export class ValidationError extends PaymentsError {
 /**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
  * shape (not labelled `application/json`, over 1 MiB, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
- * A 5xx, a 409, a 2xx of the wrong shape (`issues` not empty) and any answer after a retry
- * (`onlyAttempt` false) may follow a payment the service started: keep the order pending until its
- * callback.
+ * A 5xx, a 409, a 2xx of the wrong shape or a 4xx whose body says it was initiated (`issues` not
+ * empty) and any answer after a retry (`onlyAttempt` false) may follow a payment the service
+ * started (`mayHaveStarted`): keep the order pending until its callback.
  *
  * @example
  * ```ts
@@ -153,7 +153,7 @@ export class ValidationError extends PaymentsError {
  *   await client.initiateCardPayment(cardInput);
  * } catch (error) {
  *   const { transaction_reference } = cardInput.callback_details;
- *   if (error instanceof ApiError && (!error.onlyAttempt || error.status >= 500 || error.status < 400 || error.status === 409)) markPending(transaction_reference);
+ *   if (error instanceof ApiError && error.mayHaveStarted) markPending(transaction_reference);
  * }
  * ```
  */
@@ -174,6 +174,14 @@ export class ApiError extends PaymentsError {
    * `status` says. Default `false`.
    */
   readonly onlyAttempt: boolean;
+  /**
+   * Whether the service may have started the payment (or payout): `false` only for a refusal it
+   * certainly did not act on, a 4xx other than 409 answering the call's only request (`onlyAttempt`)
+   * whose body does not say it was initiated (`issues` empty). A 5xx, a 409, a 3xx, a 2xx of the
+   * wrong shape, an answer after a retry and a 4xx whose body is the initiation reply are `true`:
+   * keep the order pending until its callback.
+   */
+  readonly mayHaveStarted: boolean;
 
   constructor(
     message: string,
@@ -192,6 +200,14 @@ export class ApiError extends PaymentsError {
     this.headers = Object.freeze({ ...init.headers });
     this.issues = Object.freeze([...(init.issues ?? [])]);
     this.onlyAttempt = init.onlyAttempt ?? false;
+    const { status } = init;
+    this.mayHaveStarted = !(
+      this.onlyAttempt &&
+      status >= 400 &&
+      status < 500 &&
+      status !== 409 &&
+      this.issues.length === 0
+    );
   }
 }
 

@@ -22,6 +22,8 @@ import { jsonErrorCode, numberLiteralsOf, repeatsAKey, stringifyWireBody } from 
 import { numberLiteralProblem } from './callbacks/amount.js';
 import { failingReplyKey } from './callbacks/verdict.js';
 import { rootCause } from './internal/root-cause.js';
+import { isPlainObject } from './internal/values.js';
+import { notSuccessWord } from './internal/failure-words.js';
 import {
   cardSecretsOf,
   credentialValuesOf,
@@ -361,6 +363,28 @@ function refusalCode(text: string): string {
 }
 
 /**
+ * The key of an error reply's JSON body that says the request was initiated, as a 2xx reply does:
+ * a `status` of 200 (or `true`, as the checkout's), or a `message` saying `Initiated` with no other
+ * word reading otherwise (not `Payment not initiated`). Undefined for any other body.
+ */
+function initiatedKey(text: string): 'status' | 'message' | undefined {
+  let reply: unknown;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(reply)) return undefined;
+  const { status, message } = reply as Record<string, unknown>;
+  if (status === 200 || status === '200' || status === true) return 'status';
+  return typeof message === 'string' &&
+    /\binitiated\b/i.test(message) &&
+    notSuccessWord(message.replace(/\binitiated\b/gi, '')) === undefined
+    ? 'message'
+    : undefined;
+}
+
+/**
  * The one function that turns a response into an error: a non-2xx (`issues` empty), or a 2xx
  * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body and
  * headers have the request's secrets redacted.
@@ -374,13 +398,26 @@ function errorFromResponse(
   const { text } = body;
   const where = `${call.operation} (POST ${call.url})`;
   const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
+  // A 4xx whose body says the request was initiated: the API reference documents no error replies.
+  const initiated = response.ok || response.redirected ? undefined : initiatedKey(text);
+  if (initiated !== undefined) {
+    issues = [
+      {
+        path: [initiated],
+        message: `says the request was initiated, on an HTTP ${response.status}`,
+        code: 'contradictory_reply',
+      },
+    ];
+  }
   const message = response.redirected
     ? `${answered} after the fetch followed a redirect to ${response.url}, which the SDK never does: the request may have reached another server, and this is not the service's answer; check the fetch option`
-    : issues.length > 0
-      ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
-      : isRedirect(response.status)
-        ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
-        : `${answered}${refusalCode(text)}; see error.body`;
+    : initiated !== undefined
+      ? `${answered} with a body whose ${initiated} says the request was initiated: which it meant cannot be known, and the payment may have started; see error.body`
+      : issues.length > 0
+        ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
+        : isRedirect(response.status)
+          ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
+          : `${answered}${refusalCode(text)}; see error.body`;
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,

@@ -122,6 +122,7 @@ describe('errors', () => {
       headers: { a: 'b' },
       issues: [],
       onlyAttempt: false,
+      mayHaveStarted: true,
     });
     expect(json(new ConnectionError('down', { cause, aborted: true }))).toEqual({
       name: 'ConnectionError',

@@ -65,15 +65,15 @@ const untrackable = (place: Place, message: string): ValidationError =>
   });
 
 /**
- * A refusal the service certainly did not act on: a 4xx other than 409 answering the call's only
- * attempt. Anything else after sending — a 5xx, a lost connection, a timeout, a 2xx of the wrong
- * shape, a 409 (the reference is in use at the service: a transfer or payment under it may be
- * under way), a 4xx answering a retry (a 409 "duplicate" is what follows a first attempt that
- * went through), a 4xx through the merchant's own `fetch` (which may have retried by itself) — may
- * have started the payment.
+ * A refusal the service certainly did not act on (`mayHaveStarted` false): a 4xx other than 409
+ * answering the call's only attempt, whose body does not say it was initiated. Anything else after
+ * sending — a 5xx, a lost connection, a timeout, a 2xx of the wrong shape, a 409 (the reference is
+ * in use at the service: a transfer or payment under it may be under way), a 4xx answering a retry
+ * (a 409 "duplicate" is what follows a first attempt that went through), a 4xx through the
+ * merchant's own `fetch` (which may have retried by itself), a 4xx whose body is the initiation
+ * reply — may have started the payment.
  */
-const refused = (error: unknown): error is ApiError =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 409;
+const refused = (error: unknown): error is ApiError => error instanceof ApiError && !error.mayHaveStarted;
 
 /**
  * A call none of whose requests left this process (a refused connection, a deadline that passed

@@ -90,7 +90,7 @@ describe('a tracked payout answered 4xx with the initiation reply as its body', 
     expect(error.mayHaveStarted).toBe(true);
     const reference = String(payoutInput.transfer.reference_id);
     expect((await tracker.get(reference))?.state).toBe('pending');
-    expect((await tracker.stale({ olderThanMs: 0 })).map((record) => record.reference)).toContain(reference);
+    expect((await tracker.stale({ olderThan: 0 })).map((record) => record.reference)).toContain(reference);
     await client.initiatePayout(payoutInput).catch(() => undefined);
     expect(sent()).toBe(1);
   });
