@@ -339,6 +339,21 @@ describe('hosted-payments trigger says what to do when the route refuses it', ()
     );
   });
 
+  it('posted unsigned and answered 200: warns that the route took a callback it could not have verified', async () => {
+    // A route that accepts an unsigned callback verifies nothing: anyone could post it a "paid".
+    webhook = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('ok'));
+    });
+    await new Promise<void>((resolve) => webhook!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+    const { io, out, err } = capture({ env: {} });
+    expect(await run(['trigger', 'payment.card.succeeded', '--url', url], io)).toBe(0);
+    expect(out()).toContain('HTTP 200');
+    expect(err()).toContain('hint: the URL was posted unsigned');
+    expect(err()).toContain('accepted');
+  });
+
   it('posted unsigned (no --secret, no $HOSTED_PAYMENTS_WEBHOOK_SECRET) and answered 401: says so and how to give the secret', async () => {
     const { url, events } = await startWebhook(SECRET);
     const { io, out, err } = capture({ env: {} });
