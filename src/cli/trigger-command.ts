@@ -62,6 +62,11 @@ const UNSIGNED_HINT =
   `the URL was posted unsigned (neither --secret nor $${SECRET_ENV} is set), and a route that ` +
   `checks signatures answers 401; export ${SECRET_ENV}=<your webhook secret> (or pass --secret) and run it again`;
 
+/** Said after a 2xx to an unsigned post: a route that verifies signatures answers 401. */
+const UNSIGNED_ACCEPTED =
+  `the URL was posted unsigned (neither --secret nor $${SECRET_ENV} is set), and the route accepted it: ` +
+  `a route that verifies signatures answers 401, so this one would take a forged "paid" too (check that it is createCallbackHandler's, with your secret)`;
+
 /** Said after a 401 `invalid_signature` to a signed URL; names where the secret came from, never the secret. */
 const wrongSecretHint = (source: string): string =>
   `the route refused the signature (401 invalid_signature): the secret from ${source} may not be ` +
@@ -191,6 +196,7 @@ async function trigger(
   });
   const body = JSON.stringify(payload);
   let allAccepted = true;
+  let anyAccepted = false;
   let refused401 = false;
   let refusedSignature = false;
   let handlerFailed = false;
@@ -209,6 +215,7 @@ async function trigger(
     );
     if (text) io.stdout(`${text}\n`);
     allAccepted &&= response.ok;
+    anyAccepted ||= response.ok;
     refused401 ||= response.status === 401;
     refusedSignature ||= response.status === 401 && refusalReason(raw) === 'invalid_signature';
     handlerFailed ||= response.status === 500 && refusalReason(raw) === 'handler_failed';
@@ -220,6 +227,7 @@ async function trigger(
   if (redirected !== undefined) io.stderr(`hint: ${redirected}\n`);
   if (notServed !== undefined) io.stderr(`hint: ${notServedHint(notServed, url)}\n`);
   if (refused401 && secret === undefined) io.stderr(`hint: ${UNSIGNED_HINT}\n`);
+  else if (anyAccepted && secret === undefined) io.stderr(`hint: ${UNSIGNED_ACCEPTED}\n`);
   else if (refusedSignature) io.stderr(`hint: ${wrongSecretHint(source ?? '--secret')}\n`);
   if (handlerFailed) {
     io.stderr(`hint: the route failed on the callback (500 handler_failed): ${HANDLER_FAILED_CAUSE}\n`);
