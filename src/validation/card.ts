@@ -124,7 +124,7 @@ export function checkLeadingZero(
   if (encoding === 'integer' && digits.startsWith('0')) {
     return fail(
       `${field}_leading_zero`,
-      `a ${field === 'cvc' ? 'cvc' : 'card number'} starting with 0 cannot be sent as a JSON integer (the service documents card fields as integers); set the client option cardFieldEncoding: 'string' to send card fields as digit strings`,
+      `a ${field === 'cvc' ? 'cvc' : 'card number'} starting with 0 cannot be sent as a JSON integer (the service documents card fields as integers); the client option cardFieldEncoding: 'string' sends all four card fields as digit strings, a wire type the API reference does not describe: use it only once your provider confirms it takes them`,
     );
   }
   return pass(digits);
