@@ -96,11 +96,13 @@ describe('safeParseCallback properties', () => {
           // Two keys of one form that say different things are refused (disagreeingTwin): one of each form.
           const forms = new Set(Object.keys(payload).map(keyForm));
           // A key the verdict reads as an outcome, amount, currency or reference (`err`, `status_code`,
-          // `Currency`: it refuses a failure word or code there) may refuse the payload by what it
-          // holds; every other key, whatever it holds, is kept and not read.
+          // `Currency`: it refuses a failure word or code there, and a success word or flag on a
+          // failure) may refuse the payload by what it holds; every other key, whatever it holds,
+          // is kept and not read.
           const read = (key: string) =>
-            !safeParseCallback({ ...payload, [key]: 'Failed' }).success ||
-            !safeParseCallback({ ...payload, [key]: 1032 }).success;
+            ['Failed', 1032, 'Success', true].some(
+              (value) => !safeParseCallback({ ...payload, [key]: value }).success,
+            );
           const clean = Object.fromEntries(
             Object.entries(extra).filter(([key]) => {
               if (all.includes(key) || read(key)) return false;
