@@ -385,8 +385,9 @@ function initiatedKey(text: string): 'status' | 'message' | undefined {
 }
 
 /**
- * The one function that turns a response into an error: a non-2xx (`issues` empty), or a 2xx
- * whose body is not JSON or not the documented shape (`issues` say what is wrong). The body and
+ * The one function that turns a response into an error: a non-2xx (`issues` empty, unless its
+ * body says the request was initiated: {@link initiatedKey}), or a 2xx whose body is not JSON or
+ * not the documented shape (`issues` say what is wrong). The body and
  * headers have the request's secrets redacted.
  */
 function errorFromResponse(
