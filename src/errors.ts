@@ -165,7 +165,7 @@ export class ApiError extends PaymentsError {
   readonly body: string;
   /** The response headers, lower-cased names; the request's secrets redacted if echoed, and a credential header such as `set-cookie` shown as `[redacted]`. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Issues found when the body was a 2xx of the wrong shape, otherwise empty. */
+  /** Issues found when the body was a 2xx of the wrong shape, or a non-2xx whose body says the request was initiated (`contradictory_reply`); otherwise empty. */
   readonly issues: readonly ValidationIssue[];
   /**
    * Whether this answers the call's only request that may have reached the service. `false` after
