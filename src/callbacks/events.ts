@@ -315,14 +315,20 @@ export interface PayoutFailedEvent extends CallbackEventBase<'payout.failed', Pa
  *         break;
  *       case 'payment.mobile_money.succeeded':
  *       case 'checkout.succeeded':
- *       case 'payout.succeeded':
  *         await markPaid(reference, event.amount);
  *         break;
  *       case 'payment.card.failed':
  *       case 'payment.mobile_money.failed':
  *       case 'checkout.failed':
- *       case 'payout.failed':
  *         await markFailed(reference, event.message);
+ *         break;
+ *       // A payout's reference is a transfer, not an order: a payment callback posted to the
+ *       // payout route (or the reverse) must not settle it (a tracker answers it 409).
+ *       case 'payout.succeeded':
+ *         await markPaidOut(reference, event.amount);
+ *         break;
+ *       case 'payout.failed':
+ *         await markPayoutFailed(reference, event.message);
  *         break;
  *       default: {
  *         const never: never = event; // a compile error here if a type is ever added

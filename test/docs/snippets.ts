@@ -68,6 +68,8 @@ export const prelude: Readonly<Record<string, string>> = {
     [
       'markPaid',
       'markFailed',
+      'markPaidOut',
+      'markPayoutFailed',
       'markPending',
       'saveReference',
       'fulfil',
