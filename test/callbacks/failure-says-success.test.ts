@@ -32,6 +32,8 @@ describe('a failure callback that also says it succeeded', () => {
     ['Payment completed'],
     ['Transaction successful.'],
     ['paid'],
+    ['M-PESA Payment Success'],
+    ['Transfer completed'],
   ])('is contradictory with the message %j', (message) => {
     for (const [type, payload] of failureEntries) {
       expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
@@ -71,6 +73,38 @@ describe('a failure callback that also says it succeeded', () => {
   ])('stays a failure with the message %j', (message) => {
     for (const [type, payload] of failureEntries) {
       expect(verdict({ ...payload, message }), type).toBe(type);
+    }
+  });
+
+  // Free-text reasons a provider gives for a failure (mobile money, checkout) that hold a success
+  // word but state no success: refused, each would be an outcome the merchant never learns.
+  it.each([
+    ['Already paid'],
+    ['Order already paid'],
+    ['Paid amount mismatch'],
+    ['Amount paid is less than the order total'],
+    ['Recipient paid too many times today'],
+    ['A similar transaction is in progress; wait for it to complete'],
+    ['Try again after the previous transfer completes'],
+    ['Authentication required to complete payment'],
+    ['Customer must complete 3D Secure authentication'],
+    ['Session closed before payment completed'],
+    ['Transaction completed on another channel'],
+    ['Funds returned to your wallet successfully'],
+    ['Amount credited back to wallet successfully'],
+    ['Reversed Payment Successful'],
+  ])('stays a failure with the reason %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe(type);
+    }
+  });
+
+  it.each([
+    ['ResponseDescription', 'Accept the service request successfully.'],
+    ['CustomerMessage', 'Success. Request accepted for processing'],
+  ])("stays a failure carrying the initiation's acknowledgement %s %j", (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe(type);
     }
   });
 
