@@ -56,7 +56,7 @@
  * | any success whose `message` reads otherwise ({@link notSuccessWord}: a failure word, a negation, `false`, `?`; or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
  * | any success with another key naming the amount paid (`Amount`, `amountCaptured`, `amount_paid`, `amount_received`, `captured`; a payment's `total`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
  * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Declined'`, `state: 'failed'`, `status_code: 406`, `data.paid`, `data[0].paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
- * | any failure whose `message` reads as a success, or with an undocumented key that says success (`Payout Successful`, `payout_status: 'Success'`, `is_paid: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
+ * | any failure whose `message` is a statement of success, or with an undocumented key that says success (`Payout Successful`, `payout_status: 'Success'`, `is_paid: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
  * | any callback with two keys of one form (`payment_method` and `payment method`) whose values differ (after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
@@ -92,10 +92,10 @@ import {
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
 import {
+  isSuccessStatement,
   isSuccessText,
   NOT_PRINTABLE_ASCII,
   notSuccessWord,
-  readsAsSuccess,
 } from '../internal/failure-words.js';
 import { isNameLike, isPlainObject, keyShown, typeName } from '../internal/values.js';
 
@@ -708,8 +708,8 @@ const undocumented =
     Object.hasOwn(callbackSchemas[type].shape, key) || signalName(key) !== undefined;
 
 /**
- * Whether a failure callback also says it succeeded: its `message` reads as a success
- * ({@link readsAsSuccess}: `Payout Successful`), or an undocumented key does ({@link saysSuccess}:
+ * Whether a failure callback also says it succeeded: its `message` is a statement of success
+ * ({@link isSuccessStatement}: `Payout Successful`), or an undocumented key is ({@link saysSuccess}:
  * `payout_status: 'Success'`, `is_paid: true`, `data.paid: 'True'`). Read as a failure, a payout
  * would be paid again and its genuine success refused as the other outcome.
  */
@@ -719,7 +719,7 @@ function failureContradiction(
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
   const key =
-    typeof data.message === 'string' && readsAsSuccess(data.message)
+    typeof data.message === 'string' && isSuccessStatement(data.message)
       ? 'message'
       : otherOutcome(data, undocumented(type), 0, saysSuccess);
   if (key === undefined) return undefined;
@@ -858,13 +858,13 @@ function saysOtherwise(form: string, value: unknown): boolean {
 
 /**
  * Whether an undocumented key's value says success, as a failure callback's may not: a flag of
- * {@link SUCCESS_FLAG} that says yes, or an {@link OUTCOME} text that reads as a success. Not a
- * code: the card status is 200 on a failure too.
+ * {@link SUCCESS_FLAG} that says yes, or an {@link OUTCOME} text that is a statement of success
+ * ({@link isSuccessStatement}). Not a code: the card status is 200 on a failure too.
  */
 const saysSuccess = (form: string, value: unknown): boolean =>
   SUCCESS_FLAG.test(form)
     ? saysYes(value)
-    : OUTCOME.test(form) && typeof value === 'string' && readsAsSuccess(value);
+    : OUTCOME.test(form) && typeof value === 'string' && isSuccessStatement(value);
 
 /**
  * A flag of an initiation's request itself (`success`, `succeeded`, `ok`): one that does not say

@@ -3,7 +3,7 @@
  * while meaning otherwise: the message of a success callback (`verdict.ts`) and the brand part of a
  * mobile-money initiation reply (`requests/responses.ts`); the words of a negation, which both
  * read too; the words a success text is made of, as the redirect card success's message must
- * be (`verdict.ts`); and what reads as a success, which a failure callback may not say.
+ * be (`verdict.ts`); and a statement of success, which a failure callback may not make.
  *
  * @module
  */
@@ -97,10 +97,17 @@ export const isSuccessText = (text: string): boolean => {
 };
 
 /**
- * Whether a text reads as a success: a word saying so (`Payout Successful`, `Payment completed`,
- * `paid`, `MOBILE-MONEY Payment Success`), and nothing that reads otherwise ({@link
- * notSuccessWord}: not `Payment incomplete.`, `Transaction was not successful`, `Paid: False`).
- * A failure callback's message, or any status text on it, may not.
+ * Whether a text is a statement of success, as a failure callback's message or status text may not
+ * be: a success text ({@link isSuccessText}) once a payout's or transfer's name and a brand word
+ * before `Payment` or `Payout` are set aside (`Payout Successful`, `M-PESA Payment Success`,
+ * `Payment completed`, `Success`). A failure's free-text reason that only holds a success word
+ * (`Already paid`, `Wait for the transfer to complete`, `Funds returned successfully`) is none.
  */
-export const readsAsSuccess = (text: string): boolean =>
-  SAYS_SUCCESS.test(asWords(text)) && notSuccessWord(text) === undefined;
+export const isSuccessStatement = (text: string): boolean =>
+  isSuccessText(
+    text
+      .replace(/^\s*([\w-]+)(?=\s+pay(?:ment|out)\b)/i, (brand) =>
+        notSuccessWord(brand) === undefined ? '' : brand,
+      )
+      .replace(/\b(?:payout|transfer)\b/gi, ' '),
+  );
