@@ -5,6 +5,7 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ApiError, PaymentsClient, type ResponseLogEvent } from '../../src/index.js';
+import { redactText } from '../../src/internal/redact.js';
 import { cardPaymentInput } from '../helpers/inputs.js';
 import { BASE_URL, useMockService } from '../helpers/msw.js';
 
@@ -116,5 +117,34 @@ describe('the API key echoed with its letters and digits escaped', () => {
     );
     expect(error.body).toBe('{"error":"unknown key [redacted]"}');
     expect(dump).not.toContain(echoed);
+  });
+});
+
+describe('an echo that almost spells the API key in fullwidth forms', () => {
+  // Each character of a secret is matched in one way only: two alternatives that both match a
+  // fullwidth letter (its two cases, which flag `i` folds into one) made a near miss backtrack
+  // through every combination, freezing the process for minutes.
+  const fullwidth = (text: string) =>
+    [...text].map((c) => (/[!-~]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('');
+  const fullwidthLetters = (text: string) =>
+    [...text]
+      .map((c) => (/[0-9A-Za-z]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+      .join('');
+  it('is answered at once, the near miss shown as sent', () => {
+    // A key of 44 letters and digits, as an hp_sig is: 2^44 ways to try, were each ambiguous.
+    const key = 'k9Qz7XwV3pLmN7tR2yB4cD8eF1gH6jK0mN5pQ2rS7tUv';
+    const nearMiss = fullwidthLetters(`${key.slice(0, -1)}Z`);
+    const started = performance.now();
+    expect(redactText(`key ${nearMiss}`, { values: [key] })).toBe(`key ${nearMiss}`);
+    expect(redactText(`key ${fullwidthLetters(key)}`, { values: [key] })).toBe('key [redacted]');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('is redacted when its symbols are fullwidth too', async () => {
+    const { error, dump } = await answered(
+      () => new HttpResponse(`{"error":"key ${fullwidth(apiKey)}"}`, { status: 401 }),
+    );
+    expect(error.body).toBe('{"error":"key [redacted]"}');
+    expect(dump).not.toContain(fullwidth(apiKey));
   });
 });
