@@ -157,9 +157,9 @@ const entityNames: Readonly<Record<string, string>> = {
  * A pattern (flags `iu`: matched in any case) of a spelling as written or escaped: each character
  * also as its character reference, decimal (`&#47;`) or hex (`&#x2F;`), with leading zeros or
  * without, or its name where {@link entityNames} has one, as a JSON `\uXXXX` escape, and an
- * ASCII one percent-encoded; a letter or digit also in its fullwidth form. The hex digits of a
- * percent-escape in the spelling are matched in either case (`%2F` and .NET's `%2f` decode alike)
- * and as written only, which leaves every character of the text one reading.
+ * ASCII one percent-encoded or in its fullwidth form. The hex digits of a percent-escape in the
+ * spelling are matched in either case (`%2F` and .NET's `%2f` decode alike) and as written only,
+ * which leaves every character of the text one reading.
  */
 function htmlPattern(spelling: string): string {
   return htmlPieces(spelling).join('');
@@ -174,16 +174,22 @@ function htmlPieces(spelling: string): string[] {
       const hex =
         chars[index - 1] === '%' || (chars[index - 2] === '%' && /[0-9A-Fa-f]/.test(chars[index - 1] ?? ''));
       if (hex) return /[A-Fa-f]/.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char;
-      // A letter or digit as written (in either case: flag `i`), or in either case escaped or in
-      // its fullwidth form (`\u006c`, `&#108;`, `%6C`, `ｌ`).
+      // A letter or digit as written or in its fullwidth form (either case: flag `i` folds them),
+      // or in either case escaped (`\u006c`, `&#108;`, `%6C`). One alternative at most matches a
+      // character: two that both did (the two cases of a fullwidth letter) made a near miss try
+      // every combination of them, exponential in the secret's length.
       const forms = new Set([char.toLowerCase(), char.toUpperCase()].map((each) => each.charCodeAt(0)));
-      return `(?:${char}${[...forms].map((code) => `|${escapes(code)}|\\u{${(code + 0xfee0).toString(16)}}`).join('')})`;
+      return `(?:${char}|${fullwidth(char.charCodeAt(0))}${[...forms].map((code) => `|${escapes(code)}`).join('')})`;
     }
     const code = char.codePointAt(0) ?? 0;
     const name = entityNames[char];
-    return `(?:\\u{${code.toString(16)}}|${escapes(code)}${name === undefined ? '' : `|&${name};`})`;
+    const wide = code > 0x20 && code < 0x7f ? `|${fullwidth(code)}` : '';
+    return `(?:\\u{${code.toString(16)}}|${escapes(code)}${name === undefined ? '' : `|&${name};`}${wide})`;
   });
 }
+
+/** The fullwidth form of a printable ASCII character (`ｓ`, `＿`, `－`), as a pattern. */
+const fullwidth = (code: number): string => `\\u{${(code + 0xfee0).toString(16)}}`;
 
 /**
  * The patterns of a character's escapes (flag `i`): its character reference, decimal (`&#47;`) or
