@@ -68,6 +68,9 @@ describe('a card number a route echoes with the cvc or the expiry run on after i
     ['rejected 4111 1111 1111 1111 987', 'rejected **** 1111 [redacted]'],
     ['card 4242-4242-4242-4242-12-2030 refused', 'card **** 4242 [redacted] refused'],
     ['card 4242 4242 4242 4242 declined', 'card **** 4242 declined'],
+    ['order 1001 4111111111111111 refused', 'order 1001 **** 1111 refused'],
+    ['amount 1500 4242424242424242', 'amount 1500 **** 4242'],
+    ['1 4111 1111 1111 1111', '1 **** 1111'],
   ])('shows no digit after the card number: %j', (text, shown) => {
     expect(maskCardNumbers(text)).toBe(shown);
   });
