@@ -124,17 +124,21 @@ export function callbackReference(url: string, fallback: string | undefined): st
 }
 
 /**
- * `text` with each run of digits (a space or a dash allowed between two) that is or begins with a
- * card number, 13 to 19 digits passing the Luhn check up to a break between its groups, shown as
- * its last four (`**** 4242`), and the rest of such a run (a cvc or an expiry a route echoed after
- * it, `4242424242424242 123`) as `[redacted]`; a 12-digit payout `reference_id` stays.
+ * `text` with each run of digits (a space or a dash allowed between two) that holds a card number,
+ * 13 to 19 digits passing the Luhn check between two breaks of its groups, shown as its last four
+ * (`**** 4242`), and the rest of such a run after it (a cvc or an expiry a route echoed,
+ * `4242424242424242 123`) as `[redacted]`; a 12-digit payout `reference_id` stays.
  */
 export const maskCardNumbers = (text: string): string =>
   text.replace(/(?<!\d)\d(?:[ -]?\d){12,}(?!\d)/g, (run) => {
-    for (const end of [...run.matchAll(/[ -]/g)].map((found) => found.index).concat(run.length)) {
-      const digits = run.slice(0, end).replace(/[ -]/g, '');
-      if (digits.length >= 13 && digits.length <= 19 && luhn(digits)) {
-        return end === run.length ? maskCardNumber(digits) : `${maskCardNumber(digits)} [redacted]`;
+    const breaks = [...run.matchAll(/[ -]/g)].map((found) => found.index);
+    // From the start of each group (a number may stand before the card), to the end of each.
+    for (const start of [0, ...breaks.map((at) => at + 1)]) {
+      for (const end of [...breaks, run.length]) {
+        const digits = run.slice(start, end).replace(/[ -]/g, '');
+        if (end > start && digits.length >= 13 && digits.length <= 19 && luhn(digits)) {
+          return `${run.slice(0, start)}${maskCardNumber(digits)}${end === run.length ? '' : ' [redacted]'}`;
+        }
       }
     }
     return run;
