@@ -68,6 +68,18 @@ describe('ApiError.mayHaveStarted', () => {
     expect(error.message).toMatch(/may have started/);
   });
 
+  it.each([
+    [400, { error: 'duplicate_reference_id' }],
+    [422, { error: 'duplicate_transaction', message: 'A payout with this reference_id already exists' }],
+    [400, { message: 'Duplicate request' }],
+    [400, { error: 'reference_in_use' }],
+  ])('is true for a %i whose body says the reference is in use, as a 409 does: %j', async (status, body) => {
+    const { baseUrl } = service(() => Response.json(body, { status }));
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(true);
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'contradictory_reply' })]);
+  });
+
   it('is true for a 400 whose body is the mobile-money initiation reply', async () => {
     const { baseUrl } = service(() =>
       Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }, { status: 400 }),
