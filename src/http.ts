@@ -365,9 +365,10 @@ function refusalCode(text: string): string {
 /**
  * The key of an error reply's JSON body that says the request was initiated, as a 2xx reply does:
  * a `status` of 200 (or `true`, as the checkout's), or a `message` saying `Initiated` with no other
- * word reading otherwise (not `Payment not initiated`). Undefined for any other body.
+ * word reading otherwise (not `Payment not initiated`); or `body` for one that says the reference
+ * is a duplicate or in use, as a 409 does. Undefined for any other body.
  */
-function initiatedKey(text: string): 'status' | 'message' | undefined {
+function initiatedKey(text: string): 'status' | 'message' | 'body' | undefined {
   let reply: unknown;
   try {
     reply = JSON.parse(text);
@@ -377,6 +378,14 @@ function initiatedKey(text: string): 'status' | 'message' | undefined {
   if (!isPlainObject(reply)) return undefined;
   const { status, message } = reply as Record<string, unknown>;
   if (status === 200 || status === '200' || status === true) return 'status';
+  // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
+  if (
+    /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+use/i.test(
+      text,
+    )
+  ) {
+    return 'body';
+  }
   return typeof message === 'string' &&
     /\binitiated\b/i.test(message) &&
     notSuccessWord(message.replace(/\binitiated\b/gi, '')) === undefined
@@ -399,13 +408,19 @@ function errorFromResponse(
   const { text } = body;
   const where = `${call.operation} (POST ${call.url})`;
   const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
-  // A 4xx whose body says the request was initiated: the API reference documents no error replies.
-  const initiated = response.ok || response.redirected ? undefined : initiatedKey(text);
+  // A 4xx but 409 (a refusal, were it not for its body) whose body says the request was initiated
+  // or its reference is in use: the API reference documents no error replies.
+  const { status } = response;
+  const refusal = status >= 400 && status < 500 && status !== 409 && !response.redirected;
+  const initiated = refusal ? initiatedKey(text) : undefined;
   if (initiated !== undefined) {
     issues = [
       {
-        path: [initiated],
-        message: `says the request was initiated, on an HTTP ${response.status}`,
+        path: initiated === 'body' ? [] : [initiated],
+        message:
+          initiated === 'body'
+            ? `says the reference is in use, on an HTTP ${response.status}`
+            : `says the request was initiated, on an HTTP ${response.status}`,
         code: 'contradictory_reply',
       },
     ];
@@ -413,7 +428,7 @@ function errorFromResponse(
   const message = response.redirected
     ? `${answered} after the fetch followed a redirect to ${response.url}, which the SDK never does: the request may have reached another server, and this is not the service's answer; check the fetch option`
     : initiated !== undefined
-      ? `${answered} with a body whose ${initiated} says the request was initiated: which it meant cannot be known, and the payment may have started; see error.body`
+      ? `${answered} with a body that says ${initiated === 'body' ? 'the reference is in use' : 'the request was initiated'}: which it meant cannot be known, and the payment may have started; see error.body`
       : issues.length > 0
         ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
         : isRedirect(response.status)
