@@ -132,11 +132,15 @@ export function callbackReference(url: string, fallback: string | undefined): st
 export const maskCardNumbers = (text: string): string =>
   text.replace(/(?<!\d)\d(?:[ -]?\d){12,}(?!\d)/g, (run) => {
     const breaks = [...run.matchAll(/[ -]/g)].map((found) => found.index);
-    // From the start of each group (a number may stand before the card), to the end of each.
+    const ends = [...breaks, run.length];
+    // From the start of each group (a number may stand before the card) to the end of each group
+    // after it, while the span holds at most 19 digits: linear in the run's length.
     for (const start of [0, ...breaks.map((at) => at + 1)]) {
-      for (const end of [...breaks, run.length]) {
+      for (const end of ends) {
+        if (end <= start) continue;
         const digits = run.slice(start, end).replace(/[ -]/g, '');
-        if (end > start && digits.length >= 13 && digits.length <= 19 && luhn(digits)) {
+        if (digits.length > 19) break;
+        if (digits.length >= 13 && luhn(digits)) {
           return `${run.slice(0, start)}${maskCardNumber(digits)}${end === run.length ? '' : ' [redacted]'}`;
         }
       }
