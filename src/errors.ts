@@ -141,6 +141,12 @@ export class ValidationError extends PaymentsError {
 }
 
 /**
+ * A status the SDK takes for a refusal the service did not act on, unless its body or a retry says
+ * otherwise: a 4xx other than 409 (the reference in use, under which a payment may be under way).
+ */
+export const isRefusalStatus = (status: number): boolean => status >= 400 && status < 500 && status !== 409;
+
+/**
  * The service answered with a non-2xx status, or a 2xx whose body was not the documented
  * shape (not labelled `application/json`, over 1 MiB, invalid JSON, wrong fields). Carries the status, the raw body text and the headers.
  * A 5xx, a 409, a 2xx of the wrong shape or a 4xx whose body says it was initiated (`issues` not
@@ -200,14 +206,7 @@ export class ApiError extends PaymentsError {
     this.headers = Object.freeze({ ...init.headers });
     this.issues = Object.freeze([...(init.issues ?? [])]);
     this.onlyAttempt = init.onlyAttempt ?? false;
-    const { status } = init;
-    this.mayHaveStarted = !(
-      this.onlyAttempt &&
-      status >= 400 &&
-      status < 500 &&
-      status !== 409 &&
-      this.issues.length === 0
-    );
+    this.mayHaveStarted = !(this.onlyAttempt && isRefusalStatus(init.status) && this.issues.length === 0);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   ApiError,
   ConnectionError,
   formatIssues,
+  isRefusalStatus,
   TimeoutError,
   ValidationError,
   type ValidationIssue,
@@ -395,7 +396,7 @@ function initiatedKey(text: string): 'status' | 'message' | 'body' | undefined {
 
 /**
  * The one function that turns a response into an error: a non-2xx (`issues` empty, unless its
- * body says the request was initiated: {@link initiatedKey}), or a 2xx whose body is not JSON or
+ * body says the request was initiated or its reference in use: {@link initiatedKey}), or a 2xx whose body is not JSON or
  * not the documented shape (`issues` say what is wrong). The body and
  * headers have the request's secrets redacted.
  */
@@ -410,8 +411,7 @@ function errorFromResponse(
   const answered = `The service answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} to ${where}`;
   // A 4xx but 409 (a refusal, were it not for its body) whose body says the request was initiated
   // or its reference is in use: the API reference documents no error replies.
-  const { status } = response;
-  const refusal = status >= 400 && status < 500 && status !== 409 && !response.redirected;
+  const refusal = isRefusalStatus(response.status) && !response.redirected;
   const initiated = refusal ? initiatedKey(text) : undefined;
   if (initiated !== undefined) {
     issues = [

@@ -7,6 +7,7 @@
  */
 import type { CallbackEvent } from './events.js';
 import { decimalKey } from './amount.js';
+import { asciiUpper } from '../internal/values.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { monotonicNow } from '../internal/timers.js';
@@ -421,8 +422,7 @@ export function callbackDedupeKey(event: CallbackEvent, reference?: string, sign
   const part = (field: string): string => {
     const value = data[field]!;
     if (field === 'amount') return decimalKey(value) ?? value;
-    if (field === 'payment_method')
-      return value.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '').replace(/[a-z]/g, (c) => c.toUpperCase());
+    if (field === 'payment_method') return asciiUpper(value.replace(/^[\t-\r ]+|[\t-\r ]+$/g, ''));
     return value;
   };
   const encoded = fields.map((field) => encodedPart(part(field), `event.data['${field}']`));

@@ -38,3 +38,6 @@ export const keyShown = (key: string): string =>
 
 /** `text` with its ASCII capitals in lower case, and nothing else changed (no Unicode case folding). */
 export const asciiLower = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** `text` with its ASCII small letters in upper case, and nothing else changed. */
+export const asciiUpper = (text: string): string => text.replace(/[a-z]/g, (c) => c.toUpperCase());
