@@ -152,3 +152,133 @@ describe("a payout success whose transfer's status says otherwise", () => {
     expect(verdict({ ...payoutSuccess, [key]: value })).toBe('payout.succeeded');
   });
 });
+
+// A mobile-money payout is a disbursement in most wallets' own words: its status and flags are
+// read as a payout's or a transfer's are, on a success and on a failure.
+describe("a payout callback whose disbursement's status says the other outcome", () => {
+  const payoutSuccess = callbackFixtures['payout.succeeded'];
+  const payoutFailure = callbackFixtures['payout.failed'];
+
+  it.each([
+    ['disbursement_status', 'Failed'],
+    ['disbursementStatus', 'Reversed'],
+    ['disbursement_state', 'declined'],
+    ['disbursement_failed', true],
+    ['disbursement_error', 'Wallet closed'],
+    ['disbursement_successful', false],
+  ])('a success is contradictory: %s %j', (key, value) => {
+    expect(verdict({ ...payoutSuccess, [key]: value })).toBe('contradictory_outcome');
+  });
+
+  it.each([
+    ['disbursement_status', 'Completed'],
+    ['disbursement_successful', true],
+    ['disbursement', { status: 'Success' }],
+  ])('a failure is contradictory: %s %j', (key, value) => {
+    expect(verdict({ ...payoutFailure, [key]: value })).toBe('contradictory_outcome');
+  });
+
+  it.each([
+    ['disbursement_status', 'Completed'],
+    ['disbursement_failed', false],
+  ])('a success stays one: %s %j', (key, value) => {
+    expect(verdict({ ...payoutSuccess, [key]: value })).toBe('payout.succeeded');
+  });
+});
+
+// A payout's success is said in more words than a payment's: the money was sent, disbursed,
+// transferred, credited. A failure that states one of them is no failure to act on.
+describe('a failure callback that says the money was sent', () => {
+  it.each([
+    ['Payout Sent'],
+    ['Disbursed'],
+    ['Transfer processed'],
+    ['Payout disbursed successfully'],
+    ['Funds sent'],
+    ['Money transferred'],
+    ['Payment processed.'],
+    ['Credited'],
+  ])('is contradictory with the message %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['payout_status', 'Disbursed'],
+    ['transfer_status', 'SENT'],
+    ['transaction_status', 'Processed'],
+  ])('is contradictory with %s %j', (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['Not sent'],
+    ['Payout could not be processed'],
+    ['Funds returned to sender'],
+    ['Amount credited back to wallet'],
+    ['Transfer to an unregistered number not processed'],
+  ])('stays a failure with the reason %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe(type);
+    }
+  });
+});
+
+// A failure that says the payment or payout is still under way is no final failure: acting on it
+// (paying the seller again, asking the customer to pay twice) is the double payment the verdict
+// exists to prevent, so it is refused (`contradictory_outcome`) and the transaction stays pending.
+describe('a failure callback that says it is not final yet', () => {
+  it.each([
+    ['Pending'],
+    ['Payout Pending'],
+    ['PROCESSING'],
+    ['Transaction is being processed'],
+    ['Payment in progress'],
+    ['M-PESA Payment Pending'],
+    ['Transfer queued'],
+    ['Awaiting confirmation'],
+  ])('is contradictory with the message %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['payout_status', 'Pending'],
+    ['transfer_status', 'PROCESSING'],
+    ['disbursement_status', 'In progress'],
+    ['state', 'queued'],
+    ['pending', true],
+    ['is_pending', 'True'],
+    ['payout_pending', 'yes'],
+    ['data', { status: 'Pending' }],
+  ])('is contradictory with %s %j', (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([
+    ['pending', false],
+    ['is_pending', 'False'],
+    ['payout_status', 'Failed'],
+  ])('stays a failure with %s %j', (key, value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, [key]: value }), type).toBe(type);
+    }
+  });
+
+  it.each([
+    ['A similar transaction is in progress; wait for it to complete'],
+    ['Previous request still pending for this number'],
+    ['Processing error'],
+    ['Failed while processing'],
+  ])('stays a failure with the reason %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe(type);
+    }
+  });
+});
