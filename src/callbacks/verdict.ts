@@ -56,7 +56,8 @@
  * | any success whose `message` reads otherwise ({@link notSuccessWord}: a failure word, a negation, `false`, `?`; or outside printable ASCII; after step 4) | refused: `contradictory_outcome` |
  * | any success with another key naming the amount paid (`Amount`, `amountCaptured`, `amount_paid`, `amount_received`, `captured`; a payment's `total`) that is not its `amount` (after step 4) | refused: `contradictory_outcome` |
  * | any success with an undocumented key that says otherwise (`is_paid: 'False'`, `success: 'failed'`, `unpaid: true`, `error: 'Declined'`, `state: 'failed'`, `status_code: 406`, `data.paid`, `data[0].paid`; `otherOutcome`, after step 4) | refused: `contradictory_outcome` |
- * | any failure whose `message` is a statement of success, or with an undocumented key that says success (`Payout Successful`, `payout_status: 'Success'`, `is_paid: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
+ * | any failure whose `message` is a statement of success, or with an undocumented key that says success (`Payout Successful`, `Payout Sent`, `payout_status: 'Success'`, `is_paid: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
+ * | any failure whose `message` is a statement of a payment not final yet, or with an undocumented key that says so (`Pending`, `payout_status: 'Processing'`, `pending: true`; `failureContradiction`, after step 4) | refused: `contradictory_outcome` |
  * | any callback with two keys of one form (`payment_method` and `payment method`) whose values differ (after step 4) | refused: `invalid_payload` |
  *
  * **4. The variant's schema and its amounts are checked** (`schemas.ts`, one zod schema per
@@ -92,6 +93,7 @@ import {
 } from './events.js';
 import { callbackSchemas, integer } from './schemas.js';
 import {
+  isNotFinalStatement,
   isSuccessStatement,
   isSuccessText,
   NOT_PRINTABLE_ASCII,
@@ -718,18 +720,28 @@ function failureContradiction(
   type: CallbackEventType,
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
-  const key =
-    typeof data.message === 'string' && isSuccessStatement(data.message)
+  const message = typeof data.message === 'string' ? data.message : undefined;
+  const success =
+    message !== undefined && isSuccessStatement(message)
       ? 'message'
       : otherOutcome(data, undocumented(type), 0, saysSuccess);
+  const notFinal =
+    success !== undefined
+      ? undefined
+      : message !== undefined && isNotFinalStatement(message)
+        ? 'message'
+        : otherOutcome(data, undocumented(type), 0, saysNotFinal);
+  const key = success ?? notFinal;
   if (key === undefined) return undefined;
+  const reads = success !== undefined ? 'a success' : 'not final yet';
   return refuse(
     'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as a success`,
+    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as ${reads}`,
     [
       {
         path: isNameLike(key) ? [key] : [],
-        message: "reads as a success's on a failure",
+        message:
+          success !== undefined ? "reads as a success's on a failure" : 'reads as not final on a failure',
         code: 'contradictory_outcome',
       },
     ],
@@ -805,10 +817,10 @@ const isCodeLike = (value: unknown): boolean =>
 // `failed_url`, `fraud_score`, `refundable` or `statement_descriptor` stay unread.
 /** A flag that must say yes on a success (`success`, `is_paid`, `paid_flag`, `approved`, `completed`). */
 const SUCCESS_FLAG =
-  /^(?:(?:is|was|has(?:been)?|payment|transaction|txn|payout|transfer)?(?:paid|success(?:ful)?|succeeded|completed?|approved)(?:flag)?|(?:is|was|has(?:been)?)captured)$/;
+  /^(?:(?:is|was|has(?:been)?|payment|transaction|txn|payout|transfer|disbursement)?(?:paid|success(?:ful)?|succeeded|completed?|approved)(?:flag)?|(?:is|was|has(?:been)?)captured)$/;
 /** A key that must say nothing on a success (`error`, `unpaid`, `payment_failed`, `refund_status`, `on_hold`). */
 const FAILURE_FLAG = new RegExp(
-  '^(?:is|was|has|did|payment|transaction|txn|payout|transfer)?(?:' +
+  '^(?:is|was|has|did|payment|transaction|txn|payout|transfer|disbursement)?(?:' +
     [
       'errors?',
       'err',
@@ -839,7 +851,7 @@ const FRAUD_FLAG = /^(?:is)?fraud$/;
  * 2xx, a text plain. Not the status of something else (`settlement_status`, `delivery_status`).
  */
 const OUTCOME =
-  /^(?:(?:payment|transaction|txn|charge|capture|response|http|callback|payout|transfer|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?|(?:response|return)(?:code|desc|description|text|msg|message))$/;
+  /^(?:(?:payment|transaction|txn|charge|capture|response|http|callback|payout|transfer|disbursement|paid|pay)?(?:status|state|result|outcome|message|msg|reason)(?:code|desc|description|text|msg|message)?|(?:response|return)(?:code|desc|description|text|msg|message))$/;
 
 /**
  * Whether an undocumented key's value says otherwise on a success: a flag of
@@ -866,6 +878,20 @@ const saysSuccess = (form: string, value: unknown): boolean =>
     ? saysYes(value)
     : OUTCOME.test(form) && typeof value === 'string' && isSuccessStatement(value);
 
+/** A flag of a payment not final yet (`pending`, `is_pending`, `payout_processing`, `in_progress`, `on_hold`). */
+const NOT_FINAL_FLAG =
+  /^(?:is|payment|transaction|txn|payout|transfer|disbursement)?(?:pending|processing|inprogress|queued|onhold)$/;
+
+/**
+ * Whether an undocumented key's value says the payment is not final yet, as a failure callback's
+ * may not: a {@link NOT_FINAL_FLAG} that says yes, or an {@link OUTCOME} text that is a statement
+ * of a payment not final ({@link isNotFinalStatement}: `payout_status: 'Pending'`).
+ */
+const saysNotFinal = (form: string, value: unknown): boolean =>
+  NOT_FINAL_FLAG.test(form)
+    ? saysYes(value)
+    : OUTCOME.test(form) && typeof value === 'string' && isNotFinalStatement(value);
+
 /**
  * A flag of an initiation's request itself (`success`, `succeeded`, `ok`): one that does not say
  * yes says it failed.
@@ -878,7 +904,7 @@ const REQUEST_FLAG = /^(?:is|was|request)?(?:succe(?:ss(?:ful)?|eded)|ok)$/;
 const HTTP_STATUS = /^(?:http)?status(?:code)?$/;
 /** What an initiation says of a payment not made yet (`paid: false`, `unpaid`, `pending`): not read. */
 const NOT_YET =
-  /^(?:(?:is|was|has|did|payment|transaction|txn|payout|transfer)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
+  /^(?:(?:is|was|has|did|payment|transaction|txn|payout|transfer|disbursement)?(?:pending|(?:on)?hold|held|(?:un|not|non)(?:paid|success(?:ful)?|captured|completed?)))$/;
 /**
  * The words of a payment not final, which an initiation's status text may hold (`Pending`,
  * `PAYMENT_PENDING`): whole words between anything but letters, so not `AuthorizationFailed`.

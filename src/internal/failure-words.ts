@@ -3,7 +3,8 @@
  * while meaning otherwise: the message of a success callback (`verdict.ts`) and the brand part of a
  * mobile-money initiation reply (`requests/responses.ts`); the words of a negation, which both
  * read too; the words a success text is made of, as the redirect card success's message must
- * be (`verdict.ts`); and a statement of success, which a failure callback may not make.
+ * be (`verdict.ts`); and a statement of success or of a payment not final yet, which a failure
+ * callback may not make.
  *
  * @module
  */
@@ -97,17 +98,83 @@ export const isSuccessText = (text: string): boolean => {
 };
 
 /**
+ * `text` with a brand word before `Payment` or `Payout` set aside (`M-PESA Payment`), unless it
+ * reads as a failure (`Reversed Payment`), and the names of what a payout moves (`Payout`,
+ * `Transfer`, `Disbursement`, `Funds`, `Money`), so that a statement reads as a payment's does.
+ */
+const withoutSubject = (text: string): string =>
+  text
+    .replace(/^\s*([\w-]+)(?=\s+pay(?:ment|out)\b)/i, (brand) =>
+      notSuccessWord(brand) === undefined ? '' : brand,
+    )
+    .replace(/\b(?:payout|transfer|disbursement|funds|money)\b/gi, ' ');
+
+/**
  * Whether a text is a statement of success, as a failure callback's message or status text may not
- * be: a success text ({@link isSuccessText}) once a payout's or transfer's name and a brand word
- * before `Payment` or `Payout` are set aside (`Payout Successful`, `M-PESA Payment Success`,
- * `Payment completed`, `Success`). A failure's free-text reason that only holds a success word
- * (`Already paid`, `Wait for the transfer to complete`, `Funds returned successfully`) is none.
+ * be: a success text ({@link isSuccessText}) once its subject is set aside ({@link withoutSubject})
+ * and a payout's words for success read as `completed` (`Payout Successful`, `M-PESA Payment
+ * Success`, `Payment completed`, `Success`, `Payout Sent`, `Disbursed`, `Funds transferred`,
+ * `Payment processed`). A failure's free-text reason that only holds a success word (`Already
+ * paid`, `Not sent`, `Wait for the transfer to complete`, `Funds returned successfully`) is none.
  */
 export const isSuccessStatement = (text: string): boolean =>
   isSuccessText(
-    text
-      .replace(/^\s*([\w-]+)(?=\s+pay(?:ment|out)\b)/i, (brand) =>
-        notSuccessWord(brand) === undefined ? '' : brand,
-      )
-      .replace(/\b(?:payout|transfer)\b/gi, ' '),
+    withoutSubject(text).replace(
+      /\b(?:sent|disbursed|transferred|credited|delivered|processed)\b/gi,
+      'completed',
+    ),
   );
+
+/** The words a statement that a payment is not final yet is made of ({@link isNotFinalStatement}). */
+const NOT_FINAL_TEXT_WORDS = new Set([
+  'payment',
+  'transaction',
+  'order',
+  'request',
+  'checkout',
+  'is',
+  'was',
+  'has',
+  'been',
+  'being',
+  'still',
+  'in',
+  'on',
+  'for',
+  'progress',
+  'pending',
+  'processing',
+  'processed',
+  'queued',
+  'awaiting',
+  'waiting',
+  'initiated',
+  'submitted',
+  'scheduled',
+  'accepted',
+  'hold',
+  'customer',
+  'confirmation',
+  'approval',
+]);
+
+/** The words of {@link NOT_FINAL_TEXT_WORDS} that say not final (`processed` only after `being`). */
+const SAYS_NOT_FINAL =
+  /\b(?:pending|processing|progress|queued|awaiting|waiting|initiated|submitted|scheduled|accepted|hold|being processed)\b/i;
+
+/**
+ * Whether a text is a statement that the payment or payout is not final yet, as a failure
+ * callback's message or status text may not be: made only of {@link NOT_FINAL_TEXT_WORDS} once its
+ * subject is set aside ({@link withoutSubject}), one saying not final (`Pending`, `Payout Pending`,
+ * `PROCESSING`, `Transaction is being processed`, `In progress`, `Awaiting confirmation`). A
+ * failure's reason that names something under way only as its cause (`Previous request still
+ * pending for this number`, `Processing error`) is none.
+ */
+export const isNotFinalStatement = (text: string): boolean => {
+  const words = asWords(withoutSubject(text)).trim().replace(/[.!]$/, '');
+  if (!/^[A-Za-z ]+$/.test(words)) return false;
+  return (
+    words.split(/ +/).every((word) => NOT_FINAL_TEXT_WORDS.has(word.toLowerCase())) &&
+    SAYS_NOT_FINAL.test(words)
+  );
+};
