@@ -51,7 +51,10 @@ it.each([
         call,
         new Promise((resolve) => setTimeout(resolve, 3_000, 'still waiting')),
       ]);
-      expect(outcome).toMatchObject({ name: 'TransactionStoreError', sent: false });
+      // The store's error when the deadline found the call waiting on it; a TimeoutError when a
+      // loaded machine took the whole deadline before the store was asked. Either way: given up.
+      expect(outcome).toMatchObject({ sent: false });
+      expect(['TransactionStoreError', 'TimeoutError']).toContain((outcome as Error).name);
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(sent).toHaveLength(0);
     } finally {
