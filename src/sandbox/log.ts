@@ -133,11 +133,11 @@ export const maskCardNumbers = (text: string): string =>
   text.replace(/(?<!\d)\d(?:[ -]?\d){12,}(?!\d)/g, (run) => {
     const breaks = [...run.matchAll(/[ -]/g)].map((found) => found.index);
     const ends = [...breaks, run.length];
-    // From the start of each group (a number may stand before the card) to the end of each group
-    // after it, while the span holds at most 19 digits: linear in the run's length.
-    for (const start of [0, ...breaks.map((at) => at + 1)]) {
-      for (const end of ends) {
-        if (end <= start) continue;
+    // From the start of each group (a number may stand before the card) to the end of that group
+    // and of each after it, while the span holds at most 19 digits: linear in the run's length.
+    const starts = [0, ...breaks.map((at) => at + 1)];
+    for (const [group, start] of starts.entries()) {
+      for (const end of ends.slice(group, group + 19)) {
         const digits = run.slice(start, end).replace(/[ -]/g, '');
         if (digits.length > 19) break;
         if (digits.length >= 13 && luhn(digits)) {
