@@ -15,9 +15,8 @@ import {
   GUARD_STORE,
   MAX_WRITES,
   neverWrote,
+  restart,
   storedByBegin,
-  trackerClock,
-  updated,
   type TransactionTracker,
 } from './tracker.js';
 import { isNewReference } from './reference.js';
@@ -92,34 +91,6 @@ interface Attempt {
 // Per tracker, the calls of this process running under each reference: only the first may find the
 // reference unrecorded, and each marks the others shared.
 const running = new WeakMap<TransactionTracker, Map<string, Set<Attempt>>>();
-
-/**
- * Records a new attempt of the transaction, pending from now (the tracker's clock): after an
- * earlier attempt was expired (refused, or given up on), or while one is still pending (Pay
- * pressed again). This attempt may be under way, so `waitFor` waits for it and `stale` counts from
- * now: a cron that listed the earlier attempt is answered `'initiated_again'`.
- * Resolves with the record written, or `undefined` when another call or a callback changed the
- * record first.
- */
-async function restart(
-  tracker: TransactionTracker,
-  earlier: TransactionRecord,
-): Promise<TransactionRecord | undefined> {
-  const { reference, kind, amount, currency } = earlier;
-  // Strictly later than the earlier attempt, also within one millisecond (a double submit): the
-  // createdAt is what tells the attempts apart.
-  const at = Math.max(trackerClock(tracker)(), earlier.createdAt + 1);
-  const record: TransactionRecord = {
-    reference,
-    kind,
-    amount,
-    ...(currency === undefined ? {} : { currency }),
-    state: 'pending',
-    createdAt: at,
-    updatedAt: at,
-  };
-  return (await updated(tracker.store, record, earlier.state, earlier)) ? record : undefined;
-}
 
 /** The calls of this process sending under `reference`, with `attempt` added; each marks the others shared. */
 function join(tracker: TransactionTracker, reference: string, attempt: Attempt): Set<Attempt> {

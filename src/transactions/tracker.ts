@@ -214,6 +214,16 @@ export interface TransactionTracker {
    * know included (a misspelt `currency` would record the transaction without one): `ValidationError`.
    */
   begin(input: BeginTransactionInput): Promise<TransactionRecord>;
+  /**
+   * Records an attempt about to be sent, as the client's `transactions` option does before each
+   * initiation: {@link begin}, and a payment recorded `expired` (refused, or given up on) or
+   * `pending` (Pay pressed again) is recorded pending again from now, a new attempt (its
+   * `createdAt` later than the earlier's): `waitFor` waits for it, `stale` counts from it, and its
+   * success settles on time rather than `late`. A failed or succeeded record, and a payout's
+   * whatever its state (one `reference_id` is one transfer, never sent again), resolve as they
+   * are. Refuses what `begin` refuses.
+   */
+  beginAttempt(input: BeginTransactionInput): Promise<TransactionRecord>;
   /** The stored record, or `undefined`. */
   get(reference: string): Promise<TransactionRecord | undefined>;
   /**
@@ -582,6 +592,34 @@ export const updated = async (
   );
 };
 
+/**
+ * Records a new attempt of the transaction, pending from now (the tracker's clock): after an
+ * earlier attempt was expired (refused, or given up on), or while one is still pending (Pay
+ * pressed again). This attempt may be under way, so `waitFor` waits for it and `stale` counts from
+ * now: a cron that listed the earlier attempt is answered `'initiated_again'`.
+ * Resolves with the record written, or `undefined` when another call or a callback changed the
+ * record first.
+ */
+export async function restart(
+  tracker: TransactionTracker,
+  earlier: TransactionRecord,
+): Promise<TransactionRecord | undefined> {
+  const { reference, kind, amount, currency } = earlier;
+  // Strictly later than the earlier attempt, also within one millisecond (a double submit): the
+  // createdAt is what tells the attempts apart.
+  const at = Math.max(trackerClock(tracker)(), earlier.createdAt + 1);
+  const record: TransactionRecord = {
+    reference,
+    kind,
+    amount,
+    ...(currency === undefined ? {} : { currency }),
+    state: 'pending',
+    createdAt: at,
+    updatedAt: at,
+  };
+  return (await updated(tracker.store, record, earlier.state, earlier)) ? record : undefined;
+}
+
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
@@ -747,6 +785,18 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       // (a Map of them) hands back the very record an earlier `begin` stored, which only that
       // begin's caller may find fresh.
       return inserted ? stored : { ...stored };
+    },
+
+    async beginAttempt(input) {
+      for (let tries = 1; ; tries++) {
+        if (tries > MAX_WRITES) throw neverWrote(input.reference, ' recording a new attempt');
+        const stored = await tracker.begin(input);
+        if (fresh.has(stored) || stored.kind === 'payout') return stored;
+        if (stored.state !== 'expired' && stored.state !== 'pending') return stored;
+        // Written unless another call or a callback changed the record first: then read it again.
+        const restarted = await restart(tracker, stored);
+        if (restarted !== undefined) return restarted;
+      }
     },
 
     // async: an invalid reference rejects, as every other call does, rather than throwing.
