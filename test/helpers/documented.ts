@@ -10,6 +10,7 @@ import type { TransactionTracker } from '../../src/transactions/index.js';
 export type ExpireStale = (
   tracker: TransactionTracker,
   cancelOrder: (reference: string) => Promise<void>,
+  holdPayout?: (reference: string) => Promise<void>,
 ) => Promise<void>;
 
 let loads = 0;
