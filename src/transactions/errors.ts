@@ -181,9 +181,11 @@ export class TransactionStoreFullError extends PaymentsError {
   constructor(
     readonly limit: 'maxEntries' | 'maxBytes',
     readonly value: number,
+    /** The transaction the store could not record or settle (a store of your own may leave it out). */
+    readonly reference?: string,
   ) {
     super(
-      `transaction store: ${limit} (${value}) reached with pending transactions and payout records only; none is dropped to make room`,
+      `transaction store: ${limit} (${value}) reached with pending transactions and payout records only; none is dropped to make room${reference === undefined ? '' : `, so ${reference} was not written`}`,
     );
   }
 }

@@ -373,12 +373,13 @@ export function createMemoryTransactionStore(
     const cutoff = now();
     for (let entry = front(); entry !== undefined && entry.dropAt <= cutoff; entry = front()) drop(entry);
   };
-  const makeRoom = (extraBytes: number): void => {
+  const makeRoom = (reference: string, extraBytes: number): void => {
     while (slots.size >= maxEntries || bytes + extraBytes > maxBytes) {
       const entry = front();
       if (entry === undefined) {
-        if (slots.size >= maxEntries) throw new TransactionStoreFullError('maxEntries', maxEntries);
-        throw new TransactionStoreFullError('maxBytes', maxBytes);
+        if (slots.size >= maxEntries)
+          throw new TransactionStoreFullError('maxEntries', maxEntries, reference);
+        throw new TransactionStoreFullError('maxBytes', maxBytes, reference);
       }
       drop(entry);
     }
@@ -391,7 +392,7 @@ export function createMemoryTransactionStore(
         const existing = slots.get(record.reference);
         if (existing !== undefined) return structuredClone(existing.record);
         const size = recordBytes(record);
-        makeRoom(size);
+        makeRoom(record.reference, size);
         slots.set(record.reference, { record: structuredClone(record), bytes: size });
         bytes += size;
         if (record.state === 'pending') pending++;
@@ -422,7 +423,7 @@ export function createMemoryTransactionStore(
         // this one: without enough of them, nothing is written.
         const others = finishedBytes - (wasFinished ? slot.bytes : 0);
         if (bytes - slot.bytes + size - others > maxBytes) {
-          throw new TransactionStoreFullError('maxBytes', maxBytes);
+          throw new TransactionStoreFullError('maxBytes', maxBytes, reference);
         }
         bytes += size - slot.bytes;
         if (wasFinished) finishedBytes -= slot.bytes;
