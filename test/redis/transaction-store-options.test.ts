@@ -31,6 +31,20 @@ describe('createRedisTransactionStore', () => {
     },
   );
 
+  // A wrong subscriber (a URL, the client's options) accepted at creation would only stop the
+  // wake-ups between processes: waitFor then hears of a settlement at its next poll, seconds late.
+  it.each([
+    ['a URL', 'redis://localhost:6379'],
+    ['null', null],
+    ['an object without subscribe', { on: () => undefined }],
+    ['an object without on', { subscribe: async () => 1 }],
+  ])('refuses subscriber %s with a TypeError naming subscriber', async (_name, subscriber) => {
+    const error = await refusal({ client: { eval: async () => 1 }, subscriber });
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toMatch(/^createRedisTransactionStore: subscriber must be .*subscribe/);
+    expect(error.message).not.toContain('localhost');
+  });
+
   it('names client before any other option when client is missing', async () => {
     const error = await refusal({ commandTimeoutMs: 'soon', finishedTtlMs: -1, prefix: 42 });
     expect(error).toBeInstanceOf(TypeError);
