@@ -6,7 +6,7 @@ import type { TransactionKind, TransactionRecord, TransactionStore } from '../tr
 import type { RedisScriptClient } from './index.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { randomHex } from '../internal/random.js';
-import { wholeNumberOption } from '../internal/whole-number.js';
+import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { checkPendingQuery } from '../transactions/options.js';
 import { commandTimeoutOption, replyWithin } from './deadline.js';
 import { bit, prefixOption, scriptClient } from './options.js';
@@ -259,6 +259,20 @@ export function createRedisTransactionStore(options: RedisTransactionStoreOption
     7 * 24 * 60 * 60 * 1000,
   );
   const commandTimeoutMs = commandTimeoutOption(name, options.commandTimeoutMs);
+  const given: unknown = options.subscriber;
+  if (
+    given !== undefined &&
+    !(
+      typeof given === 'object' &&
+      given !== null &&
+      typeof (given as RedisSubscriberClient).subscribe === 'function' &&
+      typeof (given as RedisSubscriberClient).on === 'function'
+    )
+  ) {
+    throw new TypeError(
+      `${name}: subscriber must be a connection to subscribe on, with subscribe() and on() (an ioredis client.duplicate()), got ${kindOf(given)}`,
+    );
+  }
   const run = (script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown> =>
     replyWithin(client.eval(script, numkeys, ...args), commandTimeoutMs, 'Redis transaction store');
   const channel = `${prefix}settled`;
