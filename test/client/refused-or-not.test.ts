@@ -80,6 +80,41 @@ describe('ApiError.mayHaveStarted', () => {
     expect(error.issues).toEqual([expect.objectContaining({ code: 'contradictory_reply' })]);
   });
 
+  // Other ways a body says the request went through: a success flag, a status word, a result code
+  // of 0 (`ResponseCode: '0'` is an STK push accepted), an acceptance message, or the same one
+  // level down (`data`, `result`, `response`). The API reference documents no error replies.
+  it.each([
+    [400, { success: true }],
+    [400, { ok: true, error: 'Bad Request' }],
+    [422, { status: 'Success' }],
+    [400, { status: 'accepted' }],
+    [400, { ResponseCode: '0', ResponseDescription: 'Success. Request accepted for processing' }],
+    [400, { ResultCode: 0 }],
+    [400, { message: 'Request accepted for processing' }],
+    [400, { message: 'Payout queued' }],
+    [422, { message: 'Payout Successful' }],
+    [400, { data: { status: 200, message: 'Mobile Payout Initiated' } }],
+    [400, { result: { success: 'true' } }],
+  ])('is true for a %i whose body says the request went through: %j', async (status, body) => {
+    const { baseUrl } = service(() => Response.json(body, { status }));
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(true);
+    expect(error.issues).toEqual([expect.objectContaining({ code: 'contradictory_reply' })]);
+  });
+
+  it.each([
+    [400, { success: false, message: 'Invalid phone number' }],
+    [400, { status: 'error', message: 'Validation failed' }],
+    [400, { ResponseCode: '1', ResponseDescription: 'Rejected' }],
+    [400, { message: 'Request not accepted: invalid amount' }],
+    [400, { data: { errors: ['amount'] } }],
+    [422, { message: 'Payout failed' }],
+  ])('stays false for a %i whose body says it was refused: %j', async (status, body) => {
+    const { baseUrl } = service(() => Response.json(body, { status }));
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(false);
+  });
+
   it('is true for a 400 whose body is the mobile-money initiation reply', async () => {
     const { baseUrl } = service(() =>
       Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }, { status: 400 }),
