@@ -17,14 +17,9 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { raced } from '../internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from '../internal/timers.js';
 import { isNameLike, keyShown, shown, typeName } from '../internal/values.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
-import {
-  callbackDedupeKey,
-  createMemoryDedupeStore,
-  MAX_TTL,
-  positiveOption,
-  type DedupeStore,
-} from './dedupe.js';
+import { callbackDedupeKey, createMemoryDedupeStore, MAX_TTL, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
 import { safeParseCallback, type ParseCallbackOptions } from './parse.js';
 import { MIN_SECRET_LENGTH, ORIGIN_RULE, originOf, secretProblem, verifySignedUrl } from './signing.js';
@@ -817,7 +812,10 @@ class Stranded {
  * (or a given `expected` or `onError`) that is not a function, a `publicOrigin` that is not an
  * http(s) origin, a `dedupe` that is neither `false` nor a store, a `dedupeTtlMs` or
  * `processingTimeoutMs` longer than the given memory store keeps a key (its `ttlMs`), and a
- * `tracker` that is not one.
+ * `tracker` that is not one. `maxBodyBytes`, `bodyTimeoutMs`, `dedupeTtlMs` and
+ * `processingTimeoutMs` are whole numbers from 1 to `Number.MAX_SAFE_INTEGER` (`bodyTimeoutMs` to
+ * 2,147,483,647): any other number (a fraction, `Infinity`, `NaN`, `1.5e308`) is a `RangeError`
+ * naming the option, anything else (a string such as `'65536'`) a `TypeError`.
  *
  * @example
  * ```ts
@@ -853,19 +851,20 @@ export function createCallbackHandler(
   if (options.publicOrigin !== undefined && publicOrigin === undefined) {
     throw new TypeError(`createCallbackHandler: publicOrigin ${ORIGIN_RULE}`);
   }
-  const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
-  const bodyTimeoutMs = positiveOption(
+  const maxBodyBytes = wholeNumberOption(
+    'createCallbackHandler',
+    'maxBodyBytes',
+    options.maxBodyBytes,
+    65_536,
+  );
+  // A longer timer fires at once on every runtime: every delivery would be a 408.
+  const bodyTimeoutMs = wholeNumberOption(
     'createCallbackHandler',
     'bodyTimeoutMs',
     options.bodyTimeoutMs,
     5_000,
+    { max: MAX_TIMER_MS },
   );
-  if (bodyTimeoutMs > MAX_TIMER_MS) {
-    // A longer timer fires at once on every runtime: every delivery would be a 408.
-    throw new RangeError(
-      `createCallbackHandler: bodyTimeoutMs must be at most ${MAX_TIMER_MS} ms, got ${bodyTimeoutMs}`,
-    );
-  }
   const { dedupe, tracker } = options;
   if (dedupe !== undefined && dedupe !== false && !hasMethods(dedupe, 'begin', 'complete', 'abandon')) {
     throw new TypeError(
@@ -876,8 +875,13 @@ export function createCallbackHandler(
   if (tracker !== undefined && settlement === undefined) {
     throw new TypeError('createCallbackHandler: tracker must be a tracker from createTransactionTracker');
   }
-  const dedupeTtlMs = positiveOption('createCallbackHandler', 'dedupeTtlMs', options.dedupeTtlMs, 86_400_000);
-  const processingTimeoutMs = positiveOption(
+  const dedupeTtlMs = wholeNumberOption(
+    'createCallbackHandler',
+    'dedupeTtlMs',
+    options.dedupeTtlMs,
+    86_400_000,
+  );
+  const processingTimeoutMs = wholeNumberOption(
     'createCallbackHandler',
     'processingTimeoutMs',
     options.processingTimeoutMs,

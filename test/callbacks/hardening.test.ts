@@ -312,11 +312,11 @@ describe('onError', () => {
 
 describe('bounds that are not numbers', () => {
   it.each(['maxBodyBytes', 'bodyTimeoutMs', 'dedupeTtlMs', 'processingTimeoutMs'] as const)(
-    'refuses %s that is not a positive number at creation (no bound would apply)',
+    'refuses %s that is not a whole number from 1 at creation (no bound would apply)',
     (name) => {
       for (const value of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
         expect(() => createCallbackHandler({ secret, onEvent, [name]: value })).toThrow(
-          new RegExp(`${name} must be a positive`),
+          new RegExp(`${name} must be a whole number from 1`),
         );
       }
     },
