@@ -17,7 +17,7 @@ import { refuseUnknownOptions, type OptionNames } from '../internal/known-option
 import { raced } from '../internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from '../internal/timers.js';
 import { isNameLike, keyShown, shown, typeName } from '../internal/values.js';
-import { wholeNumberOption } from '../internal/whole-number.js';
+import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
 import { readDecimal, sameAmount, sameCurrency } from './amount.js';
 import { callbackDedupeKey, createMemoryDedupeStore, MAX_TTL, type DedupeStore } from './dedupe.js';
 import type { CallbackEvent } from './events.js';
@@ -194,7 +194,9 @@ export interface CallbackHandlerOptions<
    * The secret the callback URLs were signed with (`signCallbackUrl`), at least 16 characters; a
    * list during a rotation (each one checked at creation, any one may match). Requests whose URL
    * signature is missing or wrong get 401. Required: without it `createCallbackHandler` throws a
-   * `TypeError`, unless `verify: false` says in so many words that nothing is verified.
+   * `TypeError`, unless `verify: false` says in so many words that nothing is verified. Anything
+   * but a string or a list (`null`, a number, a Buffer, a `String` object) is a `TypeError` naming
+   * what it is, never showing it.
    */
   readonly secret?: string | readonly string[] | undefined;
   /**
@@ -569,14 +571,22 @@ function usableSecrets(options: CallbackHandlerOptions): readonly string[] | und
   if ((verify as unknown) !== undefined) {
     throw new TypeError('createCallbackHandler: verify can only be false (verification is on by default)');
   }
+  const rule = `must be a string of at least ${MIN_SECRET_LENGTH} characters`;
+  if (typeof secret !== 'string' && secret !== undefined && !Array.isArray(secret)) {
+    // Its kind only: a Buffer or a String object may hold the secret itself.
+    throw new TypeError(
+      `createCallbackHandler: secret ${rule}, or a non-empty list of them during a rotation, got ${kindOf(secret)}. ${SECRET_HELP}`,
+    );
+  }
   const list: readonly unknown[] = typeof secret === 'string' || secret === undefined ? [secret] : secret;
-  if (!Array.isArray(list) || list.length === 0) {
+  if (list.length === 0) {
     throw new TypeError(
       `createCallbackHandler: secret is an empty list; it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_HELP}`,
     );
   }
   list.forEach((item, index) => {
-    const problem = secretProblem(item);
+    const problem =
+      typeof item === 'string' || item === undefined ? secretProblem(item) : `${rule}, got ${kindOf(item)}`;
     if (problem === undefined) return;
     const which = list.length === 1 ? 'secret' : `secret[${index}]`;
     throw new TypeError(`createCallbackHandler: ${which} ${problem}. ${SECRET_HELP}`);

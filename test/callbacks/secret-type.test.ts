@@ -33,7 +33,7 @@ describe('a secret that is neither a string nor a list', () => {
     ['a function', () => text, 'function'],
   ])('%s: says what was given and what is expected, without quoting it', (_label, secret, kind) => {
     const { message } = refusal(secret);
-    expect(message).not.toMatch(/empty list/);
+    expect(message).not.toMatch(/is an empty list/);
     expect(message).toMatch(
       new RegExp(
         `^createCallbackHandler: secret must be a string .*, or a non-empty list of them .*, got ${kind}\\.`,
