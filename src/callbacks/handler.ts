@@ -47,7 +47,9 @@ import type { SettleResult, TransactionTracker } from '../transactions/tracker.j
 export interface CallbackContext<Reference extends string | undefined = string | undefined> {
   /**
    * The incoming request as a Fetch `Request`, its body already read (the event is the body).
-   * Under `toNodeListener` it is built on first access, with the method, URL and headers only.
+   * Under `toNodeListener` it is built on first access, with the method, URL and headers only; a
+   * method the Fetch API builds no Request for (TRACE, CONNECT, TRACK) is built as a GET whose
+   * `method` property reads the method received.
    */
   readonly request: Request;
   /**

@@ -417,9 +417,23 @@ function inboundFromNode(req: NodeRequest, url: URL | undefined): InboundCallbac
     },
     // An invalid Host or request-target has no URL of its own: the Request then names a
     // placeholder (`http://invalid.invalid/`), its headers still the ones received.
-    toRequest: () =>
-      (request ??= new Request(url ?? 'http://invalid.invalid/', { method, headers: fetchHeaders(req) })),
+    toRequest: () => (request ??= fetchRequest(url ?? 'http://invalid.invalid/', method, fetchHeaders(req))),
   };
+}
+
+/**
+ * A Fetch `Request` with this method, URL and headers. A method the Fetch API builds no Request
+ * for (TRACE, CONNECT, TRACK: `new Request` throws) is built as a GET whose `method` property reads
+ * the method received, so that `onError` can read and log such a request as any other.
+ */
+function fetchRequest(url: URL | string, method: string, headers: Headers): Request {
+  try {
+    return new Request(url, { method, headers });
+  } catch {
+    const request = new Request(url, { method: 'GET', headers });
+    Object.defineProperty(request, 'method', { value: method });
+    return request;
+  }
 }
 
 /** Whether the request has more than one line of the header `name` (given in lower case). */
