@@ -21,10 +21,9 @@ import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
 import { jsonErrorCode, numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
 import { numberLiteralProblem } from './callbacks/amount.js';
-import { failingReplyKey } from './callbacks/verdict.js';
+import { failingReplyKey, wentThroughKey } from './callbacks/verdict.js';
 import { rootCause } from './internal/root-cause.js';
 import { isPlainObject } from './internal/values.js';
-import { notSuccessWord } from './internal/failure-words.js';
 import {
   cardSecretsOf,
   credentialValuesOf,
@@ -364,12 +363,12 @@ function refusalCode(text: string): string {
 }
 
 /**
- * The key of an error reply's JSON body that says the request was initiated, as a 2xx reply does:
- * a `status` of 200 (or `true`, as the checkout's), or a `message` saying `Initiated` with no other
- * word reading otherwise (not `Payment not initiated`); or `body` for one that says the reference
- * is a duplicate or in use, as a 409 does. Undefined for any other body.
+ * The path of the key of an error reply's JSON body that says the request went through, as a 2xx
+ * reply does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a
+ * `message` saying `Initiated` or `accepted` with no other word reading otherwise); or `[]` for a
+ * body that says the reference is a duplicate or in use, as a 409 does. Undefined for any other body.
  */
-function initiatedKey(text: string): 'status' | 'message' | 'body' | undefined {
+function initiatedKey(text: string): string[] | undefined {
   let reply: unknown;
   try {
     reply = JSON.parse(text);
@@ -377,21 +376,15 @@ function initiatedKey(text: string): 'status' | 'message' | 'body' | undefined {
     return undefined;
   }
   if (!isPlainObject(reply)) return undefined;
-  const { status, message } = reply as Record<string, unknown>;
-  if (status === 200 || status === '200' || status === true) return 'status';
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
   if (
     /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+use/i.test(
       text,
     )
   ) {
-    return 'body';
+    return [];
   }
-  return typeof message === 'string' &&
-    /\binitiated\b/i.test(message) &&
-    notSuccessWord(message.replace(/\binitiated\b/gi, '')) === undefined
-    ? 'message'
-    : undefined;
+  return wentThroughKey(reply as object);
 }
 
 /**
@@ -416,9 +409,9 @@ function errorFromResponse(
   if (initiated !== undefined) {
     issues = [
       {
-        path: initiated === 'body' ? [] : [initiated],
+        path: initiated,
         message:
-          initiated === 'body'
+          initiated.length === 0
             ? `says the reference is in use, on an HTTP ${response.status}`
             : `says the request was initiated, on an HTTP ${response.status}`,
         code: 'contradictory_reply',
@@ -428,7 +421,7 @@ function errorFromResponse(
   const message = response.redirected
     ? `${answered} after the fetch followed a redirect to ${response.url}, which the SDK never does: the request may have reached another server, and this is not the service's answer; check the fetch option`
     : initiated !== undefined
-      ? `${answered} with a body that says ${initiated === 'body' ? 'the reference is in use' : 'the request was initiated'}: which it meant cannot be known, and the payment may have started; see error.body`
+      ? `${answered} with a body that says ${initiated.length === 0 ? 'the reference is in use' : 'the request was initiated'}: which it meant cannot be known, and the payment may have started; see error.body`
       : issues.length > 0
         ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
         : isRedirect(response.status)

@@ -945,6 +945,49 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
   return undefined;
 }
 
+/** The words of a request taken on (`Initiated`, `Request accepted for processing`, `Payout queued`). */
+const TAKEN_ON = /\b(?:initiated|accepted|queued|submitted|processing|pending)\b/gi;
+
+/**
+ * The path of the first key of an error reply (an HTTP 4xx's JSON body) that says the request went
+ * through, at the top level or in a `data`, `result`, `response` or `body` object: a `status` of
+ * 200, `true` or a success or acceptance word (`'Success'`, `'accepted'`); a {@link REQUEST_FLAG}
+ * that says yes (`success: true`, `ok: 'true'`); a result code of 0 (`ResponseCode: '0'`,
+ * `ResultCode: 0`); or a `message` that is a statement of success ({@link isSuccessStatement}) or
+ * says the request was taken on and nothing against it (`Mobile Payout Initiated`, `Request accepted
+ * for processing`; not `Request not accepted`).
+ */
+export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
+  for (const [key, value] of Object.entries(reply)) {
+    const form = keyForm(key);
+    const text = typeof value === 'string' ? value : undefined;
+    if (
+      (form === 'status' &&
+        (value === 200 ||
+          value === true ||
+          (text !== undefined &&
+            /^\s*(?:200|success(?:ful)?|succeeded|ok|accepted|initiated|queued|submitted|processing|pending|completed?)\s*$/i.test(
+              text,
+            )))) ||
+      (REQUEST_FLAG.test(form) && saysYes(value)) ||
+      (/^(?:response|result|return)code$/.test(form) &&
+        (value === 0 || (text !== undefined && /^\s*0+\s*$/.test(text)))) ||
+      ((form === 'message' || form === 'msg') &&
+        text !== undefined &&
+        (isSuccessStatement(text) ||
+          (/\b(?:initiated|accepted|queued|submitted|processing|pending)\b/i.test(text) &&
+            notSuccessWord(text.replace(TAKEN_ON, '')) === undefined)))
+    )
+      return [key];
+    const inner =
+      depth === 0 && /^(?:data|result|response|body)$/.test(form) && isPlainObject(value)
+        ? wentThroughKey(value as object, 1)
+        : undefined;
+    if (inner) return [key, ...inner];
+  }
+  return undefined;
+}
+
 /**
  * The key of a payload (or of an object in it, two levels down; not of an array, which may list
  * earlier attempts or line items) whose value `says` what its outcome may not, where the verdict
