@@ -713,6 +713,18 @@ const amountShown = (amount: string): string =>
   /\d{12}/.test(amount) ? `(${amount.length} characters, not shown)` : shown(amount);
 
 /**
+ * Whether a thrown `value` is an instance of `type`; `false` for a value that cannot even be asked
+ * (a revoked Proxy throws on `instanceof`), which is then wrapped as any other non-`Error` is.
+ */
+function isA<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
  * plain return value (a store not written with `async`) alike. True when it went through.
  */
@@ -975,7 +987,7 @@ export function createCallbackHandler(
       body = await request.readBody(maxBodyBytes, bodyTimeoutMs);
     } catch (error) {
       // A PaymentsError is the route's set-up (a body parser took the body): 500 until it is fixed.
-      return error instanceof PaymentsError
+      return isA(error, PaymentsError)
         ? refuse(request, 500, 'handler_failed', error)
         : refuse(
             request,
@@ -1069,7 +1081,7 @@ export function createCallbackHandler(
             if (answer === 'new' || answer === 'done') stranded.claimed(dedupeKey);
             return answer;
           } catch (error) {
-            if (error instanceof Error) throw error;
+            if (isA(error, Error)) throw error;
             throw new PaymentsError("The dedupe store's begin() threw a value that is not an Error", {
               cause: error,
             });
@@ -1153,10 +1165,9 @@ export function createCallbackHandler(
       if (claimed && monotonicNow() - claimedAt < processingTimeoutMs) {
         await stranded.settle(dedupeKey, claimedAt, 'abandon', () => store!.abandon(dedupeKey));
       }
-      const failure =
-        error instanceof Error
-          ? error
-          : new PaymentsError('onEvent threw a value that is not an Error', { cause: error });
+      const failure = isA(error, Error)
+        ? error
+        : new PaymentsError('onEvent threw a value that is not an Error', { cause: error });
       return refuse(request, 500, 'handler_failed', failure);
     }
   };
