@@ -73,3 +73,21 @@ describe('the card number and cvc in any decimal digits', () => {
     expect(redactText(text, { cardNumber: '1111111111111112' })).toBe(text);
   });
 });
+
+// More escapes a server's encoder or a log line may write one character of the key in: C's and
+// Python's `\x6c`, ES2015's `\u{6c}`, a character reference without its `;` (HTML reads `&#108`
+// as `l`), the name `&lowbar;` for `_`, and a percent-escape percent-encoded again (`%256C`: a URL
+// put into a query).
+describe('a literal value with a character in another escape', () => {
+  it.each([
+    ['\\x6c', 'sk_\\x6cive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['\\u{6c}', 'sk_\\u{6c}ive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['&#108 without ;', 'sk_&#108ive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['&#x6c without ;', 'sk_&#x6cive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['&lowbar;', 'sk&lowbar;live_SuperSecretKey_9f8e7d6c5b4a'],
+    ['%256C', 'sk_%256Cive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['%255F', 'sk%255Flive%255FSuperSecretKey%255F9f8e7d6c5b4a'],
+  ])('is removed with %s', (_name, echoed) => {
+    expect(redactText(`HTTP/1.1 500 ${echoed} refused`, secrets)).toBe('HTTP/1.1 500 [redacted] refused');
+  });
+});
