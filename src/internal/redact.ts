@@ -151,6 +151,27 @@ const entityNames: Readonly<Record<string, string>> = {
   '/': 'sol',
   '+': 'plus',
   '=': 'equals',
+  _: 'lowbar',
+  '.': 'period',
+  ':': 'colon',
+  ';': 'semi',
+  ',': 'comma',
+  '@': 'commat',
+  '#': 'num',
+  '%': 'percnt',
+  '!': 'excl',
+  '?': 'quest',
+  $: 'dollar',
+  '(': 'lpar',
+  ')': 'rpar',
+  '*': 'ast',
+  '[': 'lsqb',
+  ']': 'rsqb',
+  '{': 'lcub',
+  '}': 'rcub',
+  '|': 'verbar',
+  '^': 'Hat',
+  '`': 'grave',
 };
 
 /**
@@ -193,11 +214,20 @@ const fullwidth = (code: number): string => `\\u{${(code + 0xfee0).toString(16)}
 
 /**
  * The patterns of a character's escapes (flag `i`): its character reference, decimal (`&#47;`) or
- * hex (`&#x2F;`), with leading zeros or without, JSON's `\uXXXX`, as .NET (`\u002B`) and Go
- * (`\u003c`) encoders write some characters, and an ASCII character's percent-escape.
+ * hex (`&#x2F;`), with leading zeros or without, its `;` too or not (HTML reads `&#108` as `l`
+ * where no digit follows), JSON's `\uXXXX`, as .NET (`\u002B`) and Go (`\u003c`) encoders write
+ * some characters, ES2015's `\u{6c}`, C's and Python's `\x6c`, and an ASCII character's
+ * percent-escape, also percent-encoded again (`%256C`: a URL put into a query).
  */
-const escapes = (code: number): string =>
-  `&#(?:0*${code}|x0*${code.toString(16)});${code < 0x10000 ? `|\\\\u${code.toString(16).padStart(4, '0')}` : ''}${code < 0x80 ? `|%${code.toString(16).padStart(2, '0')}` : ''}`;
+const escapes = (code: number): string => {
+  const hex = code.toString(16);
+  // A `;` after the reference is taken when there is one (`(?!;)` otherwise): read one way only.
+  const reference = `&#(?:0*${code}(?![0-9])|x0*${hex}(?![0-9a-f]))(?:;|(?!;))`;
+  const json = code < 0x10000 ? `|\\\\u${hex.padStart(4, '0')}` : '';
+  const byte = code < 0x100 ? `|\\\\x${hex.padStart(2, '0')}` : '';
+  const percent = code < 0x80 ? `|%(?:25)?${hex.padStart(2, '0')}` : '';
+  return `${reference}${json}|\\\\u\\{0*${hex}\\}${byte}${percent}`;
+};
 
 // A JSON string (skipped, so that a number inside one is left alone; one left open runs to the end
 // of the text, which keeps the scan linear), or numbers where JSON puts bare values: after `:`,
