@@ -105,7 +105,8 @@ export interface ExpectedPayment {
 
 /**
  * Why the handler refused a request; the `error` field of its JSON answer and `onError`'s
- * `reason`. Each reason has one status, and one error class in `onError`:
+ * `reason`. Each reason has one status, and one error class in `onError` (but for the store
+ * failure that changes no answer: `handler_failed` with status 200, below):
  *
  * | reason | status | the sender should | `onError`'s error |
  * |---|---|---|---|
@@ -127,7 +128,7 @@ export interface ExpectedPayment {
  * | `conflicting_outcome` | 409 | not retry: `tracker` set and the transaction was already settled with the other outcome (nothing applied) | `PaymentsError` |
  * | `in_progress` | 503 (`Retry-After: 5`) | retry: the same event is being processed by another delivery | `PaymentsError` |
  * | `dedupe_store_full` | 503 (`Retry-After: 5`) | retry: the dedupe store holds as many claims as it may | `PaymentsError` |
- * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (the claim was released; one the store failed to release is released by the next delivery reaching this handler, and is answered 503 elsewhere until `processingTimeoutMs`), `expected` returned an amount that is not a plain decimal, a currency that is not a string, or neither (a bare amount, `null`, `{ total }`), or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body — a value `express.json()` parsed (it rounds long numbers and keeps the last of a repeated key) without `req.rawBody`, a form `express.urlencoded()` parsed — or a middleware read the body and left `req.body` unset (mount the route before it, give it `express.raw()`, or keep the bytes as `req.rawBody`) | what was thrown (a non-`Error` wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser |
+ * | `handler_failed` | 500 | retry: `onEvent`, `expected` or the store threw (not the dedupe store's `complete`, below) (the claim was released; one the store failed to release is released by the next delivery reaching this handler, and is answered 503 elsewhere until `processingTimeoutMs`), `expected` returned an amount that is not a plain decimal, a currency that is not a string, or neither (a bare amount, `null`, `{ total }`), or the store's `begin` answered something other than its four states; the Fetch handler was given a Request whose body was already read; or, under `toNodeListener`, a body parser ran first and left something that is not the posted body — a value `express.json()` parsed (it rounds long numbers and keeps the last of a repeated key) without `req.rawBody`, a form `express.urlencoded()` parsed — or a middleware read the body and left `req.body` unset (mount the route before it, give it `express.raw()`, or keep the bytes as `req.rawBody`). The store's `complete` throwing after `onEvent` resolved is not a refusal: the answer is 200, and `onError` is told with `status: 200` and this reason | what was thrown (a non-`Error`, or a value that cannot be inspected such as a revoked Proxy, wrapped in a `PaymentsError` with it as `cause`); a `PaymentsError` naming the body parser; for `complete` (status 200), a `PaymentsError` with what it threw as `cause` |
  *
  * @example
  * ```ts
@@ -162,7 +163,8 @@ export type CallbackRejectionReason =
 /**
  * What `onError` receives: one of the SDK's errors for a refusal (see
  * {@link CallbackRejectionReason} for which), or the `Error` `onEvent`, `expected` or the store
- * threw (`handler_failed`). Always an `Error`: `error.name` and `error.message` need no narrowing,
+ * threw (`handler_failed`; a `PaymentsError` with status 200 when the store's `complete` threw after
+ * `onEvent` resolved). Always an `Error`: `error.name` and `error.message` need no narrowing,
  * and none of them carries the payload: a mismatch with `expected` names the amount received
  * (not one holding 12 digits in a row, which could be a card number) or the currency (only as three
  * letters), nothing else of it.
@@ -267,7 +269,10 @@ export interface CallbackHandlerOptions<
    */
   readonly tracker?: TransactionTracker | undefined;
   /**
-   * Told about every refused request and every `onEvent` failure (for logs and metrics). The answer
+   * Told about every refused request and every `onEvent` failure (for logs and metrics), and, with
+   * `status: 200` and reason `handler_failed`, about a dedupe store's `complete` that threw after
+   * `onEvent` resolved (the event was processed and answered 200; the store still holds it as in
+   * progress, so another instance answers a redelivery 503 until the claim lapses). The answer
    * waits for it, at most 5 s; its own errors are ignored. The error never carries the payload
    * (a mismatch with `expected` names the amount or currency received, see {@link CallbackHandlerError}).
    */
@@ -724,17 +729,23 @@ function isA<T>(value: unknown, type: abstract new (...args: never[]) => T): val
   }
 }
 
+/** What a store call that failed threw. */
+interface Failed {
+  readonly thrown: unknown;
+}
+
 /**
  * Runs a store call whose failure changes no answer: a rejection, a synchronous throw and a
- * plain return value (a store not written with `async`) alike. True when it went through.
+ * plain return value (a store not written with `async`) alike. `undefined` when it went through,
+ * else what it threw.
  */
-async function quietly(call: () => unknown): Promise<boolean> {
+async function quietly(call: () => unknown): Promise<Failed | undefined> {
   try {
     await call();
-    return true;
-  } catch {
+    return undefined;
+  } catch (thrown) {
     // The answer stands; the handler remembers the claim (see Stranded).
-    return false;
+    return { thrown };
   }
 }
 
@@ -771,18 +782,19 @@ class Stranded {
 
   /**
    * Runs `call` (the store's `abandon` or `complete` of a claim taken at `at`); when it fails,
-   * remembers the claim unless the key was claimed afresh meanwhile. True when it went through.
+   * remembers the claim unless the key was claimed afresh meanwhile. `undefined` when it went
+   * through, else what it threw.
    */
-  async settle(key: string, at: number, left: Left, call: () => unknown): Promise<boolean> {
+  async settle(key: string, at: number, left: Left, call: () => unknown): Promise<Failed | undefined> {
     const token = {};
     const tokens = this.#inFlight.get(key) ?? new Set<object>();
     this.#inFlight.set(key, tokens.add(token));
-    const done = await quietly(call);
+    const failed = await quietly(call);
     if (this.#inFlight.get(key)?.delete(token) === true) {
       if (tokens.size === 0) this.#inFlight.delete(key);
-      if (!done) this.#remember(key, at, left);
+      if (failed !== undefined) this.#remember(key, at, left);
     }
-    return done;
+    return failed;
   }
 
   /** A `begin` claimed the key afresh, or found it done: nothing of it is stranded any more. */
@@ -814,7 +826,7 @@ class Stranded {
  *
  * | status | when |
  * |---|---|
- * | 200 | `onEvent` resolved; or a duplicate of an event already processed (`onEvent` not called again) |
+ * | 200 | `onEvent` resolved (also when the store's `complete` then threw: `onError` is told, with `status: 200`, reason `handler_failed`); or a duplicate of an event already processed (`onEvent` not called again) |
  * | 400 `invalid_request` | (`toNodeListener`) the Host header (or HTTP/2 `:authority`) or request-target is not valid (a path with dot segments or a backslash included), or Host is given twice; (Fetch) a Host header that is not one `host[:port]`, or a URL with a fragment |
  * | 400 `invalid_payload` | not JSON (or a key written twice), or matches no documented payload, or an amount is not a plain decimal |
  * | 401 `invalid_signature` | the URL signature is missing or wrong (unless `verify: false`) |
@@ -827,7 +839,7 @@ class Stranded {
  * | 415 `unsupported_encoding` | a Content-Encoding other than `identity` on a body the route reads itself (not one a body parser already decoded under `toNodeListener`), or a Transfer-Encoding other than `chunked`; the body is not read |
  * | 422 `contradictory_outcome` / `unrecognised_status` / `missing_status` | the outcome signals disagree (including the documented contradiction with `onContradiction: 'reject'`), or one is unknown or absent: the order stays pending and the sender retries |
  * | 422 `amount_mismatch` / `currency_mismatch` | `expected` returned a different amount or currency |
- * | 500 `handler_failed` | `onEvent` (or `expected`, or the store) threw; the claim is released, so the sender's retry is processed (a claim the store failed to release: by the next delivery reaching this handler; 503 elsewhere until `processingTimeoutMs`). Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a value `express.json()` parsed, without `req.rawBody`; a parsed form; text that was not UTF-8), or a middleware read the body and left `req.body` unset |
+ * | 500 `handler_failed` | `onEvent` (or `expected`, or the store before `onEvent`) threw; the claim is released, so the sender's retry is processed (a claim the store failed to release: by the next delivery reaching this handler; 503 elsewhere until `processingTimeoutMs`). Also a store whose `begin` answered something other than `'new'`, `'in_progress'`, `'done'` or `'full'` (`onEvent` is not called). Also (`toNodeListener`) a body parser ran before the route and left `req.body` as something other than the posted body (a value `express.json()` parsed, without `req.rawBody`; a parsed form; text that was not UTF-8), or a middleware read the body and left `req.body` unset |
  * | 503 `in_progress` / `dedupe_store_full` + `Retry-After` | the same event is being processed by another delivery right now, or the dedupe store holds as many claims as it may |
  *
  * Without a usable `secret` (missing, empty, under 16 characters — an unset environment variable)
@@ -927,13 +939,13 @@ export function createCallbackHandler(
   const stranded = new Stranded(processingTimeoutMs);
   const verifyOptions = secret === undefined ? undefined : { secret, origin: publicOrigin };
 
-  const refuse = async (
+  // Tells onError of a refusal, or of a store failure that changes no answer.
+  const tell = async (
     request: InboundCallback,
     status: number,
     reason: CallbackRejectionReason,
     error: CallbackHandlerError,
-    headers?: Record<string, string>,
-  ): Promise<CallbackAnswer> => {
+  ): Promise<void> => {
     if (options.onError !== undefined) {
       try {
         // Awaited, so a log or a metric lands before a serverless runtime freezes the request,
@@ -946,8 +958,30 @@ export function createCallbackHandler(
         // onError is for observation; its failure must not change the answer.
       }
     }
+  };
+
+  const refuse = async (
+    request: InboundCallback,
+    status: number,
+    reason: CallbackRejectionReason,
+    error: CallbackHandlerError,
+    headers?: Record<string, string>,
+  ): Promise<CallbackAnswer> => {
+    await tell(request, status, reason, error);
     return answer(status, { error: reason }, headers);
   };
+
+  // The event was processed and is answered 200; the store still holds its claim.
+  const notRecorded = (request: InboundCallback, { thrown }: Failed): Promise<void> =>
+    tell(
+      request,
+      200,
+      'handler_failed',
+      new PaymentsError(
+        "The event was processed (answered 200), but the dedupe store's complete() failed, so the store still holds it as in progress: a redelivery reaching this handler is answered as a duplicate and recorded; one reaching another instance is answered 503 in_progress until the claim lapses, and then runs onEvent again",
+        { cause: thrown },
+      ),
+    );
 
   const core: CallbackCore = async (request) => {
     if (request.url === undefined) {
@@ -1093,11 +1127,15 @@ export function createCallbackHandler(
         const left = state === 'in_progress' ? stranded.take(dedupeKey) : undefined;
         if (left?.left === 'complete') {
           // Processed: onEvent resolved, only the store's record of it failed.
-          await stranded.settle(dedupeKey, left.at, 'complete', () => store.complete(dedupeKey, dedupeTtlMs));
+          const failed = await stranded.settle(dedupeKey, left.at, 'complete', () =>
+            store.complete(dedupeKey, dedupeTtlMs),
+          );
+          if (failed !== undefined) await notRecorded(request, failed);
           return received(true);
         }
         if (left?.left === 'abandon') {
-          if (await stranded.settle(dedupeKey, left.at, 'abandon', () => store.abandon(dedupeKey))) {
+          const failed = await stranded.settle(dedupeKey, left.at, 'abandon', () => store.abandon(dedupeKey));
+          if (failed === undefined) {
             askedAt = monotonicNow();
             state = await begin();
           }
@@ -1153,10 +1191,11 @@ export function createCallbackHandler(
       if (claimed) {
         claimed = false;
         // The event was processed: answer 200 even if the store cannot record it (a retry would
-        // then wait for the claim to expire rather than run onEvent twice at once).
-        await stranded.settle(dedupeKey, claimedAt, 'complete', () =>
+        // then wait for the claim to expire rather than run onEvent twice at once); onError is told.
+        const failed = await stranded.settle(dedupeKey, claimedAt, 'complete', () =>
           store!.complete(dedupeKey, dedupeTtlMs),
         );
+        if (failed !== undefined) await notRecorded(request, failed);
       }
       return received(false);
     } catch (error) {
