@@ -4,6 +4,7 @@
 // where it is given, and a string a TypeError that names its kind, never its text. A fractional
 // processingTimeoutMs (0.5 ms) let every copy of one event run onEvent at once.
 import { describe, expect, it } from 'vitest';
+import { createMemoryDedupeStore } from '../../src/callbacks/dedupe.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 
 const secret = 'whsec_number_options_0123456789';
@@ -64,3 +65,27 @@ it('dedupeTtlMs and processingTimeoutMs: up to Number.MAX_SAFE_INTEGER with a st
     expect(typeof create(name, Number.MAX_SAFE_INTEGER)()).toBe('function');
   }
 });
+
+// The memory dedupe store's bounds are whole numbers too: a fraction was floored (0.5 entries
+// became 1) or kept (ttlMs 0.5), 1.5e308 accepted, and a string refused with its text quoted.
+describe.each(['maxEntries', 'maxBytes', 'maxInProgress', 'ttlMs'] as const)(
+  "createMemoryDedupeStore's %s",
+  (name) => {
+    it.each([0.5, 1_000.25, 1.5e308, Infinity, NaN, 0, -1, 2 ** 53])(
+      'refuses %s with a RangeError naming the option',
+      (value) => {
+        const error = caught(() => createMemoryDedupeStore({ [name]: value }));
+        expect(error).toBeInstanceOf(RangeError);
+        expect((error as Error).message).toMatch(
+          new RegExp(`^createMemoryDedupeStore: ${name} must be a whole number from 1 to \\d+, got `),
+        );
+      },
+    );
+
+    it('refuses a string with a TypeError that does not quote it', () => {
+      const error = caught(() => createMemoryDedupeStore({ [name]: 'whsec_live_do_not_log_me_0123' }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).not.toContain('whsec_live');
+    });
+  },
+);
