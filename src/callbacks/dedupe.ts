@@ -11,6 +11,7 @@ import { asciiUpper } from '../internal/values.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { promised } from '../internal/promise.js';
 import { monotonicNow } from '../internal/timers.js';
+import { wholeNumberOption } from '../internal/whole-number.js';
 import { encoder, nodeCrypto } from '../internal/bytes.js';
 
 /**
@@ -96,28 +97,6 @@ export interface MemoryDedupeStoreOptions {
 }
 
 /**
- * `value`, or `fallback` when it is undefined; a bound that is not a finite positive number would
- * bound nothing (every comparison with NaN is false), so it is refused.
- *
- * @example
- * ```ts
- * const maxBodyBytes = positiveOption('createCallbackHandler', 'maxBodyBytes', options.maxBodyBytes, 65_536);
- * ```
- */
-export function positiveOption(
-  where: string,
-  option: string,
-  value: number | undefined,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${where}: ${option} must be a positive finite number, got ${String(value)}`);
-  }
-  return value;
-}
-
-/**
  * Where a store this SDK makes says how long at most it keeps a key (ms), so that the handler can
  * refuse a `dedupeTtlMs` the store would cut short. `Symbol.for`: the same key in every loaded copy.
  */
@@ -157,19 +136,16 @@ const ONE_ENTRY_BYTES = 95 * 2 + ENTRY_OVERHEAD_BYTES;
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
   const name = 'createMemoryDedupeStore';
   refuseUnknownOptions(name, options, MEMORY_STORE_OPTIONS);
-  const maxEntries = Math.max(1, Math.floor(positiveOption(name, 'maxEntries', options.maxEntries, 50_000)));
-  const maxBytes = positiveOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
+  const maxEntries = wholeNumberOption(name, 'maxEntries', options.maxEntries, 50_000);
+  const maxBytes = wholeNumberOption(name, 'maxBytes', options.maxBytes, 16 * 1024 * 1024);
   // Under one entry every begin would answer 'full': the sender retries and then gives up.
   if (maxBytes < ONE_ENTRY_BYTES) {
     throw new RangeError(
       `${name}: maxBytes must hold at least one entry (${ONE_ENTRY_BYTES} bytes), got ${maxBytes}`,
     );
   }
-  const maxInProgress = Math.max(
-    1,
-    Math.floor(positiveOption(name, 'maxInProgress', options.maxInProgress, 10_000)),
-  );
-  const maxTtl = positiveOption(name, 'ttlMs', options.ttlMs, 86_400_000);
+  const maxInProgress = wholeNumberOption(name, 'maxInProgress', options.maxInProgress, 10_000);
+  const maxTtl = wholeNumberOption(name, 'ttlMs', options.ttlMs, 86_400_000);
   const now = options.now ?? monotonicNow;
   // key → expiry. A Map iterates in insertion order: re-inserting on every write makes the first
   // entry of `done` the oldest. Evicting from the front with a fresh `done.keys().next()` each time

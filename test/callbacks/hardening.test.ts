@@ -323,11 +323,11 @@ describe('bounds that are not numbers', () => {
   );
 
   it.each(['maxEntries', 'maxBytes', 'maxInProgress', 'ttlMs'] as const)(
-    'refuses a memory store whose %s is not a positive number',
+    'refuses a memory store whose %s is not a whole number from 1',
     (name) => {
       for (const value of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
         expect(() => createMemoryDedupeStore({ [name]: value })).toThrow(
-          new RegExp(`${name} must be a positive`),
+          new RegExp(`${name} must be a whole number from 1`),
         );
       }
     },
