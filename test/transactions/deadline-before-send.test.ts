@@ -88,11 +88,14 @@ it('a store that never answers, after a slow beforeRequest hook: the call ends a
   });
   const started = performance.now();
   const error = await client
-    .initiateMobileMoneyPayment(stkPush('ORD-HOOK-THEN-STORE'), { totalTimeout: 500 })
+    .initiateMobileMoneyPayment(stkPush('ORD-HOOK-THEN-STORE'), { totalTimeout: 1_000 })
     .catch((e: unknown) => e);
   const took = performance.now() - started;
-  expect(error).toMatchObject({ name: 'TransactionStoreError', sent: false });
+  // The store's error when the deadline found the call waiting on it; a TimeoutError when a loaded
+  // machine ran the hook past the whole deadline. Either way: given up at the deadline, nothing sent.
+  expect(error).toMatchObject({ sent: false });
+  expect(['TransactionStoreError', 'TimeoutError']).toContain((error as Error).name);
   expect(sent).toHaveLength(0);
-  // Not 400 ms of hook and then 500 more waiting for the store.
-  expect(took).toBeLessThan(850);
+  // Not 400 ms of hook and then 1,000 more waiting for the store.
+  expect(took).toBeLessThan(1_300);
 });
