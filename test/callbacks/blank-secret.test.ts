@@ -3,6 +3,7 @@
 // callback. Every place that takes the webhook secret refuses it, naming the option, never
 // quoting it.
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../helpers/caught.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 import { signCallbackUrl, verifyCallbackUrl } from '../../src/callbacks/signing.js';
 import { CallbackVerificationError } from '../../src/errors.js';
@@ -12,14 +13,6 @@ import { createTransactionTracker } from '../../src/transactions/index.js';
 
 const blanks = [' '.repeat(16), '\t'.repeat(20), ' \n'.repeat(12), '\u00a0'.repeat(16), '\u3000'.repeat(16)];
 const route = 'https://shop.example/webhooks/payments';
-const caught = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-};
 
 describe.each(blanks.map((secret) => [JSON.stringify(secret), secret]))(
   'a blank secret %s',
@@ -29,7 +22,7 @@ describe.each(blanks.map((secret) => [JSON.stringify(secret), secret]))(
         [secret, 'secret'],
         [['a-real-secret-0123456789', secret], 'secret[1]'],
       ] as const) {
-        const error = caught(() => createCallbackHandler({ secret: given, onEvent: () => {} }));
+        const error = thrown(() => createCallbackHandler({ secret: given, onEvent: () => {} }));
         expect(error).toBeInstanceOf(TypeError);
         expect((error as Error).message).toContain(`${name} is blank`);
       }
@@ -45,7 +38,7 @@ describe.each(blanks.map((secret) => [JSON.stringify(secret), secret]))(
     });
 
     it("is refused as the client's transactions.secret", () => {
-      const error = caught(
+      const error = thrown(
         () =>
           new PaymentsClient({
             baseUrl: 'https://api.example',
@@ -100,7 +93,7 @@ describe.each(padded.map((secret) => [JSON.stringify(secret), secret]))(
         [secret, 'secret'],
         [['a-real-secret-0123456789', secret], 'secret[1]'],
       ] as const) {
-        const error = caught(() => createCallbackHandler({ secret: given, onEvent: () => {} }));
+        const error = thrown(() => createCallbackHandler({ secret: given, onEvent: () => {} }));
         expect(error).toBeInstanceOf(TypeError);
         expect((error as Error).message).toContain(`${name} has white space at its start or end`);
         expect((error as Error).message).not.toContain('a-real-secret');
@@ -119,7 +112,7 @@ describe.each(padded.map((secret) => [JSON.stringify(secret), secret]))(
     });
 
     it("is refused as the client's transactions.secret", () => {
-      const error = caught(
+      const error = thrown(
         () =>
           new PaymentsClient({
             baseUrl: 'https://api.example',

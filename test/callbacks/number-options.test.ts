@@ -4,20 +4,13 @@
 // where it is given, and a string a TypeError that names its kind, never its text. A fractional
 // processingTimeoutMs (0.5 ms) let every copy of one event run onEvent at once.
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../helpers/caught.js';
 import { createMemoryDedupeStore } from '../../src/callbacks/dedupe.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 
 const secret = 'whsec_number_options_0123456789';
 const names = ['maxBodyBytes', 'bodyTimeoutMs', 'dedupeTtlMs', 'processingTimeoutMs'] as const;
 
-const caught = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-};
 const create = (name: string, value: unknown) => () =>
   createCallbackHandler({ secret, onEvent: () => undefined, [name]: value });
 
@@ -25,7 +18,7 @@ describe.each(names)('%s', (name) => {
   it.each([0.5, 1.5, 1_000.25, 1.5e308, Infinity, -Infinity, NaN, 0, -1, 2 ** 53])(
     'refuses %s with a RangeError naming the option',
     (value) => {
-      const error = caught(create(name, value));
+      const error = thrown(create(name, value));
       expect(error).toBeInstanceOf(RangeError);
       expect((error as Error).message).toMatch(
         new RegExp(`^createCallbackHandler: ${name} must be a whole number from 1 to \\d+, got `),
@@ -40,7 +33,7 @@ describe.each(names)('%s', (name) => {
     ['null', null],
     ['an object', { ms: 5_000 }],
   ])('refuses %s with a TypeError that does not quote it', (_label, value) => {
-    const error = caught(create(name, value));
+    const error = thrown(create(name, value));
     expect(error).toBeInstanceOf(TypeError);
     const { message } = error as Error;
     expect(message).toMatch(new RegExp(`^createCallbackHandler: ${name} must be a whole number`));
@@ -55,7 +48,7 @@ describe.each(names)('%s', (name) => {
 
 it('bodyTimeoutMs: at most the longest timer a runtime keeps (2,147,483,647 ms)', () => {
   expect(typeof create('bodyTimeoutMs', 2_147_483_647)()).toBe('function');
-  const error = caught(create('bodyTimeoutMs', 2_147_483_648));
+  const error = thrown(create('bodyTimeoutMs', 2_147_483_648));
   expect(error).toBeInstanceOf(RangeError);
   expect((error as Error).message).toMatch(/bodyTimeoutMs .*2147483647/);
 });
@@ -74,7 +67,7 @@ describe.each(['maxEntries', 'maxBytes', 'maxInProgress', 'ttlMs'] as const)(
     it.each([0.5, 1_000.25, 1.5e308, Infinity, NaN, 0, -1, 2 ** 53])(
       'refuses %s with a RangeError naming the option',
       (value) => {
-        const error = caught(() => createMemoryDedupeStore({ [name]: value }));
+        const error = thrown(() => createMemoryDedupeStore({ [name]: value }));
         expect(error).toBeInstanceOf(RangeError);
         expect((error as Error).message).toMatch(
           new RegExp(`^createMemoryDedupeStore: ${name} must be a whole number from 1 to \\d+, got `),
@@ -83,7 +76,7 @@ describe.each(['maxEntries', 'maxBytes', 'maxInProgress', 'ttlMs'] as const)(
     );
 
     it('refuses a string with a TypeError that does not quote it', () => {
-      const error = caught(() => createMemoryDedupeStore({ [name]: 'whsec_live_do_not_log_me_0123' }));
+      const error = thrown(() => createMemoryDedupeStore({ [name]: 'whsec_live_do_not_log_me_0123' }));
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).not.toContain('whsec_live');
     });

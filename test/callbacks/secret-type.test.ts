@@ -3,19 +3,12 @@
 // was given (its kind, never its text: it may be the secret itself) and what the option takes: a
 // string, or a non-empty list of strings during a rotation. It said "secret is an empty list".
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../helpers/caught.js';
 import { createCallbackHandler } from '../../src/callbacks/handler.js';
 
 const text = 'whsec_wrong_type_0123456789';
-const caught = (fn: () => unknown): unknown => {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-};
 const refusal = (secret: unknown): Error => {
-  const error = caught(() => createCallbackHandler({ secret: secret as string, onEvent: () => undefined }));
+  const error = thrown(() => createCallbackHandler({ secret: secret as string, onEvent: () => undefined }));
   expect(error).toBeInstanceOf(TypeError);
   return error as Error;
 };

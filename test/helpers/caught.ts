@@ -7,3 +7,13 @@ export async function caught(run: () => unknown): Promise<unknown> {
   }
   throw new Error('expected a throw or a rejection');
 }
+
+/** What `run` threw synchronously, or `undefined` when it returned. */
+export function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
