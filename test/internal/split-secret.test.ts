@@ -15,6 +15,11 @@ describe('withoutSplitSecret', () => {
     ['the key HTML-escaped', 'key=sk_live_CANARYKEY&#x2F;q7', 'key='],
     ['the cvc', 'cvc 8 5', 'cvc '],
     ['the key, after dropping the start of the card number after it', 'sk_live_CANARYKEY/4917', ''],
+    ['the key as \\u{…} escapes, cut inside one', 'key=\\u{73}\\u{6b}\\u{5f}\\u{', 'key='],
+    ['the key as \\u{…} escapes, cut inside its digits', 'key=\\u{73}\\u{6b}\\u{5', 'key='],
+    ['the key as \\x escapes, cut inside one', 'key=\\x73\\x6b\\x5', 'key='],
+    ['the key percent-encoded twice, cut inside an escape', 'key=sk%255Flive%25', 'key='],
+    ['the key percent-encoded twice, cut after its first digit', 'key=sk%255Flive%255', 'key='],
   ])('drops the start of %s', (_, text, kept) => {
     expect(withoutSplitSecret(text, secrets)).toBe(kept);
   });
