@@ -395,7 +395,8 @@ const startOf = (pieces: readonly string[], between = ''): string =>
   `${pieces[0] ?? ''}${pieces.slice(1).reduceRight((tail, next) => `(?:${between}${next}${tail})?`, '')}`;
 
 /** The start of an escape, a character reference or a tag that the text's end cuts short. */
-const cutEscape = '(?:\\\\(?:u[0-9A-Fa-f]{0,3})?|&#?[0-9A-Za-z]{0,8}|%[0-9A-Fa-f]?|</?[^<>]{0,32})?';
+const cutEscape =
+  '(?:\\\\(?:u(?:[0-9A-Fa-f]{0,3}|\\{[0-9A-Fa-f]{0,6})|x[0-9A-Fa-f]?)?|&#?[0-9A-Za-z]{0,8}|%(?:25[0-9A-Fa-f]?|[0-9A-Fa-f])?|</?[^<>]{0,32})?';
 
 const splitPatterns = new WeakMap<Secrets, RegExp | null>();
 
