@@ -95,6 +95,13 @@ describe('ApiError.mayHaveStarted', () => {
     [422, { message: 'Payout Successful' }],
     [400, { data: { status: 200, message: 'Mobile Payout Initiated' } }],
     [400, { result: { success: 'true' } }],
+    [400, { ResponseDescription: 'Success. Request accepted for processing' }],
+    [400, { CustomerMessage: 'Success. Request accepted for processing' }],
+    [400, { message: 'Accept the service request successfully.' }],
+    [400, { data: { result: { success: true } } }],
+    [400, { response: { body: { ResponseCode: '0' } } }],
+    [400, { accepted: true }],
+    [400, { initiated: true }],
   ])('is true for a %i whose body says the request went through: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
