@@ -946,16 +946,21 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
 }
 
 /** The words of a request taken on (`Initiated`, `Request accepted for processing`, `Payout queued`). */
-const TAKEN_ON = /\b(?:initiated|accepted|queued|submitted|processing|pending)\b/gi;
+const TAKEN_ON = /\b(?:initiated|accept\w*|queued|submitted|processing|pending|success\w*)\b/gi;
+/** A flag of a request taken on (`accepted`, `is_initiated`, `queued`). */
+const TAKEN_ON_FLAG = /^(?:is|was|request)?(?:accepted|initiated|queued|submitted)$/;
+/** A message or description of the reply (`message`, `ResponseDescription`, `CustomerMessage`, `ResultDesc`). */
+const REPLY_TEXT = /^(?:(?:response|result|customer|status)?(?:message|msg|desc|description|text)|result)$/;
 
 /**
  * The path of the first key of an error reply (an HTTP 4xx's JSON body) that says the request went
- * through, at the top level or in a `data`, `result`, `response` or `body` object: a `status` of
- * 200, `true` or a success or acceptance word (`'Success'`, `'accepted'`); a {@link REQUEST_FLAG}
- * that says yes (`success: true`, `ok: 'true'`); a result code of 0 (`ResponseCode: '0'`,
- * `ResultCode: 0`); or a `message` that is a statement of success ({@link isSuccessStatement}) or
- * says the request was taken on and nothing against it (`Mobile Payout Initiated`, `Request accepted
- * for processing`; not `Request not accepted`).
+ * through, at the top level or in a `data`, `result`, `response` or `body` object up to two levels
+ * down: a `status` of 200, `true` or a success or acceptance word (`'Success'`, `'accepted'`); a
+ * {@link REQUEST_FLAG} or a {@link TAKEN_ON_FLAG} that says yes (`success: true`, `accepted: true`);
+ * a result code of 0 (`ResponseCode: '0'`, `ResultCode: 0`); or a message or description
+ * ({@link REPLY_TEXT}) that is a statement of success ({@link isSuccessStatement}) or says the
+ * request was taken on and nothing against it (`Mobile Payout Initiated`, `Success. Request
+ * accepted for processing`; not `Request not accepted`).
  */
 export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
   for (const [key, value] of Object.entries(reply)) {
@@ -969,19 +974,19 @@ export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
             /^\s*(?:200|success(?:ful)?|succeeded|ok|accepted|initiated|queued|submitted|processing|pending|completed?)\s*$/i.test(
               text,
             )))) ||
-      (REQUEST_FLAG.test(form) && saysYes(value)) ||
+      ((REQUEST_FLAG.test(form) || TAKEN_ON_FLAG.test(form)) && saysYes(value)) ||
       (/^(?:response|result|return)code$/.test(form) &&
         (value === 0 || (text !== undefined && /^\s*0+\s*$/.test(text)))) ||
-      ((form === 'message' || form === 'msg') &&
+      (REPLY_TEXT.test(form) &&
         text !== undefined &&
         (isSuccessStatement(text) ||
-          (/\b(?:initiated|accepted|queued|submitted|processing|pending)\b/i.test(text) &&
+          (/\b(?:initiated|accept\w*|queued|submitted|processing|pending)\b/i.test(text) &&
             notSuccessWord(text.replace(TAKEN_ON, '')) === undefined)))
     )
       return [key];
     const inner =
-      depth === 0 && /^(?:data|result|response|body)$/.test(form) && isPlainObject(value)
-        ? wentThroughKey(value as object, 1)
+      depth < 2 && /^(?:data|result|response|body)$/.test(form) && isPlainObject(value)
+        ? wentThroughKey(value as object, depth + 1)
         : undefined;
     if (inner) return [key, ...inner];
   }
