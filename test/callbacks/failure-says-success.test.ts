@@ -282,3 +282,44 @@ describe('a failure callback that says it is not final yet', () => {
     }
   });
 });
+
+// `_` and camelCase are word breaks in a failure's statement as in a success's message (an
+// enum-like `PAYOUT_SENT`, a `PayoutSuccessful`), and a statement may run on (`Funds have been
+// transferred`, `Paid out`, `Pending...`, `In-progress`).
+describe('a failure callback whose statement is written as one word or runs on', () => {
+  it.each([
+    ['PAYOUT_SUCCESSFUL'],
+    ['PayoutSuccessful'],
+    ['Payout_Completed'],
+    ['DISBURSED_SUCCESSFULLY'],
+    ['FUNDS_TRANSFERRED'],
+    ['fundsTransferred'],
+    ['PAYOUT_SENT'],
+    ['PayoutSent'],
+    ['PaymentProcessed'],
+    ['Funds have been transferred'],
+    ['Paid out'],
+    ['Pending...'],
+    ['Processing…'],
+    ['In-progress'],
+  ])('is contradictory with the message %j', (message) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([['FUNDS_TRANSFERRED'], ['PayoutSent']])('is contradictory with payout_status %j', (value) => {
+    for (const [type, payload] of failureEntries) {
+      expect(verdict({ ...payload, payout_status: value }), type).toBe('contradictory_outcome');
+    }
+  });
+
+  it.each([['PAYOUT_FAILED'], ['NOT_SENT'], ['PaymentNotProcessed'], ['Processing_Error']])(
+    'stays a failure with the message %j',
+    (message) => {
+      for (const [type, payload] of failureEntries) {
+        expect(verdict({ ...payload, message }), type).toBe(type);
+      }
+    },
+  );
+});
