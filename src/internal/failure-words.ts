@@ -103,7 +103,7 @@ export const isSuccessText = (text: string): boolean => {
  * `Transfer`, `Disbursement`, `Funds`, `Money`), so that a statement reads as a payment's does.
  */
 const withoutSubject = (text: string): string =>
-  text
+  asWords(text)
     .replace(/^\s*([\w-]+)(?=\s+pay(?:ment|out)\b)/i, (brand) =>
       notSuccessWord(brand) === undefined ? '' : brand,
     )
@@ -119,10 +119,10 @@ const withoutSubject = (text: string): string =>
  */
 export const isSuccessStatement = (text: string): boolean =>
   isSuccessText(
-    withoutSubject(text).replace(
-      /\b(?:sent|disbursed|transferred|credited|delivered|processed)\b/gi,
-      'completed',
-    ),
+    withoutSubject(text)
+      .replace(/\b(?:sent|disbursed|transferred|credited|delivered|processed)\b/gi, 'completed')
+      .replace(/\bpaid out\b/gi, 'paid')
+      .replace(/\bhave\b/gi, 'has'),
   );
 
 /** The words a statement that a payment is not final yet is made of ({@link isNotFinalStatement}). */
@@ -171,7 +171,10 @@ const SAYS_NOT_FINAL =
  * pending for this number`, `Processing error`) is none.
  */
 export const isNotFinalStatement = (text: string): boolean => {
-  const words = asWords(withoutSubject(text)).trim().replace(/[.!]$/, '');
+  const words = withoutSubject(text)
+    .replace(/-/g, ' ')
+    .trim()
+    .replace(/(?:[.!]|\.\.\.|\u2026)$/, '');
   if (!/^[A-Za-z ]+$/.test(words)) return false;
   return (
     words.split(/ +/).every((word) => NOT_FINAL_TEXT_WORDS.has(word.toLowerCase())) &&
