@@ -12,10 +12,11 @@
 /**
  * Words of a failure's message (`CARD Payment Failed`, `Payout Failed`, `Insufficient funds`,
  * `Payment Unsuccessful`, `declined`, `Refused`, `Account Suspended`, `Pending`, `Wrong PIN`, `Low
- * balance`, `Partially paid`, `Limit exceeded`, `Under review`, …) or of money going back or held (`Refunded`, `Chargeback`, `Voided`, `On hold`,
- * `Disputed`, `Fraud`, `Lost card`) or of a payment not final yet (`Awaiting`, `Processing`,
- * `Initiated`, `Authorized`) or of a request not done (`Queued`, `Busy`, `Retry`, `Rolled back`,
- * `Throttled`, `Under maintenance`, `null`), whole words, any letter case; and the stems of a
+ * balance`, `Partially paid`, `Limit exceeded`, `Under review`, …) or of money going back or held
+ * (`Refunded`, `Chargeback`, `Voided`, `On hold`, `Disputed`, `Fraud`, `Lost card`) or of a
+ * payment not final yet (`Awaiting`, `Processing`, `Initiated`, `Authorized`) or of a request not
+ * done (`Queued`, `Busy`, `Retry`, `Rolled back`, `Throttled`, `Under maintenance`, `null`), whole
+ * words, any letter case; and the stems of a
  * failure anywhere in a word (`PAYMENTFAILED`, `Unpaid`, `Insufficent`, `NOTSENT`, `Unsent`,
  * `Unconfirmed`, `Unsettled`, Swahili `Imeshindwa`).
  */
@@ -71,10 +72,16 @@ export const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
 /** `text` as its words: `_` as a blank, camelCase split (`CARD_PAYMENT_FAILED`, `PaymentDeclined`). */
 const asWords = (text: string): string => text.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
 
+/** Whether `words` are only letters and blanks, each word one of `vocabulary`, one of them saying what `says` matches. */
+const madeOf = (words: string, vocabulary: ReadonlySet<string>, says: RegExp): boolean =>
+  /^[A-Za-z ]+$/.test(words) &&
+  words.split(/ +/).every((word) => vocabulary.has(word.toLowerCase())) &&
+  says.test(words);
+
 /**
  * The word or mark that makes a success callback's message read otherwise: a failure word
- * ({@link FAILURE_WORDS}, `_` and camelCase read as word breaks), a negation, `false`, or a question mark (`Paid: False`, `Successful?
- * No`); undefined when it reads as none.
+ * ({@link FAILURE_WORDS}, `_` and camelCase read as word breaks), a negation, `false`, or a
+ * question mark (`Paid: False`, `Successful? No`); undefined when it reads as none.
  */
 export const notSuccessWord = (text: string): string | undefined => {
   const words = asWords(text);
@@ -89,13 +96,8 @@ export const notSuccessWord = (text: string): string | undefined => {
  * however written (`Isn't paid`, `Un-successful`), a qualifier (`Partially paid`, `Paid late`,
  * `Test success`), a second sentence or a mark (`Success: N`) — is no success text.
  */
-export const isSuccessText = (text: string): boolean => {
-  const words = asWords(text).trim().replace(/[.!]$/, '');
-  if (!/^[A-Za-z ]+$/.test(words)) return false;
-  return (
-    words.split(/ +/).every((word) => SUCCESS_TEXT_WORDS.has(word.toLowerCase())) && SAYS_SUCCESS.test(words)
-  );
-};
+export const isSuccessText = (text: string): boolean =>
+  madeOf(asWords(text).trim().replace(/[.!]$/, ''), SUCCESS_TEXT_WORDS, SAYS_SUCCESS);
 
 /**
  * `text` with a brand word before `Payment` or `Payout` set aside (`M-PESA Payment`), unless it
@@ -170,14 +172,12 @@ const SAYS_NOT_FINAL =
  * failure's reason that names something under way only as its cause (`Previous request still
  * pending for this number`, `Processing error`) is none.
  */
-export const isNotFinalStatement = (text: string): boolean => {
-  const words = withoutSubject(text)
-    .replace(/-/g, ' ')
-    .trim()
-    .replace(/(?:[.!]|\.\.\.|\u2026)$/, '');
-  if (!/^[A-Za-z ]+$/.test(words)) return false;
-  return (
-    words.split(/ +/).every((word) => NOT_FINAL_TEXT_WORDS.has(word.toLowerCase())) &&
-    SAYS_NOT_FINAL.test(words)
+export const isNotFinalStatement = (text: string): boolean =>
+  madeOf(
+    withoutSubject(text)
+      .replace(/-/g, ' ')
+      .trim()
+      .replace(/(?:[.!]|\.\.\.|\u2026)$/, ''),
+    NOT_FINAL_TEXT_WORDS,
+    SAYS_NOT_FINAL,
   );
-};
