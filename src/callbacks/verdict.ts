@@ -710,38 +710,33 @@ const undocumented =
     Object.hasOwn(callbackSchemas[type].shape, key) || signalName(key) !== undefined;
 
 /**
- * Whether a failure callback also says it succeeded: its `message` is a statement of success
- * ({@link isSuccessStatement}: `Payout Successful`), or an undocumented key is ({@link saysSuccess}:
- * `payout_status: 'Success'`, `is_paid: true`, `data.paid: 'True'`). Read as a failure, a payout
- * would be paid again and its genuine success refused as the other outcome.
+ * Whether a failure callback also says it succeeded or is not final yet: its `message`, else the
+ * first undocumented key, is a statement of success ({@link saysSuccess}: `Payout Successful`,
+ * `payout_status: 'Success'`, `is_paid: true`, `data.paid: 'True'`) or of a payment not final
+ * ({@link saysNotFinal}: `Pending`, `pending: true`). Read as a failure, a payout would be paid
+ * again and its genuine success refused as the other outcome.
  */
 function failureContradiction(
   { label }: FamilyRow,
   type: CallbackEventType,
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
-  const message = typeof data.message === 'string' ? data.message : undefined;
-  const success =
-    message !== undefined && isSuccessStatement(message)
+  // What the key found reads as: set by the one walk's test.
+  let success = false;
+  const readsOtherwise = (form: string, value: unknown): boolean =>
+    (success = saysSuccess(form, value)) || saysNotFinal(form, value);
+  const key =
+    typeof data.message === 'string' && readsOtherwise('message', data.message)
       ? 'message'
-      : otherOutcome(data, undocumented(type), 0, saysSuccess);
-  const notFinal =
-    success !== undefined
-      ? undefined
-      : message !== undefined && isNotFinalStatement(message)
-        ? 'message'
-        : otherOutcome(data, undocumented(type), 0, saysNotFinal);
-  const key = success ?? notFinal;
+      : otherOutcome(data, undocumented(type), 0, readsOtherwise);
   if (key === undefined) return undefined;
-  const reads = success !== undefined ? 'a success' : 'not final yet';
   return refuse(
     'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as ${reads}`,
+    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as ${success ? 'a success' : 'not final yet'}`,
     [
       {
         path: isNameLike(key) ? [key] : [],
-        message:
-          success !== undefined ? "reads as a success's on a failure" : 'reads as not final on a failure',
+        message: success ? "reads as a success's on a failure" : 'reads as not final on a failure',
         code: 'contradictory_outcome',
       },
     ],
@@ -946,7 +941,15 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
 }
 
 /** The words of a request taken on (`Initiated`, `Request accepted for processing`, `Payout queued`). */
-const TAKEN_ON = /\b(?:initiated|accept\w*|queued|submitted|processing|pending|success\w*)\b/gi;
+const TAKEN_ON_WORDS = 'initiated|accept\\w*|queued|submitted|processing|pending';
+const TAKEN_ON = new RegExp(`\\b(?:${TAKEN_ON_WORDS})\\b`, 'i');
+/** {@link TAKEN_ON} and the words of success, every one (what is left of a message must read as no failure). */
+const TAKEN_ON_OR_SUCCESS = new RegExp(`\\b(?:${TAKEN_ON_WORDS}|success\\w*)\\b`, 'gi');
+/** A status word of a request taken on or done (`'200'`, `'Success'`, `'OK'`, `'accepted'`, `'Pending'`). */
+const TAKEN_ON_STATUS = new RegExp(
+  `^\\s*(?:200|ok|success(?:ful)?|succeeded|completed?|${TAKEN_ON_WORDS})\\s*$`,
+  'i',
+);
 /** A flag of a request taken on (`accepted`, `is_initiated`, `queued`). */
 const TAKEN_ON_FLAG = /^(?:is|was|request)?(?:accepted|initiated|queued|submitted)$/;
 /** A message or description of the reply (`message`, `ResponseDescription`, `CustomerMessage`, `ResultDesc`). */
@@ -968,20 +971,14 @@ export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
     const text = typeof value === 'string' ? value : undefined;
     if (
       (form === 'status' &&
-        (value === 200 ||
-          value === true ||
-          (text !== undefined &&
-            /^\s*(?:200|success(?:ful)?|succeeded|ok|accepted|initiated|queued|submitted|processing|pending|completed?)\s*$/i.test(
-              text,
-            )))) ||
+        (value === 200 || value === true || (text !== undefined && TAKEN_ON_STATUS.test(text)))) ||
       ((REQUEST_FLAG.test(form) || TAKEN_ON_FLAG.test(form)) && saysYes(value)) ||
       (/^(?:response|result|return)code$/.test(form) &&
         (value === 0 || (text !== undefined && /^\s*0+\s*$/.test(text)))) ||
       (REPLY_TEXT.test(form) &&
         text !== undefined &&
         (isSuccessStatement(text) ||
-          (/\b(?:initiated|accept\w*|queued|submitted|processing|pending)\b/i.test(text) &&
-            notSuccessWord(text.replace(TAKEN_ON, '')) === undefined)))
+          (TAKEN_ON.test(text) && notSuccessWord(text.replace(TAKEN_ON_OR_SUCCESS, '')) === undefined)))
     )
       return [key];
     const inner =
