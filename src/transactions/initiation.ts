@@ -10,15 +10,8 @@ import { ApiError, ConnectionError, TimeoutError, ValidationError } from '../err
 import type { BeforeSend } from '../http.js';
 import type { Secrets } from '../internal/redact.js';
 import { TransactionConflictError, type guardStore } from './errors.js';
-import type { TransactionKind, TransactionRecord } from './store.js';
-import {
-  GUARD_STORE,
-  MAX_WRITES,
-  neverWrote,
-  restart,
-  storedByBegin,
-  type TransactionTracker,
-} from './tracker.js';
+import type { TransactionKind } from './store.js';
+import { GUARD_STORE, recordAttempt, type TransactionTracker } from './tracker.js';
 import { isNewReference } from './reference.js';
 import { randomHex } from '../internal/random.js';
 
@@ -233,44 +226,30 @@ export async function sendTracked<B extends object, R>(
       amount: amount as string,
       ...(currency === undefined ? {} : { currency }),
     };
-    const recorded = async (): Promise<TransactionRecord> => {
-      for (let tries = 1; ; tries++) {
-        // A store that never applies the write is broken (a TransactionStoreError, nothing sent);
-        // on one that answers at once, an unbounded loop would starve the event loop.
-        if (tries > MAX_WRITES) throw neverWrote(reference, ' recording a new attempt');
-        const stored = await tracker.begin(transaction);
-        inserted = storedByBegin(stored);
-        // This call makes the record pending when it stores it ...
-        mine = inserted;
-        mineAt = stored.createdAt;
-        if (inserted || kind === 'payout' || (stored.state !== 'expired' && stored.state !== 'pending')) {
-          return stored;
-        }
-        // ... or when it finds it expired and records it pending again. One still pending is
-        // recorded as a new attempt too (not this call's to expire: the earlier may be under way).
-        const restarted = await restart(tracker, stored);
-        if (restarted !== undefined) {
-          mine = stored.state === 'expired';
-          mineAt = restarted.createdAt;
-          return restarted;
-        }
-      }
-    };
     // The call's deadline holds while the store records (the request's own timeout starts after):
     // counted from the call's start, so a slow beforeRequest hook before it is counted too.
-    const recording = recorded();
-    const record = await guard(recording, reference, false, secrets, signal, totalTimeout, deadlineAt).catch(
-      (error: unknown) => {
-        // Given up on before sending: a record the store writes later is this call's attempt
-        // with nothing in flight, so it is expired once written (a wait on it ends).
-        void recording
-          .then((late) =>
-            mine ? tracker.expireIfPending(reference, { createdAt: late.createdAt }) : undefined,
-          )
-          .catch(() => undefined);
-        throw error;
-      },
-    );
+    const recording = recordAttempt(tracker, transaction);
+    const recorded = await guard(
+      recording,
+      reference,
+      false,
+      secrets,
+      signal,
+      totalTimeout,
+      deadlineAt,
+    ).catch((error: unknown) => {
+      // Given up on before sending: a record the store writes later is this call's attempt
+      // with nothing in flight, so it is expired once written (a wait on it ends).
+      void recording
+        .then((late) =>
+          late.mine ? tracker.expireIfPending(reference, { createdAt: late.record.createdAt }) : undefined,
+        )
+        .catch(() => undefined);
+      throw error;
+    });
+    const { record } = recorded;
+    ({ inserted, mine } = recorded);
+    mineAt = record.createdAt;
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
     }

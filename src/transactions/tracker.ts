@@ -436,7 +436,7 @@ export const trackerClock = (tracker: TransactionTracker): (() => number) => clo
 export const GUARD_STORE: unique symbol = Symbol.for('hosted-payments.guardStore');
 
 /** Whether the `begin` that returned `record` stored it; true once, for the first to ask. */
-export const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
+const storedByBegin = (record: TransactionRecord): boolean => fresh.delete(record);
 
 const transactionStates: readonly TransactionState[] = ['pending', 'succeeded', 'failed', 'expired'];
 
@@ -600,7 +600,7 @@ export const updated = async (
  * Resolves with the record written, or `undefined` when another call or a callback changed the
  * record first.
  */
-export async function restart(
+async function restart(
   tracker: TransactionTracker,
   earlier: TransactionRecord,
 ): Promise<TransactionRecord | undefined> {
@@ -620,6 +620,44 @@ export async function restart(
   return (await updated(tracker.store, record, earlier.state, earlier)) ? record : undefined;
 }
 
+/** A new attempt recorded by {@link recordAttempt}. */
+export interface RecordedAttempt {
+  readonly record: TransactionRecord;
+  /** Whether this call's `begin` stored the record. */
+  readonly inserted: boolean;
+  /** Whether this call made the record pending: it stored it, or recorded an expired one pending again. */
+  readonly mine: boolean;
+}
+
+/**
+ * Records an attempt about to be sent ({@link TransactionTracker.beginAttempt}, and the client's
+ * `transactions` option before each initiation): `begin`, then a payment found expired or pending
+ * is recorded pending again from now ({@link restart}); read again when another call or a callback
+ * changed the record first. A store that never applies the write is broken (a
+ * `TransactionStoreError`): on one that answers at once, an unbounded loop would starve the event
+ * loop.
+ */
+export async function recordAttempt(
+  tracker: TransactionTracker,
+  input: BeginTransactionInput,
+): Promise<RecordedAttempt> {
+  for (let tries = 1; ; tries++) {
+    if (tries > MAX_WRITES) throw neverWrote(input.reference, ' recording a new attempt');
+    const stored = await tracker.begin(input);
+    const inserted = storedByBegin(stored);
+    // A payout's reference is one transfer, whatever its record says: never recorded as a new attempt.
+    const payout = input.kind === 'payout' || stored.kind === 'payout';
+    if (inserted || payout || (stored.state !== 'expired' && stored.state !== 'pending')) {
+      return { record: stored, inserted, mine: inserted };
+    }
+    // One still pending is recorded as a new attempt too, but not made this call's: the earlier
+    // may be under way, so this call's refusal may not expire it.
+    const restarted = await restart(tracker, stored);
+    if (restarted !== undefined)
+      return { record: restarted, inserted: false, mine: stored.state === 'expired' };
+  }
+}
+
 /** How long `waitFor`, timing out, waits for its last read of the store. */
 const LAST_READ_MS = 1_000;
 
@@ -628,13 +666,13 @@ const unanswered = (): Error =>
   new DOMException(`the store did not answer the wait's last read within ${LAST_READ_MS} ms`, 'TimeoutError');
 
 /** How many writes a compare-and-set loop tries before it calls the store broken. */
-export const MAX_WRITES = 32;
+const MAX_WRITES = 32;
 
 /**
  * A store whose `update` answered false {@link MAX_WRITES} times in a row (`doing` says what for):
  * broken, a {@link storeFault}.
  */
-export const neverWrote = (reference: string, doing = ''): Error =>
+const neverWrote = (reference: string, doing = ''): Error =>
   storeFault(
     'update',
     reference,
@@ -787,17 +825,7 @@ export function createTransactionTracker(options: TransactionTrackerOptions = {}
       return inserted ? stored : { ...stored };
     },
 
-    async beginAttempt(input) {
-      for (let tries = 1; ; tries++) {
-        if (tries > MAX_WRITES) throw neverWrote(input.reference, ' recording a new attempt');
-        const stored = await tracker.begin(input);
-        if (fresh.has(stored) || stored.kind === 'payout') return stored;
-        if (stored.state !== 'expired' && stored.state !== 'pending') return stored;
-        // Written unless another call or a callback changed the record first: then read it again.
-        const restarted = await restart(tracker, stored);
-        if (restarted !== undefined) return restarted;
-      }
-    },
+    beginAttempt: async (input) => (await recordAttempt(tracker, input)).record,
 
     // async: an invalid reference rejects, as every other call does, rather than throwing.
     get: async (reference) => read(reference),
