@@ -940,16 +940,13 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
   return undefined;
 }
 
-/** The words of a request taken on (`Initiated`, `Request accepted for processing`, `Payout queued`). */
-const TAKEN_ON_WORDS = 'initiated|accept\\w*|queued|submitted|processing|pending';
-const TAKEN_ON = new RegExp(`\\b(?:${TAKEN_ON_WORDS})\\b`, 'i');
-/** {@link TAKEN_ON} and the words of success, every one (what is left of a message must read as no failure). */
-const TAKEN_ON_OR_SUCCESS = new RegExp(`\\b(?:${TAKEN_ON_WORDS}|success\\w*)\\b`, 'gi');
-/** A status word of a request taken on or done (`'200'`, `'Success'`, `'OK'`, `'accepted'`, `'Pending'`). */
-const TAKEN_ON_STATUS = new RegExp(
-  `^\\s*(?:200|ok|success(?:ful)?|succeeded|completed?|${TAKEN_ON_WORDS})\\s*$`,
-  'i',
-);
+/**
+ * The words of a request taken on (`Initiated`, `Request accepted for processing`, `Payout
+ * queued`), wherever they are (read with `search` and `replace`, which the `g` flag leaves stateless).
+ */
+const TAKEN_ON = /\b(?:initiated|accept\w*|queued|submitted|processing|pending)\b/gi;
+/** A status word of a request done (`'200'`, `'Success'`, `'OK'`, `'completed'`). */
+const DONE_STATUS = /^\s*(?:200|ok|success(?:ful)?|succeeded|completed?)\s*$/i;
 /** A flag of a request taken on (`accepted`, `is_initiated`, `queued`). */
 const TAKEN_ON_FLAG = /^(?:is|was|request)?(?:accepted|initiated|queued|submitted)$/;
 /** A message or description of the reply (`message`, `ResponseDescription`, `CustomerMessage`, `ResultDesc`). */
@@ -971,14 +968,18 @@ export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
     const text = typeof value === 'string' ? value : undefined;
     if (
       (form === 'status' &&
-        (value === 200 || value === true || (text !== undefined && TAKEN_ON_STATUS.test(text)))) ||
+        (value === 200 ||
+          value === true ||
+          (text !== undefined &&
+            (DONE_STATUS.test(text) ||
+              (text.search(TAKEN_ON) >= 0 && text.replace(TAKEN_ON, '').trim() === ''))))) ||
       ((REQUEST_FLAG.test(form) || TAKEN_ON_FLAG.test(form)) && saysYes(value)) ||
       (/^(?:response|result|return)code$/.test(form) &&
         (value === 0 || (text !== undefined && /^\s*0+\s*$/.test(text)))) ||
       (REPLY_TEXT.test(form) &&
         text !== undefined &&
         (isSuccessStatement(text) ||
-          (TAKEN_ON.test(text) && notSuccessWord(text.replace(TAKEN_ON_OR_SUCCESS, '')) === undefined)))
+          (text.search(TAKEN_ON) >= 0 && notSuccessWord(text.replace(TAKEN_ON, '')) === undefined)))
     )
       return [key];
     const inner =
