@@ -91,3 +91,16 @@ describe('a literal value with a character in another escape', () => {
     expect(redactText(`HTTP/1.1 500 ${echoed} refused`, secrets)).toBe('HTTP/1.1 500 [redacted] refused');
   });
 });
+
+// An HTML page that quotes an escaped text escapes its `&` again (`&amp;#108;`, `&amp;lowbar;`),
+// and HTML5 has a second name for `_` (`&UnderBar;`).
+describe('a literal value with a character HTML-escaped twice, or by its other name', () => {
+  it.each([
+    ['&UnderBar;', 'sk&UnderBar;live&UnderBar;SuperSecretKey&UnderBar;9f8e7d6c5b4a'],
+    ['&amp;#108;', 'sk_&amp;#108;ive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['&amp;#x6c;', 'sk_&amp;#x6c;ive_SuperSecretKey_9f8e7d6c5b4a'],
+    ['&amp;lowbar;', 'sk&amp;lowbar;live_SuperSecretKey_9f8e7d6c5b4a'],
+  ])('is removed with %s', (_name, echoed) => {
+    expect(redactText(`HTTP/1.1 500 ${echoed} refused`, secrets)).toBe('HTTP/1.1 500 [redacted] refused');
+  });
+});
