@@ -20,6 +20,8 @@ describe('withoutSplitSecret', () => {
     ['the key as \\x escapes, cut inside one', 'key=\\x73\\x6b\\x5', 'key='],
     ['the key percent-encoded twice, cut inside an escape', 'key=sk%255Flive%25', 'key='],
     ['the key percent-encoded twice, cut after its first digit', 'key=sk%255Flive%255', 'key='],
+    ['the key HTML-escaped twice, cut inside a reference', 'key=sk&amp;lowbar;live&amp;#9', 'key='],
+    ['the key HTML-escaped twice, cut after an escaped &', 'key=sk_live&amp;', 'key='],
   ])('drops the start of %s', (_, text, kept) => {
     expect(withoutSplitSecret(text, secrets)).toBe(kept);
   });
