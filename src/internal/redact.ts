@@ -141,7 +141,7 @@ function spellingsOf(value: string): string[] {
 const valueSpellingsOf = ({ values = [] }: Secrets): string[] =>
   values.flatMap(spellingsOf).filter((spelling) => spelling !== '');
 
-/** The names HTML encoders write for the characters a key may hold (`&amp;`, `&sol;`, …). */
+/** The names HTML encoders write for the characters a key may hold (`&amp;`, `&sol;`, `_` by either of its two, …). */
 const entityNames: Readonly<Record<string, string>> = {
   '&': 'amp',
   '<': 'lt',
@@ -151,7 +151,7 @@ const entityNames: Readonly<Record<string, string>> = {
   '/': 'sol',
   '+': 'plus',
   '=': 'equals',
-  _: 'lowbar',
+  _: 'lowbar|UnderBar',
   '.': 'period',
   ':': 'colon',
   ';': 'semi',
@@ -177,7 +177,8 @@ const entityNames: Readonly<Record<string, string>> = {
 /**
  * A pattern (flags `iu`: matched in any case) of a spelling as written or escaped: each character
  * also as its character reference, decimal (`&#47;`) or hex (`&#x2F;`), with leading zeros or
- * without, or its name where {@link entityNames} has one, as a JSON `\uXXXX` escape, and an
+ * without, or its name where {@link entityNames} has one (either with its `&` HTML-escaped again,
+ * `&amp;#108;`, as a page quoting an escaped text writes it), as a JSON `\uXXXX` escape, and an
  * ASCII one percent-encoded or in its fullwidth form. The hex digits of a percent-escape in the
  * spelling are matched in either case (`%2F` and .NET's `%2f` decode alike) and as written only,
  * which leaves every character of the text one reading.
@@ -205,7 +206,7 @@ function htmlPieces(spelling: string): string[] {
     const code = char.codePointAt(0) ?? 0;
     const name = entityNames[char];
     const wide = code > 0x20 && code < 0x7f ? `|${fullwidth(code)}` : '';
-    return `(?:\\u{${code.toString(16)}}|${escapes(code)}${name === undefined ? '' : `|&${name};`}${wide})`;
+    return `(?:\\u{${code.toString(16)}}|${escapes(code)}${name === undefined ? '' : `|&(?:amp;)?(?:${name});`}${wide})`;
   });
 }
 
@@ -222,7 +223,7 @@ const fullwidth = (code: number): string => `\\u{${(code + 0xfee0).toString(16)}
 const escapes = (code: number): string => {
   const hex = code.toString(16);
   // A `;` after the reference is taken when there is one (`(?!;)` otherwise): read one way only.
-  const reference = `&#(?:0*${code}(?![0-9])|x0*${hex}(?![0-9a-f]))(?:;|(?!;))`;
+  const reference = `&(?:amp;)?#(?:0*${code}(?![0-9])|x0*${hex}(?![0-9a-f]))(?:;|(?!;))`;
   const json = code < 0x10000 ? `|\\\\u${hex.padStart(4, '0')}` : '';
   const byte = code < 0x100 ? `|\\\\x${hex.padStart(2, '0')}` : '';
   const percent = code < 0x80 ? `|%(?:25)?${hex.padStart(2, '0')}` : '';
@@ -396,7 +397,7 @@ const startOf = (pieces: readonly string[], between = ''): string =>
 
 /** The start of an escape, a character reference or a tag that the text's end cuts short. */
 const cutEscape =
-  '(?:\\\\(?:u(?:[0-9A-Fa-f]{0,3}|\\{[0-9A-Fa-f]{0,6})|x[0-9A-Fa-f]?)?|&#?[0-9A-Za-z]{0,8}|%(?:25[0-9A-Fa-f]?|[0-9A-Fa-f])?|</?[^<>]{0,32})?';
+  '(?:\\\\(?:u(?:[0-9A-Fa-f]{0,3}|\\{[0-9A-Fa-f]{0,6})|x[0-9A-Fa-f]?)?|&(?:amp;)?#?[0-9A-Za-z]{0,8}|%(?:25[0-9A-Fa-f]?|[0-9A-Fa-f])?|</?[^<>]{0,32})?';
 
 const splitPatterns = new WeakMap<Secrets, RegExp | null>();
 
