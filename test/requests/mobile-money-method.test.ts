@@ -1,0 +1,93 @@
+// Spec §4 rule 1: payment_method decides how the service takes a request on the shared payment
+// path. A mobile-money payment sent under the card method word, or under a word with blanks around
+// it or a control character in it (which the service would have to guess about, and which the
+// sandbox refuses as a brand), is refused before anything is sent, naming the field or the option.
+import { describe, expect, it } from 'vitest';
+import { buildMobileMoneyPaymentRequest, PaymentsClient, ValidationError } from '../../src/index.js';
+import { caught } from '../helpers/caught.js';
+import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
+
+const bad = [
+  ['the card method word', 'CARD'],
+  ['the card method word in lower case', 'card'],
+  ['blanks around it', ' M-PESA '],
+  ['a line break', 'MOBILE-MONEY\n'],
+  ['a NUL', 'M-PE\u0000SA'],
+  ['an invisible character', 'M-PESA\u200b'],
+] as const;
+
+describe('a mobile-money payment_method', () => {
+  it.each(bad)('is refused in the input with %s, naming the field', async (_name, method) => {
+    const error = await caught(() =>
+      buildMobileMoneyPaymentRequest({
+        ...mobileMoneyPaymentInput,
+        customer_details: { ...mobileMoneyPaymentInput.customer_details, payment_method: method },
+      }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['customer_details', 'payment_method'] }),
+    );
+  });
+
+  it.each(bad)('is refused as the builder option with %s, naming it', async (_name, method) => {
+    const error = await caught(() =>
+      buildMobileMoneyPaymentRequest(mobileMoneyPaymentInput, { paymentMethod: method }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['paymentMethod'] }),
+    );
+  });
+
+  it.each(bad)(
+    'is refused as the client option paymentMethods.mobileMoney with %s',
+    async (_name, method) => {
+      const error = await caught(
+        () => new PaymentsClient({ baseUrl: 'http://127.0.0.1:1', paymentMethods: { mobileMoney: method } }),
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues).toContainEqual(
+        expect.objectContaining({ path: ['paymentMethods', 'mobileMoney'] }),
+      );
+    },
+  );
+
+  it.each(bad)('is refused as the client option mobileMoneyBrand with %s', async (_name, method) => {
+    const error = await caught(
+      () => new PaymentsClient({ baseUrl: 'http://127.0.0.1:1', mobileMoneyBrand: method }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['mobileMoneyBrand'] }),
+    );
+  });
+
+  it("is refused as the client's card method written another way", async () => {
+    const error = await caught(
+      () =>
+        new PaymentsClient({
+          baseUrl: 'http://127.0.0.1:1',
+          paymentMethods: { card: 'VISA', mobileMoney: 'visa' },
+        }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['paymentMethods', 'mobileMoney'] }),
+    );
+  });
+
+  it.each([['M-PESA'], ['M-PESA (KE)'], ['Orange Money CI.'], ['MPESA_KE']])(
+    'is sent as written: %s',
+    (method) => {
+      const body = buildMobileMoneyPaymentRequest({
+        ...mobileMoneyPaymentInput,
+        customer_details: { ...mobileMoneyPaymentInput.customer_details, payment_method: method },
+      });
+      expect(body.customer_details.payment_method).toBe(method);
+      expect(
+        () => new PaymentsClient({ baseUrl: 'http://127.0.0.1:1', paymentMethods: { mobileMoney: method } }),
+      ).not.toThrow();
+    },
+  );
+});
