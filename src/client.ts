@@ -20,6 +20,7 @@ import {
   type CardFieldEncoding,
   type CardPaymentInput,
 } from './requests/card-payment.js';
+import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './requests/fields.js';
 import { buildCheckoutSessionRequest, type CheckoutSessionInput } from './requests/checkout-session.js';
 import {
   buildMobileMoneyPaymentRequest,
@@ -113,14 +114,17 @@ export interface ClientOptions {
    * any brand word as `<brand>` (ASCII letters and digits joined by single spaces or hyphens, at
    * most 32 characters) that does not read as a failure or a negation (`No`, `Failed`,
    * `Duplicate`), and with this word as it is, ASCII letter case ignored (`M-Pesa` for `M-PESA`),
-   * brand word or not; it never narrows what is taken (the service's brand word varies). Default
+   * brand word or not; it never narrows what is taken (the service's brand word varies). Not the
+   * card method, nor with blanks around it or a control or invisible character. Default
    * `'MOBILE-MONEY'`.
    */
   mobileMoneyBrand?: string | undefined;
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
    * A card payment's input may only repeat `card`: the service takes any other value for mobile
-   * money. Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
+   * money. `mobileMoney` (and a mobile-money input's own) may not be the card method in any case,
+   * nor have blanks around it or a control or invisible character. Default `{ card: 'CARD',
+   * mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string | undefined; mobileMoney?: string | undefined } | undefined;
   /** The wire key of the payout recipient. Default `'customer_details'`. */
@@ -208,6 +212,9 @@ const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const authScheme = /^(?:bearer|basic|token|digest)\s/i;
 const nonEmptyString = (message: string) =>
   z.string(invalidOption(message)).check(rule((value: string) => value !== '', message));
+const mobileMoneyWord = nonEmptyString(MOBILE_MONEY_METHOD_RULE).check(
+  rule((value: string) => isMobileMoneyMethod(value), MOBILE_MONEY_METHOD_RULE),
+);
 const retryLimit = z
   .int(invalidOption('expected an integer of 0 or more'))
   .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
@@ -279,12 +286,21 @@ const clientOptionsSchema = z.strictObject({
     ),
   ),
   fetch: z.optional(aFunction('a fetch function')),
-  mobileMoneyBrand: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
+  // The words a mobile-money payment may be sent under (the brand reads replies too).
+  mobileMoneyBrand: z.optional(mobileMoneyWord),
   paymentMethods: z.optional(
-    z.strictObject({
-      card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
-      mobileMoney: z.optional(nonEmptyString('expected a non-empty string such as M-PESA')),
-    }),
+    z
+      .strictObject({
+        card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
+        mobileMoney: z.optional(mobileMoneyWord),
+      })
+      // Nor the client's own card word in another case.
+      .check(
+        z.refine((methods) => isMobileMoneyMethod(methods.mobileMoney ?? '', methods.card), {
+          ...invalidOption(MOBILE_MONEY_METHOD_RULE),
+          path: ['mobileMoney'],
+        }),
+      ),
   ),
   payoutRecipientKey: z.optional(
     z.enum(

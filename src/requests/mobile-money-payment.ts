@@ -1,7 +1,9 @@
 // Endpoint 2 (spec §4): mobile-money (STK push) payment. Wire schema, input type and builder.
 import * as z from 'zod/v4/mini';
+import { ValidationError } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
-import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
+import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './fields.js';
+import { buildOptions, checkBuildOptions, mobileMoneyMethodOption } from './options.js';
 import {
   CALLBACK_DETAILS_PATHS,
   callbackDetailsInput,
@@ -81,12 +83,16 @@ export type MobileMoneyPaymentInput = z.input<typeof mobileMoneyPaymentInputSche
  * ```
  */
 export interface MobileMoneyPaymentBuildOptions {
-  /** `customer_details.payment_method` when the input has none. Default `'MOBILE-MONEY'`. */
+  /**
+   * `customer_details.payment_method` when the input has none. Default `'MOBILE-MONEY'`. Neither it
+   * nor the input's may be the card method (`CARD` in any case), have blanks around it or hold a
+   * control or invisible character.
+   */
   paymentMethod?: string | undefined;
 }
 
 const mobileMoneyPaymentBuildOptionsSchema = buildOptions({
-  paymentMethod: paymentMethodOption('M-PESA'),
+  paymentMethod: mobileMoneyMethodOption,
 });
 
 /**
@@ -129,6 +135,18 @@ export function buildMobileMoneyPaymentRequest(
     'Invalid mobile-money payment',
   );
   const customer = parsed.customer_details;
+  if (customer.payment_method !== undefined && !isMobileMoneyMethod(customer.payment_method)) {
+    throw new ValidationError(
+      [
+        {
+          path: ['customer_details', 'payment_method'],
+          code: 'invalid_payment_method',
+          message: MOBILE_MONEY_METHOD_RULE,
+        },
+      ],
+      { prefix: 'Invalid mobile-money payment' },
+    );
+  }
   return compact({
     customer_details: compact({
       payment_method: customer.payment_method ?? checkedOptions.paymentMethod ?? 'MOBILE-MONEY',

@@ -3,6 +3,7 @@
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/v4/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
+import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './fields.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
 const option = <T>(test: (value: unknown) => boolean, message: string) =>
@@ -18,6 +19,12 @@ export const paymentMethodOption = (example: string) =>
     (value) => typeof value === 'string' && value !== '',
     `expected a non-empty string such as ${example}`,
   );
+
+/** `paymentMethod` of a mobile-money payment ({@link isMobileMoneyMethod}). */
+export const mobileMoneyMethodOption = option<string>(
+  (value) => typeof value === 'string' && value !== '' && isMobileMoneyMethod(value),
+  MOBILE_MONEY_METHOD_RULE,
+);
 
 /** One of the listed strings, exactly. */
 export const oneOfOption = <const T extends string>(values: readonly T[]) =>
