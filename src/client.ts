@@ -114,16 +114,16 @@ export interface ClientOptions {
    * any brand word as `<brand>` (ASCII letters and digits joined by single spaces or hyphens, at
    * most 32 characters) that does not read as a failure or a negation (`No`, `Failed`,
    * `Duplicate`), and with this word as it is, ASCII letter case ignored (`M-Pesa` for `M-PESA`),
-   * brand word or not; it never narrows what is taken (the service's brand word varies). Not the
-   * card method, nor with blanks around it or a control or invisible character. Default
+   * brand word or not; it never narrows what is taken (the service's brand word varies). Without
+   * blanks around it or a control or invisible character. Default
    * `'MOBILE-MONEY'`.
    */
   mobileMoneyBrand?: string | undefined;
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
    * A card payment's input may only repeat `card`: the service takes any other value for mobile
-   * money. `mobileMoney` (and a mobile-money input's own) may not be the card method in any case,
-   * nor have blanks around it or a control or invisible character. Default `{ card: 'CARD',
+   * money. `mobileMoney` (and a mobile-money input's own) may not have blanks around it or a control
+   * or invisible character. Default `{ card: 'CARD',
    * mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string | undefined; mobileMoney?: string | undefined } | undefined;
@@ -289,18 +289,10 @@ const clientOptionsSchema = z.strictObject({
   // The words a mobile-money payment may be sent under (the brand reads replies too).
   mobileMoneyBrand: z.optional(mobileMoneyWord),
   paymentMethods: z.optional(
-    z
-      .strictObject({
-        card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
-        mobileMoney: z.optional(mobileMoneyWord),
-      })
-      // Nor the client's own card word in another case.
-      .check(
-        z.refine((methods) => isMobileMoneyMethod(methods.mobileMoney ?? '', methods.card), {
-          ...invalidOption(MOBILE_MONEY_METHOD_RULE),
-          path: ['mobileMoney'],
-        }),
-      ),
+    z.strictObject({
+      card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
+      mobileMoney: z.optional(mobileMoneyWord),
+    }),
   ),
   payoutRecipientKey: z.optional(
     z.enum(

@@ -219,15 +219,13 @@ export const referenceIdWire = intWire(
 );
 
 /**
- * Whether a mobile-money payment can be sent under `method`: not the card method (`CARD` in any
- * case, or `cardMethod`, the client's own word for it: spec §4 rule 1, the method decides how the
- * service takes the request), no blanks around it, no control or invisible character (the service
- * would have to guess what it names). {@link MOBILE_MONEY_METHOD_RULE} says so.
+ * Whether a mobile-money payment can be sent under `method`: no blanks around it, no control or
+ * invisible character (the service would have to guess what it names). The card method is one
+ * (spec §4 rule 1: without `card_details` the request is a mobile-money payment).
+ * {@link MOBILE_MONEY_METHOD_RULE} says so.
  */
-export const isMobileMoneyMethod = (method: string, cardMethod = 'CARD'): boolean =>
-  method.trim() === method &&
-  !/[\p{Cc}\p{Cf}]/u.test(method) &&
-  !['card', cardMethod.toLowerCase()].includes(method.toLowerCase());
+export const isMobileMoneyMethod = (method: string): boolean =>
+  method.trim() === method && !/[\p{Cc}\p{Cf}]/u.test(method);
 
 export const MOBILE_MONEY_METHOD_RULE =
-  'expected a mobile-money method word such as M-PESA: not the card method, without blanks around it or a control or invisible character';
+  'expected a mobile-money method word such as M-PESA, without blanks around it or a control or invisible character';

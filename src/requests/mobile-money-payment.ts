@@ -85,8 +85,7 @@ export type MobileMoneyPaymentInput = z.input<typeof mobileMoneyPaymentInputSche
 export interface MobileMoneyPaymentBuildOptions {
   /**
    * `customer_details.payment_method` when the input has none. Default `'MOBILE-MONEY'`. Neither it
-   * nor the input's may be the card method (`CARD` in any case), have blanks around it or hold a
-   * control or invisible character.
+   * nor the input's may have blanks around it or hold a control or invisible character.
    */
   paymentMethod?: string | undefined;
 }
