@@ -76,8 +76,9 @@ describe('the card number and cvc in any decimal digits', () => {
 
 // More escapes a server's encoder or a log line may write one character of the key in: C's and
 // Python's `\x6c`, ES2015's `\u{6c}`, a character reference without its `;` (HTML reads `&#108`
-// as `l`), the name `&lowbar;` for `_`, and a percent-escape percent-encoded again (`%256C`: a URL
-// put into a query).
+// as `l`), the names `&lowbar;` and `&UnderBar;` for `_`, a percent-escape percent-encoded again
+// (`%256C`: a URL put into a query), and a character reference whose `&` an HTML page quoting the
+// text escaped again (`&amp;#108;`, `&amp;lowbar;`).
 describe('a literal value with a character in another escape', () => {
   it.each([
     ['\\x6c', 'sk_\\x6cive_SuperSecretKey_9f8e7d6c5b4a'],
@@ -87,15 +88,6 @@ describe('a literal value with a character in another escape', () => {
     ['&lowbar;', 'sk&lowbar;live_SuperSecretKey_9f8e7d6c5b4a'],
     ['%256C', 'sk_%256Cive_SuperSecretKey_9f8e7d6c5b4a'],
     ['%255F', 'sk%255Flive%255FSuperSecretKey%255F9f8e7d6c5b4a'],
-  ])('is removed with %s', (_name, echoed) => {
-    expect(redactText(`HTTP/1.1 500 ${echoed} refused`, secrets)).toBe('HTTP/1.1 500 [redacted] refused');
-  });
-});
-
-// An HTML page that quotes an escaped text escapes its `&` again (`&amp;#108;`, `&amp;lowbar;`),
-// and HTML5 has a second name for `_` (`&UnderBar;`).
-describe('a literal value with a character HTML-escaped twice, or by its other name', () => {
-  it.each([
     ['&UnderBar;', 'sk&UnderBar;live&UnderBar;SuperSecretKey&UnderBar;9f8e7d6c5b4a'],
     ['&amp;#108;', 'sk_&amp;#108;ive_SuperSecretKey_9f8e7d6c5b4a'],
     ['&amp;#x6c;', 'sk_&amp;#x6c;ive_SuperSecretKey_9f8e7d6c5b4a'],
