@@ -61,7 +61,7 @@ for (const [name, run] of suites) {
   const suiteStart = performance.now();
   log(`${name}…`);
   try {
-    figures.push(...(await run({ sdk, mode, quick, routes, profileDir, figures })));
+    figures.push(...(await run({ sdk, mode, quick, check, routes, profileDir, figures })));
   } catch (error) {
     log(`${name} failed: ${error.stack ?? error}`);
     figures.push({

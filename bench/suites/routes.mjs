@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Stripe from 'stripe';
+import { judge, passes } from '../lib/figures.mjs';
 import { median } from '../lib/measure.mjs';
 import { callbacksEntry } from '../lib/sdk.mjs';
 import { delivery, signedUrl, stripeWebhookSecret, webhookPath } from '../fixtures/deliveries.mjs';
@@ -233,9 +234,12 @@ const fmtLatency = (run) => `p50 ${run.p50} ms, p99 ${run.p99} ms`;
 const each = (runs, format) => runs.map(format).join(' · ');
 
 // The cells list every round's value (in round order) so they can be read against the ratio, which
-// is the median of the per-round ratios.
-function ratioFigure(figure, oursRuns, baseRuns, metric, text) {
-  const ratios = oursRuns.map((run, round) => run[metric] / baseRuns[round][metric]);
+// is the median of the per-round ratios. Only the rounds both servers ran count (a confirming round
+// in check mode runs only the servers of the figures it confirms).
+function ratioFigure(figure, allOurs, allBase, metric, text) {
+  const oursRuns = allOurs.filter((run) => allBase.some((base) => base.round === run.round));
+  const baseRuns = allBase.filter((run) => allOurs.some((ours) => ours.round === run.round));
+  const ratios = oursRuns.map((run, index) => run[metric] / baseRuns[index][metric]);
   return Object.assign(figure, {
     ratio: median(ratios),
     ratios,
@@ -259,7 +263,7 @@ const EXPRESS_GUARD_WHY =
   'adds its body cap and deadline, Host check and bounded dedupe (the floor, hand-written and ' +
   'minimal-route rows)';
 
-export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
+export async function runRoutesSuite({ sdk, mode, routes, profileDir, check = false }) {
   const groups = routes ?? Object.keys(routeGroups);
   // Each figure is the ratio of one metric between two of the group's servers.
   const figures = [];
@@ -367,45 +371,72 @@ export async function runRoutesSuite({ sdk, mode, routes, profileDir }) {
 
   const kinds = [...new Set(groups.flatMap((group) => routeGroups[group]))];
   const { warmup, amount, connections, rounds } = mode.routes;
+  // In check mode a figure that fails after the rounds gets up to `confirmRounds` more (the servers
+  // still warm) and is judged on the median of them all: a regression reads the same in every round,
+  // a slow minute of a shared machine does not.
+  const confirmRounds = check ? (mode.routes.confirmRounds ?? 0) : 0;
   const size = Math.min(mode.routes.burst, amount);
   const bursts = Math.ceil(amount / size);
-  const deliveries = poolSize({ warmup, bursts: rounds * bursts, burstSize: size, connections });
+  const deliveries = poolSize({
+    warmup,
+    bursts: (rounds + confirmRounds) * bursts,
+    burstSize: size,
+    connections,
+  });
   const pools = { sdk: await sdkPool(signCallbackUrl, deliveries) };
   const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
-  const warm = [];
-  try {
-    for (const kind of kinds) warm.push(await warmServer({ kind, pools, mode, execArgv }));
-    for (let round = 0; round < rounds; round++) {
-      const results = new Map(warm.map((server) => [server, []]));
-      for (let index = 0; index < bursts; index++) {
-        const count = Math.min(size, amount - index * size);
-        for (const server of index % 2 === 0 ? warm : [...warm].reverse()) {
-          results.get(server).push(await burst(server, count, mode.routes));
-        }
-      }
-      for (const [server, list] of results) {
-        const run = roundOf(server.kind, list);
-        process.stderr.write(
-          `bench:   round ${round + 1} ${server.kind}: ${fmtRate(run.rps)}, ${fmtCpu(run.cpuPerRequest)}, ${fmtLatency(run)}` +
-            `${run.timeBound ? ` (time bound: ${run.requests} requests)` : ''}\n`,
-        );
-        runs[server.kind].push(run);
-      }
-    }
-  } finally {
-    await Promise.all(warm.map(({ server }) => server.stop()));
-  }
-
   const text = {
     rps: (runs) =>
       `${each(runs, (run) => Math.round(run.rps).toLocaleString('en-US'))} req/s (p99 ${each(runs, (run) => run.p99)} ms)`,
     cpuPerRequest: (runs) => `${each(runs, (run) => (run.cpuPerRequest / 1000).toFixed(0))} µs CPU/req`,
     p99: (runs) => `p99 ${each(runs, (run) => run.p99)} ms`,
   };
-  for (const figure of figures) {
-    const { ours, baseline, metric } = measuredBy.get(figure);
-    ratioFigure(figure, runs[ours], runs[baseline], metric, text[metric]);
+  const judgeAll = () => {
+    for (const figure of figures) {
+      const { ours, baseline, metric } = measuredBy.get(figure);
+      ratioFigure(figure, runs[ours], runs[baseline], metric, text[metric]);
+    }
+    return figures.filter((figure) => !passes(judge(figure, { check: true })));
+  };
+  const warm = [];
+  try {
+    for (const kind of kinds) warm.push(await warmServer({ kind, pools, mode, execArgv }));
+    let round = 0;
+    const runRound = async (servers) => {
+      round += 1;
+      const results = new Map(servers.map((server) => [server, []]));
+      for (let index = 0; index < bursts; index++) {
+        const count = Math.min(size, amount - index * size);
+        for (const server of index % 2 === 0 ? servers : [...servers].reverse()) {
+          results.get(server).push(await burst(server, count, mode.routes));
+        }
+      }
+      for (const [server, list] of results) {
+        const run = roundOf(server.kind, list);
+        process.stderr.write(
+          `bench:   round ${round} ${server.kind}: ${fmtRate(run.rps)}, ${fmtCpu(run.cpuPerRequest)}, ${fmtLatency(run)}` +
+            `${run.timeBound ? ` (time bound: ${run.requests} requests)` : ''}\n`,
+        );
+        runs[server.kind].push({ ...run, round });
+      }
+    };
+    while (round < rounds) await runRound(warm);
+    for (let extra = 0; extra < confirmRounds; extra++) {
+      const failing = judgeAll();
+      if (failing.length === 0) break;
+      // Only the servers the failing figures compare, so every ratio keeps its rounds paired.
+      const kindsToConfirm = new Set(
+        failing.flatMap((figure) => [measuredBy.get(figure).ours, measuredBy.get(figure).baseline]),
+      );
+      process.stderr.write(
+        `bench:   ${failing.map((figure) => figure.id).join(', ')} beyond the check: a confirming round of ${[...kindsToConfirm].join(', ')}\n`,
+      );
+      await runRound(warm.filter((server) => kindsToConfirm.has(server.kind)));
+    }
+  } finally {
+    await Promise.all(warm.map(({ server }) => server.stop()));
   }
+  judgeAll();
   return figures;
 }
