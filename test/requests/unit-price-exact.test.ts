@@ -58,3 +58,25 @@ describe('a mobile-money unit_price, which goes on the wire as the string writte
     );
   });
 });
+
+describe('a unit_price longer than the SDK reads', () => {
+  it.each([
+    ['1234567890123456', 'a 16-digit whole number'],
+    [1234567890123456, 'a 16-digit whole JSON number'],
+    ['1.12345678901', '11 decimals'],
+  ])('refuses %s (%s) with a message naming the digit limits, not the way it is written', (price) => {
+    let error: unknown;
+    try {
+      buildMobileMoneyPaymentRequest({
+        ...mobileMoneyPaymentInput,
+        products: [{ product_name: 'Tea', quantity: 1, unit_price: price }],
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    const [issue] = (error as ValidationError).issues;
+    expect(issue).toMatchObject({ path: ['products', 0, 'unit_price'], code: 'invalid_unit_price' });
+    expect(issue?.message).toContain('at most 15 digits before the decimal point and 10 after it');
+  });
+});
