@@ -24,8 +24,9 @@ export interface UnitPrice {
 }
 
 /**
- * Product unit price: a finite number of at least 0, as a number or decimal string; a string goes
- * on the mobile-money wire as written, so one with a leading zero ('007.5') is refused.
+ * Product unit price: a finite number of at least 0, as a number or decimal string of at most 15
+ * digits before the decimal point and 10 after it; a string goes on the mobile-money wire as
+ * written, so one with a leading zero ('007.5') is refused.
  */
 export function checkUnitPrice(input: unknown): Check<UnitPrice> {
   const text = typeof input === 'number' ? String(input) : input;
@@ -33,7 +34,7 @@ export function checkUnitPrice(input: unknown): Check<UnitPrice> {
     return pass({ number: Number(text), text });
   return fail(
     'invalid_unit_price',
-    `expected a price of at least 0 written with digits and an optional decimal point, no leading zero (e.g. 1500 or "1500.50"), got ${preview(input)}`,
+    `expected a price of at least 0 written with digits and an optional decimal point, at most 15 digits before the decimal point and 10 after it, no leading zero (e.g. 1500 or "1500.50"), got ${preview(input)}`,
   );
 }
 
