@@ -2,11 +2,18 @@
 // (which the service would have to guess about, and which the sandbox refuses as a brand) is
 // refused before anything is sent, naming the field or the option. The card method word is sent as
 // written: spec §4 rule 1 makes a request without card_details a mobile-money payment whatever its
-// payment_method.
+// payment_method. The card method itself (the builder option, the client's paymentMethods.card)
+// is held to the same: under a word the service does not read as the card method, a card payment
+// would be taken for mobile money.
 import { describe, expect, it } from 'vitest';
-import { buildMobileMoneyPaymentRequest, PaymentsClient, ValidationError } from '../../src/index.js';
+import {
+  buildCardPaymentRequest,
+  buildMobileMoneyPaymentRequest,
+  PaymentsClient,
+  ValidationError,
+} from '../../src/index.js';
 import { caught } from '../helpers/caught.js';
-import { mobileMoneyPaymentInput } from '../helpers/inputs.js';
+import { cardPaymentInput, mobileMoneyPaymentInput } from '../helpers/inputs.js';
 
 const bad = [
   ['blanks around it', ' M-PESA '],
@@ -75,4 +82,32 @@ describe('a mobile-money payment_method', () => {
       ).not.toThrow();
     },
   );
+});
+
+describe('the card method', () => {
+  it.each(bad)('is refused as the builder option with %s, naming it', async (_name, method) => {
+    const error = await caught(() => buildCardPaymentRequest(cardPaymentInput, { paymentMethod: method }));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['paymentMethod'] }),
+    );
+  });
+
+  it.each(bad)('is refused as the client option paymentMethods.card with %s', async (_name, method) => {
+    const error = await caught(
+      () => new PaymentsClient({ baseUrl: 'http://127.0.0.1:1', paymentMethods: { card: method } }),
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toContainEqual(
+      expect.objectContaining({ path: ['paymentMethods', 'card'] }),
+    );
+  });
+
+  it.each([['VISA'], ['Card Payment']])('is sent as written: %s', (method) => {
+    const body = buildCardPaymentRequest(cardPaymentInput, { paymentMethod: method });
+    expect(body.customer_details.payment_method).toBe(method);
+    expect(
+      () => new PaymentsClient({ baseUrl: 'http://127.0.0.1:1', paymentMethods: { card: method } }),
+    ).not.toThrow();
+  });
 });
