@@ -64,7 +64,7 @@ describe('a unit_price longer than the SDK reads', () => {
     ['1234567890123456', 'a 16-digit whole number'],
     [1234567890123456, 'a 16-digit whole JSON number'],
     ['1.12345678901', '11 decimals'],
-  ])('refuses %s (%s) with a message naming the digit limits, not the way it is written', (price) => {
+  ])('refuses %s (%s) with a message naming the digit limits, not the way it is written', (price, _kind) => {
     let error: unknown;
     try {
       buildMobileMoneyPaymentRequest({
