@@ -20,7 +20,7 @@ import {
   type CardFieldEncoding,
   type CardPaymentInput,
 } from './requests/card-payment.js';
-import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './requests/fields.js';
+import { isMethodWord, methodWordRule } from './requests/fields.js';
 import { buildCheckoutSessionRequest, type CheckoutSessionInput } from './requests/checkout-session.js';
 import {
   buildMobileMoneyPaymentRequest,
@@ -122,9 +122,8 @@ export interface ClientOptions {
   /**
    * The `payment_method` values sent when the input has none (the API reference does not list them).
    * A card payment's input may only repeat `card`: the service takes any other value for mobile
-   * money. `mobileMoney` (and a mobile-money input's own) may not have blanks around it or a control
-   * or invisible character. Default `{ card: 'CARD',
-   * mobileMoney: <mobileMoneyBrand> }`.
+   * money. Neither word (nor a mobile-money input's own) may have blanks around it or a control or
+   * invisible character. Default `{ card: 'CARD', mobileMoney: <mobileMoneyBrand> }`.
    */
   paymentMethods?: { card?: string | undefined; mobileMoney?: string | undefined } | undefined;
   /** The wire key of the payout recipient. Default `'customer_details'`. */
@@ -212,9 +211,11 @@ const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const authScheme = /^(?:bearer|basic|token|digest)\s/i;
 const nonEmptyString = (message: string) =>
   z.string(invalidOption(message)).check(rule((value: string) => value !== '', message));
-const mobileMoneyWord = nonEmptyString(MOBILE_MONEY_METHOD_RULE).check(
-  rule((value: string) => isMobileMoneyMethod(value), MOBILE_MONEY_METHOD_RULE),
-);
+const methodWord = (example: string) =>
+  nonEmptyString(methodWordRule(example)).check(
+    rule((value: string) => isMethodWord(value), methodWordRule(example)),
+  );
+const mobileMoneyWord = methodWord('M-PESA');
 const retryLimit = z
   .int(invalidOption('expected an integer of 0 or more'))
   .check(rule((value: number) => value >= 0, 'expected an integer of 0 or more'));
@@ -290,7 +291,7 @@ const clientOptionsSchema = z.strictObject({
   mobileMoneyBrand: z.optional(mobileMoneyWord),
   paymentMethods: z.optional(
     z.strictObject({
-      card: z.optional(nonEmptyString('expected a non-empty string such as CARD')),
+      card: z.optional(methodWord('CARD')),
       mobileMoney: z.optional(mobileMoneyWord),
     }),
   ),

@@ -219,13 +219,16 @@ export const referenceIdWire = intWire(
 );
 
 /**
- * Whether a mobile-money payment can be sent under `method`: no blanks around it, no control or
- * invisible character (the service would have to guess what it names). The card method is one
- * (spec §4 rule 1: without `card_details` the request is a mobile-money payment).
- * {@link MOBILE_MONEY_METHOD_RULE} says so.
+ * Whether a payment can be sent under `method`: no blanks around it, no control or invisible
+ * character (the service would have to guess what it names). The card method word is one for a
+ * mobile-money payment too (spec §4 rule 1: without `card_details` the request is a mobile-money
+ * payment). {@link methodWordRule} says so.
  */
-export const isMobileMoneyMethod = (method: string): boolean =>
+export const isMethodWord = (method: string): boolean =>
   method.trim() === method && !/[\p{Cc}\p{Cf}]/u.test(method);
 
-export const MOBILE_MONEY_METHOD_RULE =
-  'expected a mobile-money method word such as M-PESA, without blanks around it or a control or invisible character';
+/** What {@link isMethodWord} asks for, with an example word. */
+export const methodWordRule = (example: string): string =>
+  `expected a payment method word such as ${example}, without blanks around it or a control or invisible character`;
+
+export const MOBILE_MONEY_METHOD_RULE = methodWordRule('M-PESA');

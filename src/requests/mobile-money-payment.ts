@@ -2,8 +2,8 @@
 import * as z from 'zod/v4/mini';
 import { ValidationError } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
-import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './fields.js';
-import { buildOptions, checkBuildOptions, mobileMoneyMethodOption } from './options.js';
+import { isMethodWord, MOBILE_MONEY_METHOD_RULE } from './fields.js';
+import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
 import {
   CALLBACK_DETAILS_PATHS,
   callbackDetailsInput,
@@ -91,7 +91,7 @@ export interface MobileMoneyPaymentBuildOptions {
 }
 
 const mobileMoneyPaymentBuildOptionsSchema = buildOptions({
-  paymentMethod: mobileMoneyMethodOption,
+  paymentMethod: paymentMethodOption('M-PESA'),
 });
 
 /**
@@ -134,7 +134,7 @@ export function buildMobileMoneyPaymentRequest(
     'Invalid mobile-money payment',
   );
   const customer = parsed.customer_details;
-  if (customer.payment_method !== undefined && !isMobileMoneyMethod(customer.payment_method)) {
+  if (customer.payment_method !== undefined && !isMethodWord(customer.payment_method)) {
     throw new ValidationError(
       [
         {

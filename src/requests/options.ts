@@ -3,7 +3,7 @@
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/v4/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
-import { isMobileMoneyMethod, MOBILE_MONEY_METHOD_RULE } from './fields.js';
+import { isMethodWord, methodWordRule } from './fields.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
 const option = <T>(test: (value: unknown) => boolean, message: string) =>
@@ -13,18 +13,15 @@ const option = <T>(test: (value: unknown) => boolean, message: string) =>
 export const buildOptions = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.optional(z.strictObject(shape, invalidOption('expected an options object (or nothing)')));
 
-/** `paymentMethod`: the `customer_details.payment_method` sent when the input has none. */
+/**
+ * `paymentMethod`: the `customer_details.payment_method` sent when the input has none, a word
+ * ({@link isMethodWord}) such as `example`.
+ */
 export const paymentMethodOption = (example: string) =>
   option<string>(
-    (value) => typeof value === 'string' && value !== '',
-    `expected a non-empty string such as ${example}`,
+    (value) => typeof value === 'string' && value !== '' && isMethodWord(value),
+    methodWordRule(example),
   );
-
-/** `paymentMethod` of a mobile-money payment ({@link isMobileMoneyMethod}). */
-export const mobileMoneyMethodOption = option<string>(
-  (value) => typeof value === 'string' && value !== '' && isMobileMoneyMethod(value),
-  MOBILE_MONEY_METHOD_RULE,
-);
 
 /** One of the listed strings, exactly. */
 export const oneOfOption = <const T extends string>(values: readonly T[]) =>
