@@ -36,6 +36,10 @@ describe('sandbox word and function options', () => {
     ['mobileMoneyBrand', { mobileMoneyBrand: '   ' }],
     ['mobileMoneyBrand', { mobileMoneyBrand: 'M-PESA\n' }],
     ['cardPaymentMethod', { cardPaymentMethod: 'CA\u0000RD' }],
+    // words the client refuses as paymentMethods / mobileMoneyBrand, so no client could match them
+    ['mobileMoneyBrand', { mobileMoneyBrand: ' M-PESA ' }],
+    ['mobileMoneyBrand', { mobileMoneyBrand: 'M-PESA\u200b' }],
+    ['cardPaymentMethod', { cardPaymentMethod: 'CARD ' }],
     ['transport', { transport: 'fetch' }],
     ['publicUrl', { publicUrl: 'https://sandbox.example.test/#top' }],
     ['publicUrl', { publicUrl: 'https://sandbox.example.test/?a=1' }],
