@@ -23,11 +23,11 @@ export const SANDBOX_NUMBER_RANGES = Object.freeze({
   duplicateDeliveries: [0, 10],
 } as const satisfies Record<string, readonly [number, number]>);
 
-/** `undefined`, or a non-empty string; else a `TypeError` naming the option. */
+/** `undefined`, or a method word ({@link isWord}); else a `TypeError` naming the option. */
 function checkWord(where: string, name: string, value: unknown, example: string): void {
   if (value !== undefined && !isWord(value)) {
     throw new TypeError(
-      `${where}: ${name} must be a non-empty string without control characters, e.g. ${example}, got ${kindOf(value)}`,
+      `${where}: ${name} must be a non-empty string without blanks around it or a control or invisible character, e.g. ${example}, got ${kindOf(value)}`,
     );
   }
 }

@@ -9,6 +9,7 @@
 
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { isCardMethod } from '../callbacks/verdict.js';
+import { isMethodWord } from '../requests/fields.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkReferenceId } from '../validation/reference-id.js';
@@ -90,19 +91,19 @@ export function checkPayloadReference(type: CallbackEventType, reference: unknow
   return pass(reference);
 }
 
-/** A method or brand word: a string with more than blanks, without control characters. */
+/** A method or brand word as the client takes one: non-empty, {@link isMethodWord}. */
 export const isWord = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim() !== '' && !/\p{Cc}/u.test(value);
+  typeof value === 'string' && value !== '' && isMethodWord(value);
 
 /**
- * A mobile-money brand word: a non-empty string, without control characters, and not the card
- * method word (`CARD`, ASCII case and blanks around ignored, as the callback verdict reads it).
+ * A mobile-money brand word: a non-empty string without blanks around it or a control or invisible
+ * character, and not the card method word (`CARD`, ASCII case and blanks around ignored, as the callback verdict reads it).
  */
 export function checkBrand(brand: unknown): Check<string> {
   if (!isWord(brand)) {
     return fail(
       'invalid_brand',
-      `expected a brand word such as M-PESA (a non-empty string without control characters), got ${preview(brand)}`,
+      `expected a brand word such as M-PESA (a non-empty string without blanks around it or a control or invisible character), got ${preview(brand)}`,
     );
   }
   if (isCardMethod(brand)) {
