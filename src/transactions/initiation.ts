@@ -188,11 +188,9 @@ export async function sendTracked<B extends object, R>(
   // The merchant's own fetch may retry by itself, unseen: a 4xx may answer a second request.
   const attempt: Attempt = { shared: false, retried: call.ownFetch === true };
   let calls: Set<Attempt> | undefined;
-  let mine = false;
-  // The createdAt of the record this call made pending: its refusal expires that attempt only.
-  let mineAt = 0;
-  // Whether this call's begin stored the record (a payout reference is sent by that call only).
-  let inserted = false;
+  // The createdAt of the record this call made pending, if it did: its refusal expires that
+  // attempt only.
+  let mineAt: number | undefined;
   // Recorded just before the first request: a call refused before sending records nothing.
   const recordPending = async (
     retryCount: number,
@@ -247,9 +245,8 @@ export async function sendTracked<B extends object, R>(
         .catch(() => undefined);
       throw error;
     });
-    const { record } = recorded;
-    ({ inserted, mine } = recorded);
-    mineAt = record.createdAt;
+    // inserted: this call's begin stored the record (a payout reference is sent by that call only).
+    const { record, inserted, mine } = recorded;
     if (record.state === 'succeeded' || record.state === 'failed') {
       throw new TransactionConflictError('already_settled', record, 'pending');
     }
@@ -257,9 +254,9 @@ export async function sendTracked<B extends object, R>(
     // refusal or a cron that gave up on it) may have moved money, and the service is not known
     // to refuse a reference used before.
     if (kind === 'payout' && !inserted) {
-      mine = false;
       throw new TransactionConflictError('payout_already_sent', record, 'pending');
     }
+    if (mine) mineAt = record.createdAt;
     // Sent from here on: the other calls of this process under the reference are marked shared
     // (their refusal no longer expires the record), a call refused above never is.
     calls = join(tracker, reference, attempt);
@@ -271,7 +268,7 @@ export async function sendTracked<B extends object, R>(
     // Unblocks whoever waits on it. Any other failure may have started the payment, and a
     // record another call made pending, or also sent under, may have one under way: pending. So
     // may an attempt another instance recorded since (a new createdAt): only this one is expired.
-    if (mine && !attempt.shared && ((!attempt.retried && refused(error)) || unsent(error))) {
+    if (mineAt !== undefined && !attempt.shared && ((!attempt.retried && refused(error)) || unsent(error))) {
       const expiry = tracker.expireIfPending(reference, { createdAt: mineAt });
       await guard(expiry, reference, true, secrets).catch((failure: unknown) => {
         if (error instanceof ApiError) error.cause = failure;
