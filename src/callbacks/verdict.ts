@@ -692,7 +692,7 @@ function successContradiction(
       continue;
     return contradiction(key, `'s ${keyShown(key)} is not its amount`, 'is not the amount');
   }
-  const unread = otherOutcome(data, undocumented(type), 0, saysOtherwise);
+  const unread = otherOutcome(data, undocumented(type), 0, saysOtherwise)?.key;
   if (unread !== undefined) {
     return contradiction(
       isNameLike(unread) ? unread : '',
@@ -721,22 +721,21 @@ function failureContradiction(
   type: CallbackEventType,
   data: Record<string, unknown>,
 ): CallbackParseError | undefined {
-  // What the key found reads as: set by the one walk's test.
-  let success = false;
-  const readsOtherwise = (form: string, value: unknown): boolean =>
-    (success = saysSuccess(form, value)) || saysNotFinal(form, value);
-  const key =
-    typeof data.message === 'string' && readsOtherwise('message', data.message)
-      ? 'message'
-      : otherOutcome(data, undocumented(type), 0, readsOtherwise);
-  if (key === undefined) return undefined;
+  const readsAs = (form: string, value: unknown): 'a success' | 'not final yet' | false =>
+    saysSuccess(form, value) ? 'a success' : saysNotFinal(form, value) && 'not final yet';
+  const message = typeof data.message === 'string' && readsAs('message', data.message);
+  const found = message
+    ? { key: 'message', says: message }
+    : otherOutcome(data, undocumented(type), 0, readsAs);
+  if (found === undefined) return undefined;
+  const { key, says } = found;
   return refuse(
     'contradictory_outcome',
-    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as ${success ? 'a success' : 'not final yet'}`,
+    `Callback outcome signals disagree: the ${label} callback says failure, and its ${keyShown(key)} reads as ${says}`,
     [
       {
         path: isNameLike(key) ? [key] : [],
-        message: success ? "reads as a success's on a failure" : 'reads as not final on a failure',
+        message: `reads as ${says === 'a success' ? "a success's" : 'not final'} on a failure`,
         code: 'contradictory_outcome',
       },
     ],
@@ -993,25 +992,26 @@ export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
 
 /**
  * The key of a payload (or of an object in it, two levels down; not of an array, which may list
- * earlier attempts or line items) whose value `says` what its outcome may not, where the verdict
- * reads no signal: on a success what says otherwise ({@link saysOtherwise}: `is_paid: 'False'`,
- * `success: 'failed'`, `unpaid: true`, `error: 'Insufficient funds'`, `refund_status:
- * 'completed'`, `status_code: 406`, `state: 'failed'`), on a failure what says success
- * ({@link saysSuccess}). `skip`: the keys the verdict has read (the top level's documented and
- * signal keys).
+ * earlier attempts or line items) whose value `reads` as what its outcome may not, and what it
+ * reads as, where the verdict reads no signal: on a success what says otherwise
+ * ({@link saysOtherwise}: `is_paid: 'False'`, `success: 'failed'`, `unpaid: true`, `error:
+ * 'Insufficient funds'`, `refund_status: 'completed'`, `status_code: 406`, `state: 'failed'`), on a
+ * failure what says success or not final ({@link saysSuccess}, {@link saysNotFinal}). `skip`: the
+ * keys the verdict has read (the top level's documented and signal keys).
  */
-function otherOutcome(
+function otherOutcome<S>(
   data: Readonly<Record<string, unknown>>,
   skip: (key: string) => boolean,
   depth: number,
-  says: (form: string, value: unknown) => boolean,
-): string | undefined {
+  reads: (form: string, value: unknown) => S | false,
+): { key: string; says: S } | undefined {
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
-    if (says(keyForm(key), value)) return key;
+    const says = reads(keyForm(key), value);
+    if (says !== false) return { key, says };
     if (depth < 2 && isPlainObject(value)) {
-      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1, says);
-      if (inner !== undefined) return `${key}.${inner}`;
+      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1, reads);
+      if (inner !== undefined) return { key: `${key}.${inner.key}`, says: inner.says };
     }
   }
   return undefined;
