@@ -16,9 +16,8 @@
  * (`Refunded`, `Chargeback`, `Voided`, `On hold`, `Disputed`, `Fraud`, `Lost card`) or of a
  * payment not final yet (`Awaiting`, `Processing`, `Initiated`, `Authorized`) or of a request not
  * done (`Queued`, `Busy`, `Retry`, `Rolled back`, `Throttled`, `Under maintenance`, `null`), whole
- * words, any letter case; and the stems of a
- * failure anywhere in a word (`PAYMENTFAILED`, `Unpaid`, `Insufficent`, `NOTSENT`, `Unsent`,
- * `Unconfirmed`, `Unsettled`, Swahili `Imeshindwa`).
+ * words, any letter case; and the stems of a failure anywhere in a word (`PAYMENTFAILED`,
+ * `Unpaid`, `Insufficent`, `NOTSENT`, `Unsent`, `Unconfirmed`, `Unsettled`, Swahili `Imeshindwa`).
  */
 export const FAILURE_WORDS =
   /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|denial|revers\w*|err(?:or\w*|ed)?|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance|too low|in-complete|uncomplet\w*|partial\w*|underpaid|abandon\w*|exceed\w*|restrict\w*|requires? action|action required|under review|offline|busy|throttl\w*|rate[ -]?limit\w*|queued|retry\w*|retri(?:es|ed)|dropped|skipped|ignored|rolled[ -]?back|rollback|maintenance|nope|null|undefined)\b|\b\w*?(?:fail|declin|insuf|unsuc|unpaid|reject|shindw|notsent|un(?:sent|deliver|process|confirm|verif|settl|captur))\w*/i;
