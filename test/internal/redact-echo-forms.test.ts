@@ -74,6 +74,37 @@ describe('the card number and cvc in any decimal digits', () => {
   });
 });
 
+// The escapes the API key is read in (C's and Python's `\x34`, ES2015's `\u{34}`, a percent-escape
+// `%34`), for the card number's and the cvc's digits: each digit escaped, or one of them.
+const escapedDigits: readonly (readonly [string, (digit: string) => string])[] = [
+  ['\\x34', (digit) => `\\x3${digit}`],
+  ['\\u{34}', (digit) => `\\u{3${digit}}`],
+  ['%34', (digit) => `%3${digit}`],
+];
+
+describe('the card number and cvc with their digits in another escape', () => {
+  it.each(escapedDigits)('are masked with every digit written as %s', (_name, escape) => {
+    const every = (digits: string) => [...digits].map(escape).join('');
+    expect(redactText(`card ${every(cardNumber)}, cvc ${every('737')}.`, secrets)).toBe(
+      'card **** 9357, cvc [redacted].',
+    );
+  });
+
+  it.each(escapedDigits)('are masked with one digit written as %s', (_name, escape) => {
+    expect(redactText(`cvc ${escape('7')}37, cvc 7${escape('3')}7`, secrets)).toBe(
+      'cvc [redacted], cvc [redacted]',
+    );
+    expect(
+      redactText(`card ${cardNumber.slice(0, 8)}${escape(cardNumber[8]!)}${cardNumber.slice(9)}`, secrets),
+    ).toBe('card **** 9357');
+  });
+
+  it.each(escapedDigits)('leave other numbers written as %s alone', (_name, escape) => {
+    const text = `order ${[...'1737'].map(escape).join('')}, phone ${[...'254712345678'].map(escape).join('')}`;
+    expect(redactText(text, secrets)).toBe(text);
+  });
+});
+
 // More escapes a server's encoder or a log line may write one character of the key in: C's and
 // Python's `\x6c`, ES2015's `\u{6c}`, a character reference without its `;` (HTML reads `&#108`
 // as `l`), the names `&lowbar;` and `&UnderBar;` for `_`, a percent-escape percent-encoded again
