@@ -122,6 +122,38 @@ describe('ApiError.mayHaveStarted', () => {
     expect(error.mayHaveStarted).toBe(false);
   });
 
+  // The same words in a body that is not JSON (a text/plain or HTML error page says them too).
+  it.each([
+    [400, 'Mobile Payout Initiated'],
+    [400, 'Request accepted for processing'],
+    [422, 'Payout Successful'],
+    [400, 'Duplicate transaction reference'],
+    [400, '<html><body><h1>Reference already in use</h1></body></html>'],
+  ])(
+    'is true for a %i whose text body says the request went through or its reference is in use: %j',
+    async (status, body) => {
+      const { baseUrl } = service(
+        () => new Response(body, { status, headers: { 'content-type': 'text/plain' } }),
+      );
+      const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+      expect(error.mayHaveStarted).toBe(true);
+      expect(error.issues).toEqual([expect.objectContaining({ code: 'contradictory_reply', path: [] })]);
+      expect(error.message).toMatch(/may have started/);
+    },
+  );
+
+  it.each([
+    [400, 'Invalid phone number'],
+    [400, 'Request not accepted: invalid amount'],
+    [404, '<html><body><h1>404 Not Found</h1></body></html>'],
+  ])('stays false for a %i whose text body says it was refused: %j', async (status, body) => {
+    const { baseUrl } = service(
+      () => new Response(body, { status, headers: { 'content-type': 'text/plain' } }),
+    );
+    const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
+    expect(error.mayHaveStarted).toBe(false);
+  });
+
   it('is true for a 400 whose body is the mobile-money initiation reply', async () => {
     const { baseUrl } = service(() =>
       Response.json({ message: 'MOBILE-MONEY Payment Initiated', status: 200 }, { status: 400 }),
