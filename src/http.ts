@@ -363,28 +363,31 @@ function refusalCode(text: string): string {
 }
 
 /**
- * The path of the key of an error reply's JSON body that says the request went through, as a 2xx
- * reply does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a
- * `message` saying `Initiated` or `accepted` with no other word reading otherwise); or `[]` for a
- * body that says the reference is a duplicate or in use, as a 409 does. Undefined for any other body.
+ * What an error reply's body says of the request, where it says it went through as a 2xx reply
+ * does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a `message`
+ * saying `Initiated` or `accepted` with no other word reading otherwise; a body that is not JSON
+ * read as such a message, at `[]`), or that the reference is a duplicate or in use, as a 409 does
+ * (at `[]`). Undefined for any other body.
  */
-function initiatedKey(text: string): string[] | undefined {
+function initiatedKey(text: string): { path: string[]; says: string } | undefined {
   let reply: unknown;
   try {
     reply = JSON.parse(text);
   } catch {
-    return undefined;
+    reply = text;
   }
-  if (!isPlainObject(reply)) return undefined;
+  const plain = typeof reply === 'string';
+  if (!plain && !isPlainObject(reply)) return undefined;
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
   if (
     /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+use/i.test(
       text,
     )
   ) {
-    return [];
+    return { path: [], says: 'the reference is in use' };
   }
-  return wentThroughKey(reply as object);
+  const path = plain ? wentThroughKey({ message: reply }) && [] : wentThroughKey(reply as object);
+  return path && { path, says: 'the request was initiated' };
 }
 
 /**
@@ -409,11 +412,8 @@ function errorFromResponse(
   if (initiated !== undefined) {
     issues = [
       {
-        path: initiated,
-        message:
-          initiated.length === 0
-            ? `says the reference is in use, on an HTTP ${response.status}`
-            : `says the request was initiated, on an HTTP ${response.status}`,
+        path: initiated.path,
+        message: `says ${initiated.says}, on an HTTP ${response.status}`,
         code: 'contradictory_reply',
       },
     ];
@@ -421,7 +421,7 @@ function errorFromResponse(
   const message = response.redirected
     ? `${answered} after the fetch followed a redirect to ${response.url}, which the SDK never does: the request may have reached another server, and this is not the service's answer; check the fetch option`
     : initiated !== undefined
-      ? `${answered} with a body that says ${initiated.length === 0 ? 'the reference is in use' : 'the request was initiated'}: which it meant cannot be known, and the payment may have started; see error.body`
+      ? `${answered} with a body that says ${initiated.says}: which it meant cannot be known, and the payment may have started; see error.body`
       : issues.length > 0
         ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
         : isRedirect(response.status)
