@@ -53,7 +53,6 @@ const expectations: Record<string, readonly RegExp[]> = {
   ],
   'docs/testing.md#5': [/^succeeded\npaid\n$/],
   'README.md#1': [/your route got payment\.mobile_money\.succeeded for ORDER-1/, /1 callback: 1 delivered/],
-  'README.md#2': [/^200 checkout\.succeeded 5005\n1\n$/],
 };
 
 describe.each(Object.keys(sources))('%s', (file) => {
