@@ -20,7 +20,7 @@ import {
   type CardFieldEncoding,
   type CardPaymentInput,
 } from './requests/card-payment.js';
-import { isMethodWord, methodWordRule } from './requests/fields.js';
+import { isMethodWord, methodWordRule } from './validation/method.js';
 import { buildCheckoutSessionRequest, type CheckoutSessionInput } from './requests/checkout-session.js';
 import {
   buildMobileMoneyPaymentRequest,

@@ -10,6 +10,7 @@ import {
 } from '../validation/card.js';
 import { checkCountryCode } from '../validation/country.js';
 import { checkCurrency } from '../validation/currency.js';
+import { methodWordRule } from '../validation/method.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkPhoneNumber, type PhoneNumberPurpose } from '../validation/phone.js';
 import { checkReferenceId } from '../validation/reference-id.js';
@@ -217,18 +218,5 @@ export const referenceIdWire = intWire(
   100_000_000_000,
   999_999_999_999,
 );
-
-/**
- * Whether a payment can be sent under `method`: no blanks around it, no control or invisible
- * character (the service would have to guess what it names). The card method word is one for a
- * mobile-money payment too (spec §4 rule 1: without `card_details` the request is a mobile-money
- * payment). {@link methodWordRule} says so.
- */
-export const isMethodWord = (method: string): boolean =>
-  method.trim() === method && !/[\p{Cc}\p{Cf}]/u.test(method);
-
-/** What {@link isMethodWord} asks for, with an example word. */
-export const methodWordRule = (example: string): string =>
-  `expected a payment method word such as ${example}, without blanks around it or a control or invisible character`;
 
 export const MOBILE_MONEY_METHOD_RULE = methodWordRule('M-PESA');

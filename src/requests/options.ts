@@ -3,7 +3,7 @@
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/v4/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
-import { isMethodWord, methodWordRule } from './fields.js';
+import { isMethodWord, methodWordRule } from '../validation/method.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
 const option = <T>(test: (value: unknown) => boolean, message: string) =>

@@ -9,9 +9,9 @@
 
 import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.js';
 import { isCardMethod } from '../callbacks/verdict.js';
-import { isMethodWord } from '../requests/fields.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
+import { isMethodWord } from '../validation/method.js';
 import { checkReferenceId } from '../validation/reference-id.js';
 import { fail, pass, preview, type Check } from '../validation/result.js';
 
