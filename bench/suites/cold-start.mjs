@@ -6,7 +6,8 @@
 // bare `fetch` (the floor of any client on fetch, which Node loads on first use).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { compare } from '../lib/measure.mjs';
+import { judge, passes } from '../lib/figures.mjs';
+import { compare, median } from '../lib/measure.mjs';
 import { distDir } from '../lib/sdk.mjs';
 
 const env = { ...process.env, HP_DIST: distDir };
@@ -21,7 +22,7 @@ function runsCleanly(name) {
     : (result.stderr.split('\n').find((line) => /Error/.test(line)) ?? `exit ${result.status}`).slice(0, 80);
 }
 
-export async function runColdStartSuite({ mode }) {
+export async function runColdStartSuite({ mode, check = false }) {
   const options = {
     min_samples: mode.coldSamples,
     max_samples: mode.coldSamples,
@@ -87,10 +88,22 @@ export async function runColdStartSuite({ mode }) {
       figure.error = error;
       continue;
     }
-    Object.assign(
-      figure,
-      await compare({ ours: spawn(pair.ours), baseline: spawn(pair.peer), rounds: mode.rounds, options }),
-    );
+    const measure = () =>
+      compare({ ours: spawn(pair.ours), baseline: spawn(pair.peer), rounds: mode.rounds, options });
+    const first = await measure();
+    Object.assign(figure, first);
+    // In check mode a judged figure beyond the check is measured again, as many rounds, and judged
+    // on the median of all of them (as the routes are): a process start on a shared machine varies
+    // by a fifth from one run to the next, a regression does not go away.
+    if (check && !passes(judge(figure, { check: true }))) {
+      process.stderr.write(`bench:   ${pair.id} beyond the check: ${mode.rounds} confirming rounds\n`);
+      const again = await measure();
+      const ratios = [...first.ratios, ...again.ratios];
+      const ratio = median(ratios);
+      // The times shown are those of the run whose ratio is nearer the figure's.
+      const shown = Math.abs(again.ratio - ratio) < Math.abs(first.ratio - ratio) ? again : first;
+      Object.assign(figure, { ours: shown.ours, baseline: shown.baseline, ratio, ratios });
+    }
     figure.bareNode = bare.ours;
     figure.oursAddsOverBareNode = figure.ours - bare.ours;
     figure.peerAddsOverBareNode = figure.baseline - bare.ours;
