@@ -20,7 +20,7 @@ import {
   type CardFieldEncoding,
   type CardPaymentInput,
 } from './requests/card-payment.js';
-import { isMethodWord, methodWordRule } from './validation/method.js';
+import { isMethodWordValue, methodWordRule } from './validation/method.js';
 import { buildCheckoutSessionRequest, type CheckoutSessionInput } from './requests/checkout-session.js';
 import {
   buildMobileMoneyPaymentRequest,
@@ -209,12 +209,8 @@ function baseUrlProblem(value: string): string | undefined {
 const apiKeyPattern = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 // A key pasted with its auth scheme would go out as `Bearer Bearer sk_…`.
 const authScheme = /^(?:bearer|basic|token|digest)\s/i;
-const nonEmptyString = (message: string) =>
-  z.string(invalidOption(message)).check(rule((value: string) => value !== '', message));
 const methodWord = (example: string) =>
-  nonEmptyString(methodWordRule(example)).check(
-    rule((value: string) => isMethodWord(value), methodWordRule(example)),
-  );
+  z.string(invalidOption(methodWordRule(example))).check(rule(isMethodWordValue, methodWordRule(example)));
 const mobileMoneyWord = methodWord('M-PESA');
 const retryLimit = z
   .int(invalidOption('expected an integer of 0 or more'))

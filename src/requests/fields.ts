@@ -10,7 +10,6 @@ import {
 } from '../validation/card.js';
 import { checkCountryCode } from '../validation/country.js';
 import { checkCurrency } from '../validation/currency.js';
-import { methodWordRule } from '../validation/method.js';
 import { checkWholeNumber } from '../validation/money.js';
 import { checkPhoneNumber, type PhoneNumberPurpose } from '../validation/phone.js';
 import { checkReferenceId } from '../validation/reference-id.js';
@@ -218,5 +217,3 @@ export const referenceIdWire = intWire(
   100_000_000_000,
   999_999_999_999,
 );
-
-export const MOBILE_MONEY_METHOD_RULE = methodWordRule('M-PESA');

@@ -2,8 +2,7 @@
 import * as z from 'zod/v4/mini';
 import { ValidationError } from '../errors.js';
 import { parseOrThrow } from '../internal/issues.js';
-import { isMethodWord } from '../validation/method.js';
-import { MOBILE_MONEY_METHOD_RULE } from './fields.js';
+import { isMethodWord, MOBILE_MONEY_METHOD_RULE } from '../validation/method.js';
 import { buildOptions, checkBuildOptions, paymentMethodOption } from './options.js';
 import {
   CALLBACK_DETAILS_PATHS,

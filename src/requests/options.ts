@@ -3,7 +3,7 @@
 // clock as "never expired"). Same issue code as the client's own options.
 import * as z from 'zod/v4/mini';
 import { invalidOption, parseOrThrow } from '../internal/issues.js';
-import { isMethodWord, methodWordRule } from '../validation/method.js';
+import { isMethodWordValue, methodWordRule } from '../validation/method.js';
 
 /** An optional option whose value passes `test`; `message` says what it should be. */
 const option = <T>(test: (value: unknown) => boolean, message: string) =>
@@ -15,13 +15,10 @@ export const buildOptions = <S extends z.core.$ZodLooseShape>(shape: S) =>
 
 /**
  * `paymentMethod`: the `customer_details.payment_method` sent when the input has none, a word
- * ({@link isMethodWord}) such as `example`.
+ * ({@link isMethodWordValue}) such as `example`.
  */
 export const paymentMethodOption = (example: string) =>
-  option<string>(
-    (value) => typeof value === 'string' && value !== '' && isMethodWord(value),
-    methodWordRule(example),
-  );
+  option<string>(isMethodWordValue, methodWordRule(example));
 
 /** One of the listed strings, exactly. */
 export const oneOfOption = <const T extends string>(values: readonly T[]) =>

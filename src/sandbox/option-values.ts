@@ -10,7 +10,8 @@
 import { checkHttpUrl } from '../validation/url.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
 import { kindOf, wholeNumberOption } from '../internal/whole-number.js';
-import { checkBrand, isWord } from './payload-values.js';
+import { isMethodWordValue } from '../validation/method.js';
+import { checkBrand } from './payload-values.js';
 
 /** The whole-number options and their ranges, inclusive. */
 export const SANDBOX_NUMBER_RANGES = Object.freeze({
@@ -23,9 +24,9 @@ export const SANDBOX_NUMBER_RANGES = Object.freeze({
   duplicateDeliveries: [0, 10],
 } as const satisfies Record<string, readonly [number, number]>);
 
-/** `undefined`, or a method word ({@link isWord}); else a `TypeError` naming the option. */
+/** `undefined`, or a method word ({@link isMethodWordValue}); else a `TypeError` naming the option. */
 function checkWord(where: string, name: string, value: unknown, example: string): void {
-  if (value !== undefined && !isWord(value)) {
+  if (value !== undefined && !isMethodWordValue(value)) {
     throw new TypeError(
       `${where}: ${name} must be a non-empty string without blanks around it or a control or invisible character, e.g. ${example}, got ${kindOf(value)}`,
     );

@@ -11,7 +11,7 @@ import { callbackEventTypes, type CallbackEventType } from '../callbacks/events.
 import { isCardMethod } from '../callbacks/verdict.js';
 import { checkCurrency } from '../validation/currency.js';
 import { checkWholeNumber } from '../validation/money.js';
-import { isMethodWord } from '../validation/method.js';
+import { isMethodWordValue } from '../validation/method.js';
 import { checkReferenceId } from '../validation/reference-id.js';
 import { fail, pass, preview, type Check } from '../validation/result.js';
 
@@ -91,16 +91,12 @@ export function checkPayloadReference(type: CallbackEventType, reference: unknow
   return pass(reference);
 }
 
-/** A method or brand word as the client takes one: non-empty, {@link isMethodWord}. */
-export const isWord = (value: unknown): value is string =>
-  typeof value === 'string' && value !== '' && isMethodWord(value);
-
 /**
  * A mobile-money brand word: a non-empty string without blanks around it or a control or invisible
  * character, and not the card method word (`CARD`, ASCII case and blanks around ignored, as the callback verdict reads it).
  */
 export function checkBrand(brand: unknown): Check<string> {
-  if (!isWord(brand)) {
+  if (!isMethodWordValue(brand)) {
     return fail(
       'invalid_brand',
       `expected a brand word such as M-PESA (a non-empty string without blanks around it or a control or invisible character), got ${preview(brand)}`,

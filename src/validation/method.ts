@@ -10,6 +10,13 @@
 export const isMethodWord = (method: string): boolean =>
   method.trim() === method && !/[\p{Cc}\p{Cf}]/u.test(method);
 
+/** A method word as an option or the sandbox takes one: a non-empty string that {@link isMethodWord}. */
+export const isMethodWordValue = (value: unknown): value is string =>
+  typeof value === 'string' && value !== '' && isMethodWord(value);
+
 /** What {@link isMethodWord} asks for, with an example word. */
 export const methodWordRule = (example: string): string =>
   `expected a payment method word such as ${example}, without blanks around it or a control or invisible character`;
+
+/** The rule of a mobile-money payment's method word. */
+export const MOBILE_MONEY_METHOD_RULE = methodWordRule('M-PESA');
