@@ -80,12 +80,18 @@ const separator =
   '(?:\\\\[bfnrt]|%(?!3\\d)[0-9A-Fa-f]{2}|\\\\u(?!003\\d)[0-9A-Fa-f]{4}|(?!&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);)&#?[0-9A-Za-z]{1,8};|</?[A-Za-z][^<>]{0,32}>|%(?![0-9A-Fa-f]{2})|&(?!#?[0-9A-Za-z]{1,8};)|[^\\p{Nd}A-Za-z%&]){0,8}';
 
 /**
- * A digit in a spelling other than ASCII: escaped (JSON's `\u0034`, ES2015's `\u{34}`, C's
- * `\x34`, a percent-escape `%34`), a character reference, or another script's (fullwidth `４`,
- * Arabic-Indic `٤`, any `\p{Nd}`).
+ * The escaped spellings of a digit (a pattern): JSON's `\u0034`, ES2015's `\u{34}`, C's `\x34`, a
+ * percent-escape `%34`, an HTML character reference (`&#52;`, `&#x34;`). `low` matches the last
+ * hex digit of its code (`4` for `4`, `\d` for any digit), `code` its decimal code (`52`).
  */
-const spelledDigit =
-  '(?:\\\\(?:u003\\d|u\\{0*3\\d\\}|x3\\d)|%3\\d|&#(?:0*(?:4[89]|5[0-7])|[xX]0*3\\d);|[^\\P{Nd}0-9])';
+const escapedDigit = (low: string, code: string): string =>
+  `\\\\(?:u003${low}|u\\{0*3${low}\\}|x3${low})|%3${low}|&#(?:0*${code}|[xX]0*3${low});`;
+
+/**
+ * A digit in a spelling other than ASCII: escaped ({@link escapedDigit}) or another script's
+ * (fullwidth `４`, Arabic-Indic `٤`, any `\p{Nd}`).
+ */
+const spelledDigit = `(?:${escapedDigit('\\d', '(?:4[89]|5[0-7])')}|[^\\P{Nd}0-9])`;
 /** Not inside a `\uXXXX` escape: its hex digits are none of the text's. */
 const notInEscape = '(?<!\\\\u[0-9A-Fa-f]{0,3})';
 /**
@@ -122,13 +128,11 @@ function digitsOfValue(value: number): string {
 }
 
 /**
- * A pattern (flag `u`) of one digit as a server may spell it: escaped (JSON's `\u0034`, ES2015's
- * `\u{34}`, C's `\x34`, a percent-escape `%34`), as an HTML character reference (`&#52;`,
- * `&#x34;`), or in the digits of any script (`4`, fullwidth `４`, Arabic-Indic `٤`, Devanagari `४`,
- * …).
+ * A pattern (flag `u`) of one digit as a server may spell it: escaped ({@link escapedDigit}) or in
+ * the digits of any script (`4`, fullwidth `４`, Arabic-Indic `٤`, Devanagari `४`, …).
  */
 const digit = (char: string): string =>
-  `(?:\\\\(?:u003${char}|u\\{0*3${char}\\}|x3${char})|%3${char}|&#(?:0*${48 + Number(char)}|[xX]0*3${char});|[${digitsOfValue(Number(char))}])`;
+  `(?:${escapedDigit(char, String(48 + Number(char)))}|[${digitsOfValue(Number(char))}])`;
 
 /**
  * A value as a server may echo it: as written, JSON-escaped (`\"`, `\\`), JSON-escaped with every
