@@ -40,6 +40,13 @@ export function judge(figure, { check = false } = {}) {
 export const passes = (status) =>
   status === 'met' || status === 'margin' || status === 'known miss' || status === 'reported';
 
+/**
+ * Whether a figure, as measured so far, is beyond the CI check (judged in check mode: a ratio beyond
+ * `noiseMargin` × its goal, and its guard if it has one, or not measurable). In check mode the
+ * route and cold-start suites measure such a figure again before it is judged.
+ */
+export const beyondCheck = (figure) => !passes(judge(figure, { check: true }));
+
 export function goalText(figure) {
   if (figure.reported) return 'reported';
   if (figure.unit === 'memory') return `bounded, ≤ ${(figure.goal.max / 1048576).toFixed(0)} MB retained`;

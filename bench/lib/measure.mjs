@@ -19,10 +19,17 @@ export const median = (values) => {
  * @returns {Promise<{ ours: number, baseline: number, ratio: number, ratios: number[], oursMedian: number,
  *   baselineMedian: number }>} ns/op
  */
-export async function compare({ ours, baseline, rounds, options = {}, perOp = 1 }) {
+export async function compare(spec) {
+  return summarize(await compareRounds(spec));
+}
+
+/**
+ * The rounds of `compare`, unsummarised: each round's time per side (ns/op), in round order.
+ * @returns {Promise<{ oursTimes: number[], baselineTimes: number[] }>}
+ */
+export async function compareRounds({ ours, baseline, rounds, options = {}, perOp = 1 }) {
   const oursTimes = [];
   const baselineTimes = [];
-  const ratios = [];
   // Warm-up: let both sides reach their optimised (JIT) steady state before anything counts.
   const warmupOptions = { ...options, min_cpu_time: (options.min_cpu_time ?? 100e6) / 2 };
   await measure(ours, warmupOptions);
@@ -36,8 +43,16 @@ export async function compare({ ours, baseline, rounds, options = {}, perOp = 1 
     }
     oursTimes.push(result.ours);
     baselineTimes.push(result.baseline);
-    ratios.push(result.ours / result.baseline);
   }
+  return { oursTimes, baselineTimes };
+}
+
+/**
+ * The figure of paired rounds (`compareRounds`, or several runs of it concatenated): the median of
+ * the per-round ratios, and the median time of each side.
+ */
+export function summarize({ oursTimes, baselineTimes }) {
+  const ratios = oursTimes.map((time, round) => time / baselineTimes[round]);
   // The figure is the median of the per-round ratios; the times shown beside it are that round's
   // (for an even count, the upper-middle one), so the printed ours / baseline is the printed ratio.
   const order = ratios.map((_, index) => index).sort((a, b) => ratios[a] - ratios[b]);
