@@ -15,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { cardPaymentInput, cvc } from '../helpers/inputs.js';
 import { startServer, type TestServer } from '../helpers/servers.js';
+import { withoutSourceNoise } from '../helpers/source-noise.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -56,7 +57,7 @@ async function failedCall(
     (caught: unknown) => caught as ApiError,
   );
   expect(error).toBeInstanceOf(ApiError);
-  const dump = [
+  const shown = [
     error.message,
     error.body,
     JSON.stringify(error.headers),
@@ -64,10 +65,9 @@ async function failedCall(
     inspect(error, { depth: 20, showHidden: true }),
     JSON.stringify(events),
     inspect(events, { depth: 20 }),
-  ]
-    .join('\n')
-    // Source positions in stack traces (`http.ts:737:50`) are no cvc.
-    .replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
+  ].join('\n');
+  // Source positions in stack traces (`http.ts:737:50`), with their paths, are no cvc.
+  const dump = withoutSourceNoise(shown);
   return { error, events, dump };
 }
 

@@ -17,6 +17,7 @@ import {
 import { abortedOnceSent } from '../helpers/aborted.js';
 import { caught } from '../helpers/caught.js';
 import { startServer } from '../helpers/servers.js';
+import { withoutSourceNoise } from '../helpers/source-noise.js';
 
 const card = '4917385127649357';
 const grouped = '4917 3851 2764 9357';
@@ -50,10 +51,10 @@ const dumps = (value: unknown): string =>
 /**
  * What of the secrets a text shows: six digits in a row of the card's first twelve (whatever
  * separates them), the cvc as a number of its own, the key, or ten characters of `hp_sig`.
- * Source positions such as `http.ts:857:13` are no cvc.
+ * Source positions such as `http.ts:857:13`, with their paths, are no cvc.
  */
 function leaks(text: string, sig?: string): string[] {
-  const plain = text.replace(/\.[cm]?[jt]s:\d+:\d+/g, '');
+  const plain = withoutSourceNoise(text);
   const digits = plain.replace(/\\[nrt]|\\u0020|[\s\-._/\\]/g, '');
   const windows = [0, 1, 2, 3, 4, 5, 6].map((start) => card.slice(start, start + 6));
   return [

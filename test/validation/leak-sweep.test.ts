@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import { buildCardPaymentRequest, buildPayoutRequest } from '../../src/index.js';
+import { withoutSourceNoise } from '../helpers/source-noise.js';
 
 const CARD = '4917385127649357';
 const futureYear = new Date().getFullYear() + 2;
@@ -34,7 +35,7 @@ function shownBy(build: () => unknown): string {
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     const { message, stack, issues } = error as ValidationError;
-    return `${message}\n${stack}\n${JSON.stringify(issues)}`;
+    return withoutSourceNoise(`${message}\n${stack}\n${JSON.stringify(issues)}`);
   }
   throw new Error('accepted');
 }
