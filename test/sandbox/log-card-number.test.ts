@@ -78,12 +78,24 @@ describe('a card number a route echoes with the cvc or the expiry run on after i
 
 describe('a long run of short numbers', () => {
   it('is read in time linear in its length (spans of at most 19 digits are tried)', () => {
-    // Ones: no span of 13 to 19 of them passes the Luhn check, so every span is tried. A read
-    // quadratic in the run's length takes seconds here (tens of seconds on a loaded machine), a
-    // linear one milliseconds: the bound sits far from both.
-    const text = Array.from({ length: 64_000 }, () => '1').join(' ');
-    const started = performance.now();
-    expect(maskCardNumbers(text)).toBe(text);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Ones: no span of 13 to 19 of them passes the Luhn check, so every span is tried. Sixteen
+    // times the run takes about sixteen times as long when the read is linear, and sixty times or
+    // more when each group's start scans every group end before it (quadratic). The two runs are
+    // timed in turn, the best of two each, so a machine that slows down weighs on both.
+    const run = (ones: number) => Array.from({ length: ones }, () => '1').join(' ');
+    const short = run(4_000);
+    const long = run(64_000);
+    const best = { short: Infinity, long: Infinity };
+    for (let round = 0; round < 2; round += 1) {
+      for (const [name, text] of [
+        ['short', short],
+        ['long', long],
+      ] as const) {
+        const started = performance.now();
+        expect(maskCardNumbers(text)).toBe(text);
+        best[name] = Math.min(best[name], performance.now() - started);
+      }
+    }
+    expect(best.long / best.short).toBeLessThan(32);
   });
 });
