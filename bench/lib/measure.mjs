@@ -87,11 +87,13 @@ export const modes = {
     requestRounds: 9,
     concurrent: { min_cpu_time: 80e6, min_samples: 8, concurrency: 32 },
     coldSamples: 6,
-    // A warm-up of 3,000 deliveries: after 1,000 V8 is still optimising the longer routes, and the
-    // first round of a server read up to a fifth higher than its second.
+    // A warm-up of 3,000 deliveries: after 1,000 V8 is still optimising the longer routes. Then a
+    // warm round of interleaved bursts, not counted: after the warm-up alone each server's first
+    // round still read 5–45 % more CPU per request than its second, each by its own amount.
     // With --check, up to 2 confirming rounds of a figure beyond the check (suites/routes.mjs).
     routes: {
       rounds: 2,
+      warmRounds: 1,
       confirmRounds: 2,
       connections: 32,
       warmup: 3_000,
