@@ -91,31 +91,21 @@ export async function runColdStartSuite({ mode, check = false }) {
     const measure = () =>
       compareRounds({ ours: spawn(pair.ours), baseline: spawn(pair.peer), rounds: mode.rounds, options });
     const firstRounds = await measure();
-    const first = summarize(firstRounds);
-    Object.assign(figure, first);
+    Object.assign(figure, summarize(firstRounds));
     // In check mode a judged figure beyond the check is measured again, as many rounds, and judged
     // on the median of all of them (as the routes are): a process start on a shared machine varies
     // by a fifth from one run to the next, a regression does not go away.
     if (check && beyondCheck(figure)) {
       process.stderr.write(`bench:   ${pair.id} beyond the check: ${mode.rounds} confirming rounds\n`);
       const againRounds = await measure();
-      const again = summarize(againRounds);
-      // Ratio, ratios and each side's median time over all the rounds (paired by round).
-      const all = summarize({
-        oursTimes: [...firstRounds.oursTimes, ...againRounds.oursTimes],
-        baselineTimes: [...firstRounds.baselineTimes, ...againRounds.baselineTimes],
-      });
-      const { ratio } = all;
-      // The times shown are those of the run whose ratio is nearer the figure's.
-      const shown = Math.abs(again.ratio - ratio) < Math.abs(first.ratio - ratio) ? again : first;
-      Object.assign(figure, {
-        ours: shown.ours,
-        baseline: shown.baseline,
-        ratio,
-        ratios: all.ratios,
-        oursMedian: all.oursMedian,
-        baselineMedian: all.baselineMedian,
-      });
+      // Ratio, ratios, medians and the times shown, over all the rounds (paired by round).
+      Object.assign(
+        figure,
+        summarize({
+          oursTimes: [...firstRounds.oursTimes, ...againRounds.oursTimes],
+          baselineTimes: [...firstRounds.baselineTimes, ...againRounds.baselineTimes],
+        }),
+      );
     }
     figure.bareNode = bare.ours;
     figure.oursAddsOverBareNode = figure.ours - bare.ours;
