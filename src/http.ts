@@ -19,7 +19,13 @@ import {
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
 import { raced } from './internal/promise.js';
 import { MAX_TIMER_MS, monotonicNow } from './internal/timers.js';
-import { jsonErrorCode, numberLiteralsOf, repeatsAKey, stringifyWireBody } from './internal/json.js';
+import {
+  errorCodeOf,
+  numberLiteralsOf,
+  parsedOrText,
+  repeatsAKey,
+  stringifyWireBody,
+} from './internal/json.js';
 import { numberLiteralProblem } from './callbacks/amount.js';
 import { failingReplyKey, wentThroughKey } from './callbacks/verdict.js';
 import { rootCause } from './internal/root-cause.js';
@@ -355,10 +361,11 @@ const isRedirect = (status: number): boolean => status >= 300 && status <= 399;
 /**
  * `: <code>` for a JSON refusal whose `error` is a code (`duplicate_reference_id`: letters, `_`,
  * `.`, `-`, at most 64), else nothing: no free text and no digit of the body reaches the message
- * (a card number or cvc the service echoed could hide there); `error.body` holds the rest.
+ * (a card number or cvc the service echoed could hide there); `error.body` holds the rest. `reply`
+ * is the body parsed ({@link parsedOrText}).
  */
-function refusalCode(text: string): string {
-  const code = jsonErrorCode(text);
+function refusalCode(reply: unknown): string {
+  const code = errorCodeOf(reply);
   return code === undefined ? '' : `: ${code}`;
 }
 
@@ -367,15 +374,9 @@ function refusalCode(text: string): string {
  * does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a `message`
  * saying `Initiated` or `accepted` with no other word reading otherwise; a body that is not JSON
  * read as such a message, at `[]`), or that the reference is a duplicate or in use, as a 409 does
- * (at `[]`). Undefined for any other body.
+ * (at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
  */
-function initiatedKey(text: string): { path: string[]; says: string } | undefined {
-  let reply: unknown;
-  try {
-    reply = JSON.parse(text);
-  } catch {
-    reply = text;
-  }
+function initiatedKey(text: string, reply: unknown): { path: string[]; says: string } | undefined {
   const plain = typeof reply === 'string';
   if (!plain && !isPlainObject(reply)) return undefined;
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
@@ -408,7 +409,8 @@ function errorFromResponse(
   // A 4xx but 409 (a refusal, were it not for its body) whose body says the request was initiated
   // or its reference is in use: the API reference documents no error replies.
   const refusal = isRefusalStatus(response.status) && !response.redirected;
-  const initiated = refusal ? initiatedKey(text) : undefined;
+  const reply = parsedOrText(text);
+  const initiated = refusal ? initiatedKey(text, reply) : undefined;
   if (initiated !== undefined) {
     issues = [
       {
@@ -426,7 +428,7 @@ function errorFromResponse(
         ? `The service answered HTTP ${response.status} to ${where} with a body that is not the documented shape: ${formatIssues(issues)}`
         : isRedirect(response.status)
           ? `${answered}; the SDK does not follow redirects, so nothing was sent to its Location (error.headers.location): check baseUrl`
-          : `${answered}${refusalCode(text)}; see error.body`;
+          : `${answered}${refusalCode(reply)}; see error.body`;
   // The status text is the server's: it may echo what was sent.
   return new ApiError(redactText(message, call.secrets), {
     status: response.status,

@@ -168,10 +168,21 @@ export function numberLiteralsOf(text: string): Map<string, string> | undefined 
  * in an `ApiError`'s message, the sandbox in a delivery's log line.
  */
 export function jsonErrorCode(text: string): string | undefined {
+  return errorCodeOf(parsedOrText(text));
+}
+
+/** {@link jsonErrorCode} of a body already parsed ({@link parsedOrText}). */
+export function errorCodeOf(reply: unknown): string | undefined {
+  const error =
+    typeof reply === 'object' && reply !== null ? (reply as { error?: unknown }).error : undefined;
+  return typeof error === 'string' && /^[a-z][a-z_.-]{0,63}$/i.test(error) ? error : undefined;
+}
+
+/** A body's JSON value, or the text itself when it is not JSON. */
+export function parsedOrText(text: string): unknown {
   try {
-    const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
-    return typeof error === 'string' && /^[a-z][a-z_.-]{0,63}$/i.test(error) ? error : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return text;
   }
 }
