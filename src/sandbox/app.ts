@@ -90,7 +90,10 @@ export interface SandboxApp {
   readonly app: { readonly fetch: (request: Request) => Response | Promise<Response> };
   /** Current wallet balance. */
   readonly walletBalance: number;
-  /** Every callback delivery so far, oldest first. */
+  /**
+   * The callback deliveries kept, oldest first: every pending one, and up to 1000 in all (a failed
+   * or cancelled one kept longest). The report of `waitForIdle()` counts every one.
+   */
   readonly deliveries: readonly CallbackDelivery[];
   /**
    * Resolves, once no callback delivery is pending, with the report of every delivery; rejects

@@ -3,7 +3,7 @@ import type { CallbackPayload } from '../callbacks/schemas.js';
 import { callbackReference, escapeForLog, redactSignature, urlForLog, type SandboxLogger } from './log.js';
 import { refuseUnknownOptions, type OptionNames } from '../internal/known-options.js';
 import { MAX_TIMER_MS } from '../internal/timers.js';
-import { buildDeliveryReport, type DeliveryReport } from './report.js';
+import { buildDeliveryReport, type DeliveryReport, type DeliveryTotals } from './report.js';
 import { answerExcerpt, redactSecrets } from './answer-excerpt.js';
 import { jsonErrorCode } from '../internal/json.js';
 
@@ -231,11 +231,16 @@ export interface DeliveryQueue {
     because: string,
     reference?: string,
   ): CallbackDelivery;
-  /** Every delivery so far (the latest 1000), oldest first. */
+  /**
+   * The deliveries kept, oldest first: every pending one, and finished ones up to 1000 in all. To
+   * make room the oldest delivered or dropped one goes first; a failed or cancelled one only when
+   * no other finished one is left.
+   */
   readonly deliveries: readonly CallbackDelivery[];
   /**
    * Resolves, once no delivery is pending (immediately when none is), with the report of every
-   * delivery; rejects after `timeout` or when `signal` aborts, with what is still pending.
+   * delivery since the queue was created (its counts include deliveries no longer kept); rejects
+   * after `timeout` or when `signal` aborts, with what is still pending.
    */
   waitForIdle(options?: WaitForIdleOptions): Promise<DeliveryReport>;
   /** Whether `close()` was called. */
@@ -402,6 +407,13 @@ class CallbackDeliveryQueue implements DeliveryQueue {
   private readonly credentials: () => readonly string[];
 
   private readonly records: MutableDelivery[] = [];
+  /** How many deliveries ended in each state, counted when they reach it: kept or not. */
+  private readonly totals: Record<keyof DeliveryTotals, number> = {
+    delivered: 0,
+    failed: 0,
+    cancelled: 0,
+    dropped: 0,
+  };
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   /** The deliveries whose attempt is sent and not answered yet, by id, each with its attempt's abort. */
   private readonly inFlight = new Map<number, AbortController>();
@@ -466,11 +478,17 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       };
       const waiter = () => {
         settle();
-        resolve(buildDeliveryReport(this.records));
+        resolve(buildDeliveryReport(this.records, this.totals));
       };
       const giveUp = (why: string, cause?: unknown) => {
         settle();
-        reject(notIdleError(why, buildDeliveryReport(this.records, this.scheduled, this.inFlight), cause));
+        reject(
+          notIdleError(
+            why,
+            buildDeliveryReport(this.records, this.totals, this.scheduled, this.inFlight),
+            cause,
+          ),
+        );
       };
       const onAbort = () => giveUp('aborted', signal?.reason);
       this.idleWaiters.push(waiter);
@@ -491,7 +509,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       controller.abort(new DOMException('sandbox closed', 'AbortError'));
     this.inFlight.clear();
     this.scheduled = 0;
-    for (const delivery of this.records) if (delivery.state === 'pending') delivery.state = 'cancelled';
+    for (const delivery of this.records) if (delivery.state === 'pending') this.finish(delivery, 'cancelled');
     this.checkIdle();
   }
 
@@ -507,12 +525,21 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       { value: target, enumerable: false },
     ) as MutableDelivery;
     this.records.push(delivery);
-    // Keep the record bounded for long-running sandboxes: drop the oldest finished delivery.
+    if (fields.state !== 'pending') this.totals[fields.state] += 1;
+    // Keep the record bounded for long-running sandboxes: drop the oldest delivered or dropped
+    // delivery, else the oldest finished one, so that the report's lines of failures stay longest.
     if (this.records.length > MAX_RECORDS) {
-      const index = this.records.findIndex((d) => d.state !== 'pending');
+      let index = this.records.findIndex((d) => d.state === 'delivered' || d.state === 'dropped');
+      if (index < 0) index = this.records.findIndex((d) => d.state !== 'pending');
       if (index >= 0) this.records.splice(index, 1);
     }
     return delivery;
+  }
+
+  /** Moves a pending delivery to its final state, counted in the totals once. */
+  private finish(delivery: MutableDelivery, state: keyof DeliveryTotals): void {
+    delivery.state = state;
+    this.totals[state] += 1;
   }
 
   private start(
@@ -612,7 +639,7 @@ class CallbackDeliveryQueue implements DeliveryQueue {
       this.later(backoff, () => void this.attempt(delivery));
       return;
     }
-    delivery.state = ok ? 'delivered' : 'failed';
+    this.finish(delivery, ok ? 'delivered' : 'failed');
     if (ok && copy < this.duplicates) {
       this.scheduled += 1;
       this.later(this.delayMs, () => {

@@ -37,7 +37,9 @@ export interface DeliveryReportEntry {
 /**
  * What `waitForIdle()` resolves with: every callback since the sandbox started and how it ended.
  * `ok` is false as soon as one was not delivered (given up or cancelled; a callback dropped on
- * purpose by a test value does not count); `summary` says which, one line each.
+ * purpose by a test value does not count); `summary` says which, one line each. The counts and
+ * `ok` cover every callback; `deliveries` keeps the latest 1000 or so (failed and cancelled ones
+ * longest), and `summary` says how many it left out and how those ended.
  *
  * @example
  * ```ts
@@ -53,23 +55,38 @@ export interface DeliveryReportEntry {
  * ```
  */
 export interface DeliveryReport {
-  /** True when every callback was delivered (or dropped on purpose); false while one is pending. */
+  /**
+   * True when every callback since the sandbox started was delivered (or dropped on purpose),
+   * listed in `deliveries` or not; false while one is pending.
+   */
   readonly ok: boolean;
+  /**
+   * Callbacks delivered since the sandbox started, kept in `deliveries` or not (`failed`,
+   * `cancelled` and `dropped` count the same way).
+   */
   readonly delivered: number;
+  /** Callbacks given up on after their retries. */
   readonly failed: number;
+  /** Callbacks cancelled by `close()` before they were delivered or given up on. */
   readonly cancelled: number;
+  /** Callbacks a test value asked the sandbox never to send. */
   readonly dropped: number;
   /** Callbacks still being delivered: 0 once `waitForIdle()` resolves; a timed-out wait reports them. */
   readonly pending: number;
-  /** Every callback, oldest first (the latest 1000). */
+  /**
+   * The callbacks kept, oldest first: every pending one, and finished ones up to 1000 in all. To
+   * make room the oldest delivered or dropped one goes first; a failed or cancelled one only when
+   * no other finished one is left.
+   */
   readonly deliveries: readonly DeliveryReportEntry[];
-  /** The callbacks that failed or were cancelled. */
+  /** The callbacks of `deliveries` that failed or were cancelled. */
   readonly failures: readonly DeliveryReportEntry[];
   /**
-   * A count line, then one line per failed, cancelled, dropped or still pending callback, then a
-   * `hint:` line per answer with one usual cause (an unsigned URL, a refused signature, a 404 or
-   * 405, `ECONNREFUSED`). With no callback at all it says none was scheduled (often an initiation
-   * that was not awaited).
+   * A count line over every callback since the sandbox started; when `deliveries` left some out,
+   * a line saying how many and how they ended; then one line per failed, cancelled, dropped or
+   * still pending callback of `deliveries`, then a `hint:` line per answer with one usual cause (an
+   * unsigned URL, a refused signature, a 404 or 405, `ECONNREFUSED`). With no callback at all it
+   * says none was scheduled (often an initiation that was not awaited).
    */
   readonly summary: string;
 }
@@ -134,9 +151,42 @@ function hintFor(url: string, last: DeliveryAttempt): string | undefined {
   return undefined;
 }
 
-/** Builds the report of a set of deliveries; `sending` holds the ids of those with an attempt in flight. */
+/**
+ * How many callbacks reached each final state, counted when they reach it, so that the report
+ * counts every callback though the queue keeps only the latest ones.
+ */
+export interface DeliveryTotals {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly cancelled: number;
+  readonly dropped: number;
+}
+
+const FINAL_STATES = ['delivered', 'failed', 'cancelled', 'dropped'] as const;
+
+/** The totals of a list that holds every delivery. */
+const totalsOf = (deliveries: readonly CallbackDelivery[]): DeliveryTotals => ({
+  delivered: deliveries.filter((d) => d.state === 'delivered').length,
+  failed: deliveries.filter((d) => d.state === 'failed').length,
+  cancelled: deliveries.filter((d) => d.state === 'cancelled').length,
+  dropped: deliveries.filter((d) => d.state === 'dropped').length,
+});
+
+/** `200 delivered, 1 failed`: the states with a count above 0, in the order of `counts`. */
+const describeCounts = (counts: readonly (readonly [string, number])[]): string =>
+  counts
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`)
+    .join(', ');
+
+/**
+ * Builds the report of a set of deliveries: `totals` counts every delivery that finished (default:
+ * those of `deliveries`, when it holds them all), `scheduled` the copies not recorded yet, and
+ * `sending` holds the ids of those with an attempt in flight.
+ */
 export function buildDeliveryReport(
   deliveries: readonly CallbackDelivery[],
+  totals: DeliveryTotals = totalsOf(deliveries),
   scheduled = 0,
   sending: Pick<ReadonlySet<number>, 'has'> = new Set(),
 ): DeliveryReport {
@@ -154,17 +204,27 @@ export function buildDeliveryReport(
   });
   const count = (state: CallbackDelivery['state']) => entries.filter((e) => e.state === state).length;
   const failures = entries.filter((e) => e.state === 'failed' || e.state === 'cancelled');
-  const counts = (['delivered', 'failed', 'cancelled', 'dropped', 'pending'] as const)
-    .map((state) => [state, count(state)] as const)
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`);
+  const pending = count('pending');
+  const total = FINAL_STATES.reduce((sum, state) => sum + totals[state], pending);
   const head =
-    entries.length === 0
+    total === 0
       ? `0 callbacks: ${NOTHING_SCHEDULED}`
-      : `${plural(entries.length, 'callback')}: ${counts.join(', ')}`;
+      : `${plural(total, 'callback')}: ${describeCounts([
+          ...FINAL_STATES.map((state) => [state, totals[state]] as const),
+          ['pending', pending],
+        ])}`;
   const lines = entries.flatMap((entry, index) =>
     entry.state === 'delivered' ? [] : [describeEntry(entry, sending.has(deliveries[index]!.id))],
   );
+  // Every callback the queue no longer keeps had finished: the totals beyond the entries kept in
+  // each state say how they ended.
+  const notKept = total - entries.length;
+  if (notKept > 0) {
+    const ended = describeCounts(FINAL_STATES.map((state) => [state, totals[state] - count(state)] as const));
+    lines.unshift(
+      `  … ${plural(notKept, 'callback')} not listed (${entries.length} kept, failed and cancelled ones longest): ${ended}`,
+    );
+  }
   // What to try, once per distinct hint, after the lines of the callbacks it is about.
   const hints = new Set<string>();
   for (const delivery of deliveries) {
@@ -177,12 +237,12 @@ export function buildDeliveryReport(
   if (scheduled > 0)
     lines.push(`  … ${plural(scheduled, 'callback')} scheduled, not recorded yet (a duplicate delivery)`);
   return {
-    ok: failures.length === 0 && count('pending') === 0 && scheduled === 0,
-    delivered: count('delivered'),
-    failed: count('failed'),
-    cancelled: count('cancelled'),
-    dropped: count('dropped'),
-    pending: count('pending') + scheduled,
+    ok: totals.failed === 0 && totals.cancelled === 0 && pending === 0 && scheduled === 0,
+    delivered: totals.delivered,
+    failed: totals.failed,
+    cancelled: totals.cancelled,
+    dropped: totals.dropped,
+    pending: pending + scheduled,
     deliveries: entries,
     failures,
     summary: [head, ...lines, ...hints].join('\n'),

@@ -57,7 +57,10 @@ export interface Sandbox {
   readonly address: string;
   /** Current wallet balance (payouts reduce it by amount + fee). */
   readonly walletBalance: number;
-  /** Every callback delivery so far with its attempts, oldest first. */
+  /**
+   * The callback deliveries kept, with their attempts, oldest first: every pending one, and up to
+   * 1000 in all (a failed or cancelled one kept longest). The report of `waitForIdle()` counts every one.
+   */
   readonly deliveries: readonly CallbackDelivery[];
   /**
    * Resolves once no callback delivery is pending (all delivered, given up or cancelled), with a

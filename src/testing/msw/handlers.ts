@@ -69,7 +69,10 @@ export interface PaymentsHandlers {
   readonly handlers: readonly HttpHandler[];
   /** Current wallet balance of the simulated service. */
   readonly walletBalance: number;
-  /** Every callback delivery so far, oldest first. */
+  /**
+   * The callback deliveries kept, oldest first: every pending one, and up to 1000 in all (a failed
+   * or cancelled one kept longest). The report of `waitForIdle()` counts every one.
+   */
   readonly deliveries: readonly CallbackDelivery[];
   /**
    * Resolves once every callback has been delivered (or given up), with the delivery report;
