@@ -164,14 +164,6 @@ export interface DeliveryTotals {
 
 const FINAL_STATES = ['delivered', 'failed', 'cancelled', 'dropped'] as const;
 
-/** The totals of a list that holds every delivery. */
-const totalsOf = (deliveries: readonly CallbackDelivery[]): DeliveryTotals => ({
-  delivered: deliveries.filter((d) => d.state === 'delivered').length,
-  failed: deliveries.filter((d) => d.state === 'failed').length,
-  cancelled: deliveries.filter((d) => d.state === 'cancelled').length,
-  dropped: deliveries.filter((d) => d.state === 'dropped').length,
-});
-
 /** `200 delivered, 1 failed`: the states with a count above 0, in the order of `counts`. */
 const describeCounts = (counts: readonly (readonly [string, number])[]): string =>
   counts
@@ -180,13 +172,13 @@ const describeCounts = (counts: readonly (readonly [string, number])[]): string 
     .join(', ');
 
 /**
- * Builds the report of a set of deliveries: `totals` counts every delivery that finished (default:
- * those of `deliveries`, when it holds them all), `scheduled` the copies not recorded yet, and
- * `sending` holds the ids of those with an attempt in flight.
+ * Builds the report of the deliveries kept: `totals` counts every delivery that finished, kept or
+ * not, `scheduled` the copies not recorded yet, and `sending` holds the ids of those with an
+ * attempt in flight.
  */
 export function buildDeliveryReport(
   deliveries: readonly CallbackDelivery[],
-  totals: DeliveryTotals = totalsOf(deliveries),
+  totals: DeliveryTotals,
   scheduled = 0,
   sending: Pick<ReadonlySet<number>, 'has'> = new Set(),
 ): DeliveryReport {
