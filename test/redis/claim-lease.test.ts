@@ -5,7 +5,7 @@
 // writes a claim for leaseMs and renews it while the instance that made it lives, up to the
 // handler's processingTimeoutMs: a dead instance's claim lapses within leaseMs.
 import type { Redis } from 'ioredis';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCallbackHandler, type DedupeStore } from '../../src/callbacks/index.js';
 import { createRedisDedupeStore } from '../../src/redis/index.js';
 import { createCallbackRequest } from '../../src/testing/index.js';
@@ -57,20 +57,20 @@ describe('a Redis claim is a lease its instance renews while it lives', () => {
     const prefix = redisServer.prefix('lease-dead');
     const mortal = mortalClient();
     const a = instance(
-      createRedisDedupeStore({ client: mortal.client, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      createRedisDedupeStore({ client: mortal.client, prefix, leaseMs: 600, commandTimeoutMs: 300 }),
       () => new Promise(() => {}), // dies mid-onEvent: never returns
     );
     const b = instance(
-      createRedisDedupeStore({ client: redis, prefix, leaseMs: 300, commandTimeoutMs: 100 }),
+      createRedisDedupeStore({ client: redis, prefix, leaseMs: 600, commandTimeoutMs: 300 }),
       async () => {},
     );
 
+    // Its claim taken and onEvent begun (a loaded machine took longer than 50 ms for it).
     void a.handler(await delivery('ORDER-LEASE-1'));
-    await sleep(50);
-    expect(a.seen.events).toBe(1);
+    await vi.waitFor(() => expect(a.seen.events).toBe(1), { timeout: 5_000, interval: 10 });
     mortal.kill();
     expect((await b.handler(await delivery('ORDER-LEASE-1'))).status).toBe(503); // still claimed
-    await sleep(500);
+    await sleep(1_000);
     expect((await b.handler(await delivery('ORDER-LEASE-1'))).status).toBe(200);
     expect(b.seen.events).toBe(1);
   });
