@@ -194,9 +194,10 @@ export function buildDeliveryReport(
       ...(last ? { lastAnswer: describeAnswer(last) } : {}),
     };
   });
-  const count = (state: CallbackDelivery['state']) => entries.filter((e) => e.state === state).length;
+  const kept = { delivered: 0, failed: 0, cancelled: 0, dropped: 0, pending: 0 };
+  for (const entry of entries) kept[entry.state] += 1;
   const failures = entries.filter((e) => e.state === 'failed' || e.state === 'cancelled');
-  const pending = count('pending');
+  const pending = kept.pending;
   const total = FINAL_STATES.reduce((sum, state) => sum + totals[state], pending);
   const head =
     total === 0
@@ -212,7 +213,7 @@ export function buildDeliveryReport(
   // each state say how they ended.
   const notKept = total - entries.length;
   if (notKept > 0) {
-    const ended = describeCounts(FINAL_STATES.map((state) => [state, totals[state] - count(state)] as const));
+    const ended = describeCounts(FINAL_STATES.map((state) => [state, totals[state] - kept[state]] as const));
     lines.unshift(
       `  … ${plural(notKept, 'callback')} not listed (${entries.length} kept, failed and cancelled ones longest): ${ended}`,
     );
