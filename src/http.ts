@@ -370,21 +370,35 @@ function refusalCode(reply: unknown): string {
 }
 
 /**
+ * Words of a reference in use (`duplicate`, `already exists`, `has been used`, `must be unique`,
+ * `in progress`, `being processed`, `Transaction exists`): a payment or transfer under it may be
+ * under way.
+ */
+const REFERENCE_IN_USE = new RegExp(
+  [
+    'duplicat',
+    'already[\\s_]+(?:exist|used|in[\\s_]+use|sent|processed|initiated|submitted)',
+    'in[\\s_-]+(?:use|progress)',
+    'been[\\s_]+used',
+    'unique',
+    'being[\\s_]+processed',
+    '(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\\s_]*id)?[\\s_]+exists',
+  ].join('|'),
+  'i',
+);
+
+/**
  * What an error reply's body says of the request, where it says it went through as a 2xx reply
  * does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a `message`
  * saying `Initiated` or `accepted` with no other word reading otherwise; a body that is not JSON
  * read as such a message, at `[]`), or that the reference is a duplicate or in use, as a 409 does
- * (at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
+ * ({@link REFERENCE_IN_USE}, at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
  */
 function initiatedKey(text: string, reply: unknown): { path: string[]; says: string } | undefined {
   const plain = typeof reply === 'string';
   if (!plain && !isPlainObject(reply)) return undefined;
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
-  if (
-    /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+use/i.test(
-      text,
-    )
-  ) {
+  if (REFERENCE_IN_USE.test(text)) {
     return { path: [], says: 'the reference is in use' };
   }
   const path = plain ? wentThroughKey({ message: reply }) && [] : wentThroughKey(reply as object);

@@ -887,10 +887,10 @@ const saysNotFinal = (form: string, value: unknown): boolean =>
     : OUTCOME.test(form) && typeof value === 'string' && isNotFinalStatement(value);
 
 /**
- * A flag of an initiation's request itself (`success`, `succeeded`, `ok`): one that does not say
- * yes says it failed.
+ * A flag of an initiation's request itself (`success`, `succeeded`, `ok`, `accepted`,
+ * `is_initiated`): one that does not say yes says it failed.
  */
-const REQUEST_FLAG = /^(?:is|was|request)?(?:succe(?:ss(?:ful)?|eded)|ok)$/;
+const REQUEST_FLAG = /^(?:is|was|request)?(?:succe(?:ss(?:ful)?|eded)|ok|accepted|initiated)$/;
 /**
  * An HTTP status (`status_code`, `http_status`, `httpStatusCode`): a number, or a text beginning
  * with one, outside 2xx says the request failed (`0`, `'503'`).
@@ -946,18 +946,28 @@ export function failingReplyKey(data: object, described: object, depth = 0): str
 const TAKEN_ON = /\b(?:initiated|accept\w*|queued|submitted|processing|pending)\b/gi;
 /** A status word of a request done (`'200'`, `'Success'`, `'OK'`, `'completed'`). */
 const DONE_STATUS = /^\s*(?:200|ok|success(?:ful)?|succeeded|completed?)\s*$/i;
-/** A flag of a request taken on (`accepted`, `is_initiated`, `queued`). */
-const TAKEN_ON_FLAG = /^(?:is|was|request)?(?:accepted|initiated|queued|submitted)$/;
-/** A message or description of the reply (`message`, `ResponseDescription`, `CustomerMessage`, `ResultDesc`). */
-const REPLY_TEXT = /^(?:(?:response|result|customer|status)?(?:message|msg|desc|description|text)|result)$/;
+/**
+ * A flag of a request taken on that is no {@link REQUEST_FLAG} (`queued`, `is_submitted`): only one
+ * saying yes is read (`queued: false` may be a request sent at once).
+ */
+const TAKEN_ON_FLAG = /^(?:is|was|request)?(?:queued|submitted)$/;
+/**
+ * A message or description of the reply (`message`, `ResponseDescription`, `CustomerMessage`,
+ * `ResultDesc`, `detail`).
+ */
+const REPLY_TEXT =
+  /^(?:(?:response|result|customer|status)?(?:message|msg|desc|description|text|detail)|result)$/;
+/** A status of the request or the payment (`status`, `payout_status`, `transaction_status`, `state`). */
+const STATUS = /^(?:payment|transaction|txn|charge|payout|transfer|disbursement|request)?(?:status|state)$/;
 
 /**
  * The path of the first key of an error reply (an HTTP 4xx's JSON body) that says the request went
  * through, at the top level or in a `data`, `result`, `response` or `body` object up to two levels
- * down: a `status` of 200, `true` or a success or acceptance word (`'Success'`, `'accepted'`); a
- * {@link REQUEST_FLAG} or a {@link TAKEN_ON_FLAG} that says yes (`success: true`, `accepted: true`);
- * a result code of 0 (`ResponseCode: '0'`, `ResultCode: 0`); or a message or description
- * ({@link REPLY_TEXT}) that is a statement of success ({@link isSuccessStatement}) or says the
+ * down: a {@link STATUS} of 200, `true` or a success or acceptance word (`status: 'Success'`,
+ * `payout_status: 'accepted'`); an {@link HTTP_STATUS} of 2xx (`status_code: 200`, `'202
+ * Accepted'`); a {@link REQUEST_FLAG} or a {@link TAKEN_ON_FLAG} that says yes (`success: true`,
+ * `accepted: true`); a result code of 0 (`ResponseCode: '0'`, `ResultCode: 0`); or a message,
+ * detail or description ({@link REPLY_TEXT}) that is a statement of success ({@link isSuccessStatement}) or says the
  * request was taken on and nothing against it (`Mobile Payout Initiated`, `Success. Request
  * accepted for processing`; not `Request not accepted`).
  */
@@ -966,7 +976,8 @@ export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
     const form = keyForm(key);
     const text = typeof value === 'string' ? value : undefined;
     if (
-      (form === 'status' &&
+      (HTTP_STATUS.test(form) && /^\s*2\d\d\b/.test(typeof value === 'object' ? '' : String(value))) ||
+      (STATUS.test(form) &&
         (value === 200 ||
           value === true ||
           (text !== undefined &&

@@ -73,6 +73,12 @@ describe('ApiError.mayHaveStarted', () => {
     [422, { error: 'duplicate_transaction', message: 'A payout with this reference_id already exists' }],
     [400, { message: 'Duplicate request' }],
     [400, { error: 'reference_in_use' }],
+    [400, { error: 'reference_id has been used' }],
+    [400, { error: 'reference_id must be unique' }],
+    [422, { error: 'A payout with this reference is being processed' }],
+    [400, { error: 'Payout in progress' }],
+    [400, { message: 'Transaction exists' }],
+    [400, { message: 'A payout with this reference_id exists' }],
   ])('is true for a %i whose body says the reference is in use, as a 409 does: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
@@ -102,6 +108,14 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { response: { body: { ResponseCode: '0' } } }],
     [400, { accepted: true }],
     [400, { initiated: true }],
+    // A status under another key (as a 2xx's failure is read), an HTTP status of 2xx, a `detail`.
+    [400, { payout_status: 'Success' }],
+    [400, { transaction_status: 'completed' }],
+    [422, { state: 'success' }],
+    [400, { status_code: 200 }],
+    [400, { http_status: '202 Accepted' }],
+    [400, { data: { payment_status: 'Accepted' } }],
+    [400, { detail: 'Mobile Payout Initiated' }],
   ])('is true for a %i whose body says the request went through: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
@@ -116,6 +130,9 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { message: 'Request not accepted: invalid amount' }],
     [400, { data: { errors: ['amount'] } }],
     [422, { message: 'Payout failed' }],
+    [400, { error: 'Wallet does not exist' }],
+    [400, { payout_status: 'Failed', status_code: 400 }],
+    [422, { state: 'invalid', detail: 'Invalid phone number' }],
   ])('stays false for a %i whose body says it was refused: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));

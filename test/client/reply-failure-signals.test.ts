@@ -100,6 +100,10 @@ describe('a 2xx initiation reply whose other keys say the request failed', () =>
     ['mobileMoney', { ...mobileMoney, ResponseCode: '1032' }, 'ResponseCode'],
     ['card', { ...card, return_code: '05' }, 'return_code'],
     ['checkout', { ...checkout, ResponseDescription: 'Invalid Access Token' }, 'ResponseDescription'],
+    // A flag of the request taken on that does not say yes: the request was not accepted.
+    ['card', { ...card, accepted: false }, 'accepted'],
+    ['mobileMoney', { ...mobileMoney, is_initiated: 'false' }, 'is_initiated'],
+    ['payout', { ...payout, data: { accepted: 0 } }, 'data.accepted'],
   ] as const)('is an ApiError naming the key, not an initiation (%s: %j)', async (kind, reply, key) => {
     const baseUrl = await replying(reply);
     const error = await caught(() => calls[kind](new PaymentsClient({ baseUrl })));
