@@ -374,18 +374,8 @@ function refusalCode(reply: unknown): string {
  * `in progress`, `being processed`, `Transaction exists`): a payment or transfer under it may be
  * under way.
  */
-const REFERENCE_IN_USE = new RegExp(
-  [
-    'duplicat',
-    'already[\\s_]+(?:exist|used|in[\\s_]+use|sent|processed|initiated|submitted)',
-    'in[\\s_-]+(?:use|progress)',
-    'been[\\s_]+used',
-    'unique',
-    'being[\\s_]+processed',
-    '(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\\s_]*id)?[\\s_]+exists',
-  ].join('|'),
-  'i',
-);
+const REFERENCE_IN_USE =
+  /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+(?:use|progress)|been[\s_]+used|unique|being[\s_]+processed|(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\s_]*id)?[\s_]+exists/i;
 
 /**
  * What an error reply's body says of the request, where it says it went through as a 2xx reply

@@ -193,6 +193,17 @@ const variantNames = Object.fromEntries(
 const present = (payload: Record<string, unknown>, key: string): boolean => payload[key] !== undefined;
 
 /**
+ * Whether `data`, or a plain object in it down to the depth {@link otherOutcome} reads, has a key
+ * holding a character outside printable ASCII.
+ */
+const hasUnreadableKey = (data: Readonly<Record<string, unknown>>, depth: number): boolean =>
+  Object.entries(data).some(
+    ([key, value]) =>
+      NOT_PRINTABLE_ASCII.test(key) ||
+      (depth < 2 && isPlainObject(value) && hasUnreadableKey(value as Record<string, unknown>, depth + 1)),
+  );
+
+/**
  * Decides what a callback payload (a JSON object) is, following the tables of this module: the
  * accepted callback, or the error saying why it is refused. Never throws for a plain object; a
  * hostile one (throwing getters) may throw.
@@ -202,8 +213,9 @@ export function decideVerdict(
   options?: VerdictOptions,
 ): AcceptedCallback | CallbackParseError {
   // A key in look-alike letters or invisible characters (`paid\u200b`, `ＰＡＩＤ`) could be a
-  // signal no form of a key reads: no documented key is anything but printable ASCII.
-  if (Object.keys(payload).some((key) => NOT_PRINTABLE_ASCII.test(key))) {
+  // signal no form of a key reads: no documented key is anything but printable ASCII. Also in the
+  // objects the verdict reads, two levels down (`data: { 'p\u0430id': 'False' }`).
+  if (hasUnreadableKey(payload, 0)) {
     return refuse(
       'invalid_payload',
       'Callback payload has a key holding a character outside printable ASCII (a look-alike letter, an invisible or a control character): which field it means cannot be known',
@@ -236,16 +248,8 @@ export function decideVerdict(
   if (other !== undefined) {
     return notValid('invalid_payload', type, [
       other === first
-        ? {
-            path: [other[0]],
-            message: 'expected a 3-letter currency code such as KES',
-            code: 'invalid_currency',
-          }
-        : {
-            path: [other[0]],
-            message: 'names another currency than the payload names elsewhere',
-            code: 'invalid_payload',
-          },
+        ? keyIssue(other[0], 'expected a 3-letter currency code such as KES', 'invalid_currency')
+        : keyIssue(other[0], 'names another currency than the payload names elsewhere', 'invalid_payload'),
     ]);
   }
   const partial =
@@ -859,7 +863,7 @@ function saysOtherwise(form: string, value: unknown): boolean {
   if (FRAUD_FLAG.test(form)) return saysYes(value);
   if (!OUTCOME.test(form)) return false;
   if (isCodeLike(value)) return !isSuccessCode(value);
-  return typeof value === 'string' && !isPlainText(value);
+  return value === false || (typeof value === 'string' && !isPlainText(value));
 }
 
 /**
@@ -870,7 +874,9 @@ function saysOtherwise(form: string, value: unknown): boolean {
 const saysSuccess = (form: string, value: unknown): boolean =>
   SUCCESS_FLAG.test(form)
     ? saysYes(value)
-    : OUTCOME.test(form) && typeof value === 'string' && isSuccessStatement(value);
+    : OUTCOME.test(form) &&
+      (value === true ||
+        (typeof value === 'string' && (isSuccessStatement(value) || /^\s*(?:true|yes)\s*$/i.test(value))));
 
 /** A flag of a payment not final yet (`pending`, `is_pending`, `payout_processing`, `in_progress`, `on_hold`). */
 const NOT_FINAL_FLAG =
@@ -1015,13 +1021,19 @@ function otherOutcome<S>(
   skip: (key: string) => boolean,
   depth: number,
   reads: (form: string, value: unknown) => S | false,
+  outcome = '',
 ): { key: string; says: S } | undefined {
   for (const [key, value] of Object.entries(data)) {
     if (skip(key)) continue;
-    const says = reads(keyForm(key), value);
+    const form = keyForm(key);
+    // A key of an outcome's object is read as its part too: `result: { code, text }` as
+    // `result_code` and `result_text`.
+    let says = reads(form, value);
+    if (says === false && outcome !== '') says = reads(outcome + form, value);
     if (says !== false) return { key, says };
     if (depth < 2 && isPlainObject(value)) {
-      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1, reads);
+      const within = OUTCOME.test(form) ? form : '';
+      const inner = otherOutcome(value as Record<string, unknown>, () => false, depth + 1, reads, within);
       if (inner !== undefined) return { key: `${key}.${inner.key}`, says: inner.says };
     }
   }
@@ -1064,11 +1076,7 @@ function disagreeingTwin(data: Readonly<Record<string, unknown>>): ValidationIss
       continue;
     if (!seen.has(form)) seen.set(form, value);
     else if (!sameValue(seen.get(form), value)) {
-      return {
-        path: [key],
-        message: 'is spelt like another key of the payload and says otherwise',
-        code: 'invalid_payload',
-      };
+      return keyIssue(key, 'is spelt like another key of the payload and says otherwise', 'invalid_payload');
     }
   }
   return undefined;
@@ -1313,6 +1321,19 @@ function refuse(
 }
 
 /** Step 4's refusal: the variant is known, the payload does not hold what its schema says. */
+/**
+ * An issue of an undocumented key: at its path when it is a name ({@link isNameLike}), else at the
+ * root with the key's length only (a key could hold a card number).
+ */
+const keyIssue = (
+  key: string,
+  message: string,
+  code: CallbackParseReason | 'invalid_currency',
+): ValidationIssue =>
+  isNameLike(key)
+    ? { path: [key], message, code }
+    : { path: [], message: `a key ${keyShown(key)} ${message}`, code };
+
 const notValid = (
   reason: CallbackParseReason,
   type: CallbackEventType,
