@@ -14,6 +14,7 @@ import {
   isRefusalStatus,
   TimeoutError,
   ValidationError,
+  type IssuePath,
   type ValidationIssue,
 } from './errors.js';
 import { invalidOption, safeParse, toValidationIssues } from './internal/issues.js';
@@ -381,18 +382,26 @@ const REFERENCE_IN_USE =
  * What an error reply's body says of the request, where it says it went through as a 2xx reply
  * does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a `message`
  * saying `Initiated` or `accepted` with no other word reading otherwise; a body that is not JSON
- * read as such a message, at `[]`), or that the reference is a duplicate or in use, as a 409 does
- * ({@link REFERENCE_IN_USE}, at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
+ * read as such a message, at `[]`; a JSON array's items each read so), or that the reference is a
+ * duplicate or in use, as a 409 does ({@link REFERENCE_IN_USE}, at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
  */
-function initiatedKey(text: string, reply: unknown): { path: string[]; says: string } | undefined {
-  const plain = typeof reply === 'string';
-  if (!plain && !isPlainObject(reply)) return undefined;
+function initiatedKey(text: string, reply: unknown): { path: IssuePath; says: string } | undefined {
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.
-  if (REFERENCE_IN_USE.test(text)) {
-    return { path: [], says: 'the reference is in use' };
-  }
-  const path = plain ? wentThroughKey({ message: reply }) && [] : wentThroughKey(reply as object);
+  if (REFERENCE_IN_USE.test(text)) return { path: [], says: 'the reference is in use' };
+  const path = wentThroughPath(reply);
   return path && { path, says: 'the request was initiated' };
+}
+
+/** Where a reply says it went through: a text as a message would, an array's items as replies. */
+function wentThroughPath(reply: unknown, inArray = false): IssuePath | undefined {
+  if (typeof reply === 'string') return wentThroughKey({ message: reply }) && [];
+  if (isPlainObject(reply)) return wentThroughKey(reply as object);
+  if (inArray || !Array.isArray(reply)) return undefined;
+  for (const [index, item] of reply.entries()) {
+    const path = wentThroughPath(item, true);
+    if (path) return [index, ...path];
+  }
+  return undefined;
 }
 
 /**

@@ -79,6 +79,8 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { error: 'Payout in progress' }],
     [400, { message: 'Transaction exists' }],
     [400, { message: 'A payout with this reference_id exists' }],
+    [400, ['duplicate reference_id']],
+    [422, [{ field: 'reference_id', error: 'already used' }]],
   ])('is true for a %i whose body says the reference is in use, as a 409 does: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
@@ -116,6 +118,9 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { http_status: '202 Accepted' }],
     [400, { data: { payment_status: 'Accepted' } }],
     [400, { detail: 'Mobile Payout Initiated' }],
+    // A body that is a JSON array: each item read as a body.
+    [400, [{ message: 'Mobile Payout Initiated', status: 200 }]],
+    [400, ['Request accepted for processing']],
   ])('is true for a %i whose body says the request went through: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
@@ -133,6 +138,7 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { error: 'Wallet does not exist' }],
     [400, { payout_status: 'Failed', status_code: 400 }],
     [422, { state: 'invalid', detail: 'Invalid phone number' }],
+    [400, [{ field: 'phone_number', message: 'Invalid phone number' }]],
   ])('stays false for a %i whose body says it was refused: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
