@@ -23,12 +23,12 @@ export const FAILURE_WORDS =
   /\b(?:fail\w*|declin\w*|insufficient|incomplete|unsuccessful|not|reject\w*|cancel\w*|denied|denial|revers\w*|err(?:or\w*|ed)?|expired|invalid|timed?[ -]?out|refus\w*|block\w*|abort\w*|suspend\w*|stop\w*|pending|unknown|unavailable|unauthori[sz]ed|forbidden|refund\w*|chargeback\w*|charged? back|disput\w*|fraud\w*|void\w*|hold|held|lost|stolen|awaiting|processing|initiated|authori[sz]\w*|wrong|incorrect|low balance|too low|in-complete|uncomplet\w*|partial\w*|underpaid|abandon\w*|exceed\w*|restrict\w*|requires? action|action required|under review|offline|busy|throttl\w*|rate[ -]?limit\w*|queued|retry\w*|retri(?:es|ed)|dropped|skipped|ignored|rolled[ -]?back|rollback|maintenance|nope|null|undefined)\b|\b\w*?(?:fail|declin|insuf|unsuc|unpaid|reject|shindw|notsent|un(?:sent|deliver|process|confirm|verif|settl|captur))\w*/i;
 
 /**
- * Words that negate or refuse what follows (`No Payment Initiated`, `Duplicate Payment
- * Initiated`, `Payment didn't go through`), whole words, any letter case: no brand word is one.
- * The initiation reply and a success callback's message read them.
+ * Words that negate or refuse what follows (`No Payment Initiated`, `Un-successful`, `Duplicate
+ * Payment Initiated`, `Payment didn't go through`), whole words, any letter case: no brand word is
+ * one. The initiation reply and a success callback's message read them.
  */
 export const NEGATION_WORDS =
-  /\b(?:no|non|none|never|nothing|nor|neither|without|cannot|unable|duplicat\w*|\w+n't|(?:did|does|do|is|was|were|has|have|had|could|would|should|ca|wo|ai)nt)\b/i;
+  /\b(?:no|non|un|none|never|nothing|nor|neither|without|cannot|unable|duplicat\w*|\w+n't|(?:did|does|do|is|was|were|has|have|had|could|would|should|ca|wo|ai)nt)\b/i;
 
 /**
  * The words a success text is made of (`Card Payment Successful`, `CARD Payment Success`, `Payment

@@ -109,3 +109,14 @@ describe('a key that is no name, in a refusal', () => {
     expect(error.message).toMatch(/characters \(not shown\)/);
   });
 });
+
+describe('a success whose message negates with a separate un-', () => {
+  it.each(['CARD Payment Un-successful', 'Payment un successful', 'Un-paid'])(
+    'is contradictory: %j',
+    (message) => {
+      for (const [type, payload] of Object.entries(successes)) {
+        expect(verdict({ ...payload, message }), type).toBe('contradictory_outcome');
+      }
+    },
+  );
+});
