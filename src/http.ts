@@ -376,14 +376,15 @@ function refusalCode(reply: unknown): string {
  * under way.
  */
 const REFERENCE_IN_USE =
-  /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+(?:use|progress)|been[\s_]+used|unique|being[\s_]+processed|(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\s_]*id)?[\s_]+exists/i;
+  /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+(?:use|progress)|been[\s_]+used|(?:be|not)[\s_]+unique|uniqueness|unique[\s_]+constraint|being[\s_]+processed|(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\s_]*id)?[\s_]+exists/i;
 
 /**
  * What an error reply's body says of the request, where it says it went through as a 2xx reply
  * does ({@link wentThroughKey}: `status: 200`, `success: true`, `ResponseCode: '0'`, a `message`
  * saying `Initiated` or `accepted` with no other word reading otherwise; a body that is not JSON
  * read as such a message, at `[]`; a JSON array's items each read so), or that the reference is a
- * duplicate or in use, as a 409 does ({@link REFERENCE_IN_USE}, at `[]`). Undefined for any other body. `reply` is `text` parsed ({@link parsedOrText}).
+ * duplicate or in use, as a 409 does ({@link REFERENCE_IN_USE}, at `[]`). Undefined for any other
+ * body. `reply` is `text` parsed ({@link parsedOrText}).
  */
 function initiatedKey(text: string, reply: unknown): { path: IssuePath; says: string } | undefined {
   // The reference in use, as a 409 says it: a payment or transfer under it may be under way.

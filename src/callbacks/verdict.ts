@@ -973,9 +973,9 @@ const STATUS = /^(?:payment|transaction|txn|charge|payout|transfer|disbursement|
  * `payout_status: 'accepted'`); an {@link HTTP_STATUS} of 2xx (`status_code: 200`, `'202
  * Accepted'`); a {@link REQUEST_FLAG} or a {@link TAKEN_ON_FLAG} that says yes (`success: true`,
  * `accepted: true`); a result code of 0 (`ResponseCode: '0'`, `ResultCode: 0`); or a message,
- * detail or description ({@link REPLY_TEXT}) that is a statement of success ({@link isSuccessStatement}) or says the
- * request was taken on and nothing against it (`Mobile Payout Initiated`, `Success. Request
- * accepted for processing`; not `Request not accepted`).
+ * detail or description ({@link REPLY_TEXT}) that is a statement of success
+ * ({@link isSuccessStatement}) or says the request was taken on and nothing against it (`Mobile
+ * Payout Initiated`, `Success. Request accepted for processing`; not `Request not accepted`).
  */
 export function wentThroughKey(reply: object, depth = 0): string[] | undefined {
   for (const [key, value] of Object.entries(reply)) {
@@ -1320,7 +1320,6 @@ function refuse(
   return new CallbackParseError(message, { reason, issues, closestVariant });
 }
 
-/** Step 4's refusal: the variant is known, the payload does not hold what its schema says. */
 /**
  * An issue of an undocumented key: at its path when it is a name ({@link isNameLike}), else at the
  * root with the key's length only (a key could hold a card number).
@@ -1334,6 +1333,7 @@ const keyIssue = (
     ? { path: [key], message, code }
     : { path: [], message: `a key ${keyShown(key)} ${message}`, code };
 
+/** Step 4's refusal: the variant is known, the payload does not hold what its schema says. */
 const notValid = (
   reason: CallbackParseReason,
   type: CallbackEventType,

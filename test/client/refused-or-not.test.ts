@@ -139,6 +139,7 @@ describe('ApiError.mayHaveStarted', () => {
     [400, { payout_status: 'Failed', status_code: 400 }],
     [422, { state: 'invalid', detail: 'Invalid phone number' }],
     [400, [{ field: 'phone_number', message: 'Invalid phone number' }]],
+    [400, { error: 'invalid_phone_number', unique_request_id: 'req_81f2' }],
   ])('stays false for a %i whose body says it was refused: %j', async (status, body) => {
     const { baseUrl } = service(() => Response.json(body, { status }));
     const error = await failed(new PaymentsClient({ baseUrl }).initiatePayout(payoutInput));
