@@ -606,11 +606,6 @@ function describeAmount(value: unknown): string {
   return 'text that is not a number';
 }
 
-/**
- * The integers (`status`, `response_status`, `timestamp`) as their text wrote them, when it is at
- * hand: `199.99999999999999999` is read as 200 by `JSON.parse`, and a `response_status` is an
- * outcome signal.
- */
 /** Each type's keys whose schema is the integer one, worked out once rather than per callback. */
 const integerKeys = Object.fromEntries(
   callbackEventTypes.map((type) => {
@@ -619,13 +614,23 @@ const integerKeys = Object.fromEntries(
   }),
 ) as unknown as Record<CallbackEventType, readonly string[]>;
 
+/**
+ * The integers (`status`, `response_status`, `timestamp`) and every other number under a key that
+ * names a signal (`Response Status`, another family's `response_status`) as their text wrote them,
+ * when it is at hand: `199.99999999999999999` is read as 200 by `JSON.parse`, and each is an
+ * outcome signal.
+ */
 function checkIntegers(
   type: CallbackEventType,
   payload: Record<string, unknown>,
   literals: (() => ReadonlyMap<string, string> | undefined) | undefined,
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const key of integerKeys[type]) {
+  const signalKeys = Object.keys(payload).filter(
+    (key) =>
+      typeof payload[key] === 'number' && signalName(key) !== undefined && !integerKeys[type].includes(key),
+  );
+  for (const key of [...integerKeys[type], ...signalKeys]) {
     const problem = literalProblem(literals, key, payload[key]);
     if (problem !== undefined) {
       issues.push({ path: [key], message: `expected integer, got ${problem}`, code: 'invalid_type' });

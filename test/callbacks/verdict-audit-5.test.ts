@@ -120,3 +120,16 @@ describe('a success whose message negates with a separate un-', () => {
     },
   );
 });
+
+describe("a signal key under another family's or another spelling, written as a number JSON.parse rounds", () => {
+  it.each(['"responseStatus":199.99999999999999999', '"Response Status":2e2'])(
+    'is refused, as the documented key is: %s',
+    (extra) => {
+      for (const [type, payload] of Object.entries(successes)) {
+        const text = `${JSON.stringify(payload).slice(0, -1)},${extra}}`;
+        expect(verdict(JSON.parse(text) as object), type).toBe(type); // read as a value, it agrees
+        expect(safeParseCallback(text).error?.reason, type).toBe('invalid_payload');
+      }
+    },
+  );
+});
