@@ -376,7 +376,7 @@ function refusalCode(reply: unknown): string {
  * under way.
  */
 const REFERENCE_IN_USE =
-  /duplicat|already[\s_]+(?:exist|used|in[\s_]+use|sent|processed|initiated|submitted)|in[\s_-]+(?:use|progress)|been[\s_]+used|(?:be|not)[\s_]+unique|uniqueness|unique[\s_]+constraint|being[\s_]+processed|(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\s_]*id)?[\s_]+exists/i;
+  /duplicat|already[\s_]+(?:exist|used|sent|processed|initiated|submitted)|in[\s_-]+(?:use|progress)|been[\s_]+used|(?:be|not)[\s_]+unique|unique(?:ness|[\s_]+constraint)|being[\s_]+processed|(?:reference|transaction|payment|payout|transfer|order|record|request)(?:[\s_]*id)?[\s_]+exists/i;
 
 /**
  * What an error reply's body says of the request, where it says it went through as a 2xx reply
